@@ -1,0 +1,164 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.internal.FrameLine;
+import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.tape.internal.TapeScanner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Plays a tape: validates all of it first (a bad tape writes nothing on stdout), then writes each
+ * frame with one write call at its due time, and returns how the run ends. Memory grows with the
+ * longest line, not with the tape.
+ */
+public final class Player {
+  /** Turns the frames of a stream-json tape into another output format, frame by frame. */
+  public interface Transform {
+    List<Frame> next(Frame frame);
+  }
+
+  private final TapeSource source;
+  private final Timing timing;
+  private final long originNanos;
+  private final Substitution substitution;
+  private final Transform transform;
+  private final OutputStream stdout;
+  private final OutputStream stderr;
+  private final ByteBuf line = new ByteBuf();
+  private boolean stdoutClosed;
+
+  public Player(TapeSource source, Timing timing, long originNanos, Substitution substitution,
+      Transform transform, OutputStream stdout, OutputStream stderr) {
+    this.source = source;
+    this.timing = timing;
+    this.originNanos = originNanos;
+    this.substitution = substitution;
+    this.transform = transform;
+    this.stdout = stdout;
+    this.stderr = stderr;
+  }
+
+  /** A tape that passed validation: its header and how it ends. */
+  public record Checked(Header header, Ending ending) {}
+
+  /** Reads the whole tape once, checking every line; returns its header and ending. */
+  public static Checked validate(TapeSource source) throws IOException {
+    try (InputStream in = source.open()) {
+      TapeScanner scanner = new TapeScanner(source.name(), in);
+      Ending ending = null;
+      while (scanner.next()) {
+        FrameLine f = scanner.frame();
+        if (f.kind.terminal()) {
+          ending = ending(f);
+        }
+      }
+      return new Checked(scanner.header(), ending);
+    }
+  }
+
+  private static Ending ending(FrameLine f) {
+    return switch (f.kind) {
+      case EXIT -> Ending.exit(f.code);
+      case KILL -> Ending.kill(f.signal);
+      default -> Ending.hang(f.closeStdout);
+    };
+  }
+
+  /** Plays a tape that {@link #validate} accepted. */
+  public Ending play() throws IOException {
+    try (InputStream in = source.open()) {
+      TapeScanner scanner = new TapeScanner(source.name(), in);
+      while (scanner.next()) {
+        FrameLine f = scanner.frame();
+        if (!timing.fast()) {
+          Timing.waitUntil(originNanos, timing.due(f.t));
+        }
+        if (transform != null) {
+          Frame frame = substituted(f, scanner.buffer());
+          for (Frame out : transform.next(frame)) {
+            write(out);
+          }
+        } else {
+          write(f, scanner.buffer());
+        }
+        if (f.kind.terminal()) {
+          return ending(f);
+        }
+      }
+    }
+    throw new IllegalStateException("validated tape ended without a terminal frame");
+  }
+
+  private void write(FrameLine f, byte[] buf) throws IOException {
+    switch (f.kind) {
+      case OUT -> {
+        line.clear();
+        appendValue(f, buf);
+        line.append((byte) '\n');
+        writeOut(line.data, line.size);
+      }
+      case OUT_RAW, OUT_B64 -> writeOut(f.bytes, f.bytes.length);
+      case ERR, ERR_B64 -> writeErr(f.bytes);
+      default -> {
+        // terminal frames write nothing
+      }
+    }
+  }
+
+  private void appendValue(FrameLine f, byte[] buf) {
+    if (f.compact) {
+      substitution.apply(buf, f.valueStart, f.valueEnd - f.valueStart, line);
+    } else {
+      byte[] compact = JsonText.compact(buf, f.valueStart, f.valueEnd - f.valueStart);
+      substitution.apply(compact, 0, compact.length, line);
+    }
+  }
+
+  private Frame substituted(FrameLine f, byte[] buf) {
+    if (f.kind == FrameLine.Kind.OUT) {
+      line.clear();
+      appendValue(f, buf);
+      return new Frame.Out(f.t, new String(line.data, 0, line.size, StandardCharsets.UTF_8));
+    }
+    return f.toFrame(buf);
+  }
+
+  private void write(Frame frame) throws IOException {
+    if (frame instanceof Frame.Out out) {
+      byte[] bytes = (out.json() + "\n").getBytes(StandardCharsets.UTF_8);
+      writeOut(bytes, bytes.length);
+    } else if (frame instanceof Frame.OutBytes out) {
+      byte[] bytes = out.bytes();
+      writeOut(bytes, bytes.length);
+    } else if (frame instanceof Frame.Err err) {
+      writeErr(err.bytes());
+    }
+  }
+
+  private void writeOut(byte[] bytes, int len) {
+    if (stdoutClosed) {
+      return;
+    }
+    try {
+      stdout.write(bytes, 0, len);
+      stdout.flush();
+    } catch (IOException e) {
+      // the reader went away (EPIPE): the run goes on to its ending, as the tape says
+      stdoutClosed = true;
+    }
+  }
+
+  private void writeErr(byte[] bytes) {
+    try {
+      stderr.write(bytes);
+      stderr.flush();
+    } catch (IOException e) {
+      // stderr closed by the consumer: nothing to report it on
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.agentdouble.fake.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where a tape's {@code t = 0} lies: the moment the process started, so JVM start-up counts as the
+ * time the real CLI also takes before its first event. Read from {@code /proc} (10 ms resolution);
+ * elsewhere, the moment {@code main} began.
+ */
+public final class ProcessClock {
+  private ProcessClock() {}
+
+  /** {@link System#nanoTime()} at the process start (as near as can be told). */
+  public static long originNanos() {
+    long now = System.nanoTime();
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+      String uptime = Files.readString(Path.of("/proc/uptime"), StandardCharsets.US_ASCII);
+      // field 22 (starttime, clock ticks since boot) counted after the ')' closing the command
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long startTicks = Long.parseLong(fields[19]);
+      double upSeconds = Double.parseDouble(uptime.substring(0, uptime.indexOf(' ')));
+      long elapsedNanos = (long) (upSeconds * 1e9) - startTicks * 10_000_000L;
+      if (elapsedNanos < 0 || elapsedNanos > 5_000_000_000L) {
+        return now;
+      }
+      return now - elapsedNanos;
+    } catch (IOException | RuntimeException e) {
+      return now;
+    }
+  }
+}

@@ -1,0 +1,295 @@
+package dev.agentdouble.fake.internal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.agentdouble.tape.Vars;
+import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.tape.internal.JsonText;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Replaces a tape's recorded volatile values with live ones in the JSON text of stdout lines,
+ * without re-serialising anything else. Rules (docs/tape-format.md, "Variables"):
+ *
+ * <ul>
+ *   <li>{@code sessionId}: a JSON string equal to it;
+ *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by
+ *       {@code /} (the longer variable wins when both fit);
+ *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
+ *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under
+ *       {@code startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
+ * </ul>
+ *
+ * Values are matched in the JSON text as the CLI escapes them (JavaScript's {@code
+ * JSON.stringify}). A match always starts at an unescaped quote: in well-formed JSON such a quote
+ * followed by the value's first character opens a string, so no substring of a longer string is
+ * ever touched.
+ */
+public final class Substitution {
+  /** Live values; empty where the run keeps what was recorded. */
+  public record Live(Optional<String> sessionId, Optional<String> cwd, Optional<String> home,
+      Optional<String> prompt, OptionalLong epochMs) {}
+
+  private record Rule(byte[] needle, byte[] replacement, boolean prefix) {}
+
+  private static final byte[] TIMESTAMP = "\"timestamp_ms\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] STARTED = "\"startedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMPLETED = "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+
+  private final Rule[] strings;
+  private final long shift;
+  private final byte[] promptNeedle;
+  private final String recordedPrompt;
+  private final byte[] promptReplacement;
+  private final List<long[]> matches = new ArrayList<>();
+  private final List<byte[]> replacements = new ArrayList<>();
+
+  private Substitution(List<Rule> strings, long shift, String recordedPrompt, String livePrompt) {
+    this.strings = strings.toArray(new Rule[0]);
+    this.shift = shift;
+    this.recordedPrompt = recordedPrompt;
+    if (recordedPrompt != null) {
+      this.promptNeedle = JsonText.quote(recordedPrompt).getBytes(StandardCharsets.UTF_8);
+      this.promptReplacement = JsonText.quote(livePrompt).getBytes(StandardCharsets.UTF_8);
+    } else {
+      this.promptNeedle = null;
+      this.promptReplacement = null;
+    }
+  }
+
+  /** The substitution from a tape's variables to the live run's values. */
+  public static Substitution of(Vars recorded, Live live) {
+    List<Rule> rules = new ArrayList<>();
+    addRule(rules, recorded.sessionId(), live.sessionId(), false);
+    addRule(rules, recorded.cwd(), live.cwd(), true);
+    addRule(rules, recorded.home(), live.home(), true);
+    long shift = 0;
+    if (recorded.epochMs().isPresent() && live.epochMs().isPresent()) {
+      shift = live.epochMs().getAsLong() - recorded.epochMs().getAsLong();
+    }
+    String recordedPrompt = null;
+    String livePrompt = null;
+    if (recorded.prompt().isPresent() && live.prompt().isPresent()
+        && !recorded.prompt().get().equals(live.prompt().get())) {
+      recordedPrompt = recorded.prompt().get();
+      livePrompt = live.prompt().get();
+    }
+    return new Substitution(rules, shift, recordedPrompt, livePrompt);
+  }
+
+  private static void addRule(List<Rule> rules, Optional<String> recorded, Optional<String> live,
+      boolean prefix) {
+    if (recorded.isEmpty() || live.isEmpty() || recorded.get().equals(live.get())
+        || recorded.get().isEmpty()) {
+      return;
+    }
+    String quoted = JsonText.quote(recorded.get());
+    char first = quoted.charAt(1);
+    if (first == ',' || first == ':' || first == ']' || first == '}' || first <= ' ') {
+      return; // could not be told apart from a closing quote; documented as not substituted
+    }
+    String inner = JsonText.quote(live.get());
+    rules.add(new Rule(quoted.substring(0, quoted.length() - 1).getBytes(StandardCharsets.UTF_8),
+        inner.substring(1, inner.length() - 1).getBytes(StandardCharsets.UTF_8), prefix));
+  }
+
+  /** Whether anything would ever change. */
+  public boolean active() {
+    return strings.length > 0 || shift != 0 || promptNeedle != null;
+  }
+
+  /**
+   * Appends {@code buf[off, off+len)}, one JSON value, to {@code out} with live values in place of
+   * recorded ones.
+   */
+  void apply(byte[] buf, int off, int len, ByteBuf out) {
+    if (!active()) {
+      out.append(buf, off, len);
+      return;
+    }
+    matches.clear();
+    replacements.clear();
+    boolean promptCandidate = false;
+    int end = off + len;
+    for (int i = off; i < end; i++) {
+      if (buf[i] != '"' || !unescaped(buf, off, i)) {
+        continue;
+      }
+      Rule best = null;
+      for (Rule rule : strings) {
+        byte[] n = rule.needle;
+        int after = i + n.length;
+        if (after < end && regionMatches(buf, i, end, n)
+            && (buf[after] == '"' || (rule.prefix && buf[after] == '/'))
+            && (best == null || n.length > best.needle.length)) {
+          best = rule;
+        }
+      }
+      if (best != null) {
+        add(i + 1, best.needle.length - 1, best.replacement);
+        continue;
+      }
+      if (shift != 0) {
+        if (regionMatches(buf, i, end, TIMESTAMP)) {
+          i = shiftDigits(buf, i + TIMESTAMP.length, end, false);
+          continue;
+        }
+        if (regionMatches(buf, i, end, STARTED)) {
+          i = shiftDigits(buf, i + STARTED.length, end, true);
+          continue;
+        }
+        if (regionMatches(buf, i, end, COMPLETED)) {
+          i = shiftDigits(buf, i + COMPLETED.length, end, true);
+          continue;
+        }
+      }
+      if (promptNeedle != null && i + promptNeedle.length <= end
+          && regionMatches(buf, i, end, promptNeedle)) {
+        promptCandidate = true;
+      }
+    }
+    if (promptCandidate) {
+      addPromptMatches(buf, off, len);
+    }
+    if (matches.isEmpty()) {
+      out.append(buf, off, len);
+      return;
+    }
+    if (promptCandidate) {
+      sortMatches();
+    }
+    int pos = off;
+    for (int m = 0; m < matches.size(); m++) {
+      long[] match = matches.get(m);
+      int start = (int) match[0];
+      out.append(buf, pos, start - pos);
+      out.append(replacements.get(m));
+      pos = start + (int) match[1];
+    }
+    out.append(buf, pos, end - pos);
+  }
+
+  private void add(int start, int length, byte[] replacement) {
+    matches.add(new long[] {start, length});
+    replacements.add(replacement);
+  }
+
+  private int shiftDigits(byte[] buf, int from, int end, boolean quoted) {
+    int i = from;
+    boolean negative = i < end && buf[i] == '-';
+    if (negative) {
+      i++;
+    }
+    int digitsStart = i;
+    long value = 0;
+    while (i < end && buf[i] >= '0' && buf[i] <= '9' && i - digitsStart < 18) {
+      value = value * 10 + (buf[i] - '0');
+      i++;
+    }
+    boolean wellEnded = i > digitsStart && (i == end || (quoted ? buf[i] == '"'
+        : buf[i] != '.' && buf[i] != 'e' && buf[i] != 'E' && (buf[i] < '0' || buf[i] > '9')));
+    if (wellEnded) {
+      long shifted = (negative ? -value : value) + shift;
+      add(from, i - from, Long.toString(shifted).getBytes(StandardCharsets.US_ASCII));
+    }
+    return i - 1;
+  }
+
+  /** Finds the prompt where the rules allow it: the user event's message.content[].text. */
+  private void addPromptMatches(byte[] buf, int off, int len) {
+    List<Integer> offsets = new ArrayList<>();
+    String type = null;
+    try (JsonParser p = Json.parser(buf, off, len)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (name.equals("type") && value == JsonToken.VALUE_STRING) {
+          type = p.getText();
+        } else if (name.equals("message") && value == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if (field.equals("content") && v == JsonToken.START_ARRAY) {
+              while (p.nextToken() != JsonToken.END_ARRAY) {
+                if (p.currentToken() != JsonToken.START_OBJECT) {
+                  p.skipChildren();
+                  continue;
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                  String part = p.currentName();
+                  JsonToken pv = p.nextToken();
+                  if (part.equals("text") && pv == JsonToken.VALUE_STRING) {
+                    int at = (int) p.currentTokenLocation().getByteOffset();
+                    if (recordedPrompt.equals(p.getText())) {
+                      offsets.add(off + at);
+                    }
+                  } else {
+                    p.skipChildren();
+                  }
+                }
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      return; // the line was validated before replay; nothing to substitute in what cannot parse
+    }
+    if (!"user".equals(type)) {
+      return;
+    }
+    for (int at : offsets) {
+      add(at, promptNeedle.length, promptReplacement);
+    }
+  }
+
+  private void sortMatches() {
+    Integer[] order = new Integer[matches.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> Long.compare(matches.get(a)[0], matches.get(b)[0]));
+    List<long[]> m = new ArrayList<>();
+    List<byte[]> r = new ArrayList<>();
+    for (int i : order) {
+      m.add(matches.get(i));
+      r.add(replacements.get(i));
+    }
+    matches.clear();
+    matches.addAll(m);
+    replacements.clear();
+    replacements.addAll(r);
+  }
+
+  private static boolean unescaped(byte[] buf, int lineStart, int quote) {
+    int backslashes = 0;
+    for (int i = quote - 1; i >= lineStart && buf[i] == '\\'; i--) {
+      backslashes++;
+    }
+    return (backslashes & 1) == 0;
+  }
+
+  private static boolean regionMatches(byte[] buf, int at, int end, byte[] needle) {
+    if (at + needle.length > end) {
+      return false;
+    }
+    for (int k = 0; k < needle.length; k++) {
+      if (buf[at + k] != needle[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,139 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Match;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.internal.HeaderCodec;
+import dev.agentdouble.tape.internal.LineReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file) or the first tape
+ * in {@code AGENTDOUBLE_TAPES} (a folder, by file name) whose {@code match} holds. When none does,
+ * the failure names the closest tape and what differed.
+ */
+public final class TapeSelection {
+  /** What the invocation asked for, as far as matching is concerned. */
+  public record Request(String prompt, List<String> argv, OutputFormat outputFormat,
+      Optional<String> model) {}
+
+  /** The outcome: a tape, or why there is none (exit 70). */
+  public sealed interface Result permits Selected, Failed {}
+
+  public record Selected(TapeSource source) implements Result {}
+
+  public record Failed(String message) implements Result {}
+
+  static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape) or "
+      + "AGENTDOUBLE_TAPES=DIR (tapes with match rules), or run the fake through a shim "
+      + "(agentdouble shim) or the JUnit extension";
+
+  private TapeSelection() {}
+
+  public static Result select(Map<String, String> env, Request request) throws IOException {
+    String tape = env.get("AGENTDOUBLE_TAPE");
+    if (tape != null && !tape.isEmpty()) {
+      Path file = Path.of(tape);
+      if (!Files.isRegularFile(file)) {
+        return new Failed("AGENTDOUBLE_TAPE=" + tape + ": no such tape file");
+      }
+      return new Selected(TapeSource.of(file));
+    }
+    String folder = env.get("AGENTDOUBLE_TAPES");
+    if (folder != null && !folder.isEmpty()) {
+      return fromFolder(Path.of(folder), request);
+    }
+    return new Failed("no tape configured: " + HOW_TO_CONFIGURE);
+  }
+
+  private static Result fromFolder(Path dir, Request request) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no such folder");
+    }
+    List<Path> tapes;
+    try (Stream<Path> files = Files.list(dir)) {
+      tapes = files.filter(p -> p.getFileName().toString().endsWith(".tape.ndjson"))
+          .sorted().toList();
+    }
+    if (tapes.isEmpty()) {
+      return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no *.tape.ndjson files in the folder");
+    }
+    Path closest = null;
+    List<String> closestMisses = null;
+    for (Path tape : tapes) {
+      Header header = header(tape);
+      List<String> misses = misses(header.match().orElse(Match.ANY), request);
+      if (misses.isEmpty()) {
+        return new Selected(TapeSource.of(tape));
+      }
+      if (closestMisses == null || misses.size() < closestMisses.size()) {
+        closest = tape;
+        closestMisses = misses;
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("no tape in ").append(dir).append(" matches this invocation (")
+        .append(tapes.size()).append(tapes.size() == 1 ? " tape" : " tapes").append(")\n");
+    sb.append("  closest: ").append(closest.getFileName()).append('\n');
+    for (String miss : closestMisses) {
+      sb.append("    ").append(miss).append('\n');
+    }
+    sb.append("  invocation: prompt ").append(quote(request.prompt()))
+        .append(", output format ").append(request.outputFormat().cliName())
+        .append(", model ").append(request.model().map(TapeSelection::quote).orElse("(none)"))
+        .append(", argv ").append(request.argv());
+    return new Failed(sb.toString());
+  }
+
+  /** The conditions of {@code match} that {@code request} fails, each said in a short line. */
+  public static List<String> misses(Match match, Request request) {
+    List<String> misses = new ArrayList<>();
+    match.promptPattern().ifPresent(p -> {
+      if (!p.matcher(request.prompt()).find()) {
+        misses.add("prompt /" + p.pattern() + "/ did not match " + quote(request.prompt()));
+      }
+    });
+    for (String element : match.argv()) {
+      if (!request.argv().contains(element)) {
+        misses.add("argv has no " + quote(element));
+      }
+    }
+    match.outputFormat().ifPresent(f -> {
+      if (f != request.outputFormat()) {
+        misses.add("output format is " + request.outputFormat().cliName() + ", tape wants "
+            + f.cliName());
+      }
+    });
+    match.model().ifPresent(m -> {
+      if (!request.model().equals(Optional.of(m))) {
+        misses.add("model is " + request.model().map(TapeSelection::quote).orElse("not given")
+            + ", tape wants " + quote(m));
+      }
+    });
+    return misses;
+  }
+
+  private static Header header(Path tape) throws IOException {
+    try (InputStream in = Files.newInputStream(tape)) {
+      LineReader lines = new LineReader(in);
+      if (!lines.next()) {
+        throw new dev.agentdouble.tape.TapeException(tape.toString(), 1,
+            "empty file: a tape starts with a header line {\"tape\":1,...}");
+      }
+      return HeaderCodec.parse(tape.toString(), lines.buffer(), lines.offset(), lines.length());
+    }
+  }
+
+  private static String quote(String s) {
+    String shown = s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    return '"' + shown.replace("\n", "\\n") + '"';
+  }
+}

@@ -1,0 +1,23 @@
+package dev.agentdouble.fake.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A tape that can be opened more than once: validated first, then played. */
+public record TapeSource(String name, Opener opener) {
+  /** Opens the tape's bytes. */
+  @FunctionalInterface
+  public interface Opener {
+    InputStream open() throws IOException;
+  }
+
+  public static TapeSource of(Path file) {
+    return new TapeSource(file.toString(), () -> Files.newInputStream(file));
+  }
+
+  public InputStream open() throws IOException {
+    return opener.open();
+  }
+}
