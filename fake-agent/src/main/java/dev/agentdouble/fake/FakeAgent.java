@@ -1,10 +1,29 @@
 package dev.agentdouble.fake;
 
-/** The fake cursor-agent's entry point. */
+import dev.agentdouble.fake.internal.Ending;
+import dev.agentdouble.fake.internal.Invocation;
+import dev.agentdouble.fake.internal.Signals;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+
+/**
+ * The fake {@code cursor-agent}: parses argv like the real CLI, picks a tape, journals the
+ * invocation, replays the tape with its timing and ends as the tape says (exit code, death by
+ * signal, or hang). AgentDouble's own problems exit 70 with {@code agentdouble: ...} on stderr.
+ * Run through {@code fake-agent/bin/cursor-agent}, which sets the JVM flags this relies on.
+ */
 public final class FakeAgent {
   private FakeAgent() {}
 
   public static void main(String[] args) {
-    System.exit(70);
+    OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+    OutputStream stderr = new FileOutputStream(FileDescriptor.err);
+    Ending ending = Invocation.fromProcess(args, stdout, stderr).run();
+    switch (ending.kind()) {
+      case EXIT -> System.exit(ending.code());
+      case KILL -> Signals.die(ending.signal());
+      case HANG -> Signals.hang(ending.closeStdout());
+    }
   }
 }

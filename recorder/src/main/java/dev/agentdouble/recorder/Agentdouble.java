@@ -1,10 +1,23 @@
 package dev.agentdouble.recorder;
 
-/** The {@code agentdouble} command. */
+import dev.agentdouble.recorder.internal.Commands;
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/**
+ * The {@code agentdouble} command: {@code demo}, {@code replay}, {@code import}, {@code lint},
+ * {@code show}. Data goes to stdout, diagnostics to stderr as {@code agentdouble: subject:
+ * problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ */
 public final class Agentdouble {
   private Agentdouble() {}
 
   public static void main(String[] args) {
-    System.exit(2);
+    System.exit(run(System.in, System.out, System.err, args));
+  }
+
+  /** Runs one command; everything testable lives here. */
+  public static int run(InputStream in, PrintStream out, PrintStream err, String... args) {
+    return new Commands(in, out, err).run(args);
   }
 }

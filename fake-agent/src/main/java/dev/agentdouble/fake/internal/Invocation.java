@@ -1,0 +1,276 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Renderer;
+import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.TextStyle;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * One run of the fake agent, from argv to ending. Everything it touches of the process (env, cwd,
+ * terminals, streams) comes in through the constructor, so it runs the same in tests.
+ */
+public final class Invocation {
+  /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
+  public static final int OWN_PROBLEM = 70;
+
+  static final String NOT_LOGGED_IN = "Error: Authentication required. Please run 'agent login' "
+      + "first, or set CURSOR_API_KEY environment variable.\n";
+
+  private final List<String> argv;
+  private final Map<String, String> env;
+  private final String cwd;
+  private final String home;
+  private final boolean stdinTty;
+  private final boolean stdoutTty;
+  private final InputStream stdin;
+  private final OutputStream stdout;
+  private final OutputStream stderr;
+  private final long originNanos;
+  private final long pid;
+
+  public Invocation(List<String> argv, Map<String, String> env, String cwd, String home,
+      boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
+      OutputStream stderr, long originNanos, long pid) {
+    this.argv = List.copyOf(argv);
+    this.env = env;
+    this.cwd = cwd;
+    this.home = home;
+    this.stdinTty = stdinTty;
+    this.stdoutTty = stdoutTty;
+    this.stdin = stdin;
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.originNanos = originNanos;
+    this.pid = pid;
+  }
+
+  /** The invocation of this process, as the launcher started it. */
+  public static Invocation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
+    long origin = ProcessClock.originNanos();
+    String tty = System.getProperty("agentdouble.tty", "");
+    return new Invocation(List.of(args), System.getenv(), System.getProperty("user.dir"),
+        System.getenv().getOrDefault("HOME", System.getProperty("user.home")),
+        tty.contains("in"), tty.contains("out"), System.in, stdout, stderr, origin,
+        ProcessHandle.current().pid());
+  }
+
+  /** Runs the invocation; returns how the process must end. */
+  public Ending run() {
+    String startedAt = Instant.now().toString();
+    JournalEntry journal = new JournalEntry(startedAt);
+    try {
+      return runChecked(journal);
+    } catch (TapeException e) {
+      return ownProblem(journal, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      return ownProblem(journal, e.getMessage());
+    } catch (IOException e) {
+      return ownProblem(journal, "I/O error: " + e.getMessage());
+    }
+  }
+
+  private Ending runChecked(JournalEntry journal) throws IOException {
+    CliParser.Result parsed = CliParser.parse(argv);
+    if (parsed instanceof CliParser.UsageError usage) {
+      writeErr(usage.stderr());
+      return journal.end(Ending.exit(1), null);
+    }
+    CliArgs args = ((CliParser.Parsed) parsed).args();
+    Profile profile = Profile.load(env);
+    Optional<Subcommands.Outcome> answer = Subcommands.answer(args, profile);
+    if (answer.isPresent()) {
+      Subcommands.Outcome o = answer.get();
+      writeOut(o.stdout());
+      writeErr(o.stderr());
+      return journal.end(Ending.exit(o.exit()), null);
+    }
+    if (!args.print() && stdinTty && stdoutTty) {
+      return ownProblem(journal, "the interactive mode is not impersonated; run with -p "
+          + "(print mode), or with stdout or stdin not a terminal");
+    }
+    OutputFormat format = args.outputFormat().orElse(profile.defaultOutputFormat());
+    journal.outputFormat = format.cliName();
+    journal.model = args.model().orElse(null);
+    String stdinText = null;
+    if (!stdinTty) {
+      stdinText = readStdin();
+      journal.stdin = stdinText;
+    }
+    String prompt = String.join(" ", args.promptWords());
+    if (prompt.isEmpty() && stdinText != null) {
+      prompt = stdinText.strip();
+    }
+    journal.prompt = prompt;
+    if (!profile.loggedIn() && args.apiKey().isEmpty() && isBlank(env.get("CURSOR_API_KEY"))
+        && isBlank(env.get("CURSOR_AUTH_TOKEN"))) {
+      writeErr(NOT_LOGGED_IN);
+      return journal.end(Ending.exit(1), null);
+    }
+    if (prompt.isEmpty()) {
+      writeErr("Error: No prompt provided for print mode. Pass a prompt as an argument or on "
+          + "stdin.\n");
+      return journal.end(Ending.exit(1), null);
+    }
+    TapeSelection.Result selected = TapeSelection.select(env,
+        new TapeSelection.Request(prompt, argv, format, args.model()));
+    if (selected instanceof TapeSelection.Failed failed) {
+      return ownProblem(journal, failed.message());
+    }
+    TapeSource source = ((TapeSelection.Selected) selected).source();
+    journal.tape = source.name();
+    Player.Checked checked = Player.validate(source);
+    Header header = checked.header();
+    Player.Transform transform = null;
+    if (header.format() != format) {
+      if (header.format() != OutputFormat.STREAM_JSON) {
+        return ownProblem(journal, source.name() + ": recorded in " + header.format().cliName()
+            + ", which cannot be rendered faithfully as " + format.cliName() + "; record the run "
+            + "with --output-format stream-json, or ask for --output-format "
+            + header.format().cliName());
+      }
+      TextStyle style = textStyle(header, profile);
+      Renderer renderer = Renderer.of(format, style);
+      transform = renderer::next;
+      journal.renderedFrom = header.format().cliName();
+    }
+    String sessionId = sessionId(args, header);
+    journal.sessionId = sessionId;
+    long wallAtOrigin = System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L;
+    Substitution substitution = Substitution.of(header.vars(), new Substitution.Live(
+        Optional.of(sessionId),
+        Optional.of(args.workspace().orElse(cwd)),
+        Optional.ofNullable(home),
+        Optional.of(prompt),
+        OptionalLong.of(epochMs(wallAtOrigin))));
+    Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
+    journal.end(checked.ending(), null);
+    return new Player(source, timing, originNanos, substitution, transform, stdout, stderr).play();
+  }
+
+  private TextStyle textStyle(Header header, Profile profile) {
+    String configured = env.get("AGENTDOUBLE_TEXT_STYLE");
+    if (!isBlank(configured)) {
+      return TextStyle.fromName(configured).orElseThrow(() -> new IllegalArgumentException(
+          "AGENTDOUBLE_TEXT_STYLE=" + configured + ": use actions or final"));
+    }
+    return header.textStyle().orElse(profile.textStyle());
+  }
+
+  private long epochMs(long wallAtOrigin) {
+    String fixed = env.get("AGENTDOUBLE_EPOCH_MS");
+    if (isBlank(fixed)) {
+      return wallAtOrigin;
+    }
+    try {
+      return Long.parseLong(fixed.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("AGENTDOUBLE_EPOCH_MS=" + fixed
+          + ": use epoch milliseconds, e.g. 1770823841542");
+    }
+  }
+
+  /**
+   * The live session id: the one given with {@code --resume ID} or {@code --new-session-id ID}; the
+   * recorded one for {@code --resume} without an id or {@code --continue}; otherwise a fresh UUID.
+   */
+  private static String sessionId(CliArgs args, Header header) {
+    if (args.newSessionId().isPresent()) {
+      return args.newSessionId().get();
+    }
+    if (args.resumeId().isPresent()) {
+      return args.resumeId().get();
+    }
+    Optional<String> recorded = header.vars().sessionId();
+    if ((args.resume() || args.continueSession()) && recorded.isPresent()) {
+      return recorded.get();
+    }
+    return UUID.randomUUID().toString();
+  }
+
+  private String readStdin() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    stdin.transferTo(bytes);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private Ending ownProblem(JournalEntry journal, String message) {
+    writeErr("agentdouble: " + message + "\n");
+    return journal.end(Ending.exit(OWN_PROBLEM), message);
+  }
+
+  private void writeOut(String text) {
+    write(stdout, text);
+  }
+
+  private void writeErr(String text) {
+    write(stderr, text);
+  }
+
+  private static void write(OutputStream stream, String text) {
+    if (text.isEmpty()) {
+      return;
+    }
+    try {
+      stream.write(text.getBytes(StandardCharsets.UTF_8));
+      stream.flush();
+    } catch (IOException e) {
+      // the reader went away; nothing else can be told
+    }
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+
+  /** Collects the journal line as the run unfolds; written once, when the ending is known. */
+  private final class JournalEntry {
+    final String startedAt;
+    String prompt;
+    String stdin;
+    String outputFormat;
+    String model;
+    String sessionId;
+    String tape;
+    String renderedFrom;
+    boolean written;
+
+    JournalEntry(String startedAt) {
+      this.startedAt = startedAt;
+    }
+
+    Ending end(Ending ending, String error) {
+      String file = env.get("AGENTDOUBLE_JOURNAL");
+      if (isBlank(file) || written) {
+        return ending;
+      }
+      written = true;
+      Map<String, String> cursorEnv = new TreeMap<>();
+      env.forEach((k, v) -> {
+        if (k.startsWith("CURSOR_")) {
+          cursorEnv.put(k, "REDACTED");
+        }
+      });
+      try {
+        Journal.append(file, new Journal.Entry(pid, startedAt, argv, cwd, prompt, stdin,
+            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, ending, error));
+      } catch (IOException e) {
+        writeErr("agentdouble: AGENTDOUBLE_JOURNAL=" + file + ": cannot append: " + e.getMessage()
+            + "\n");
+      }
+      return ending;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package dev.agentdouble.fake.internal;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run the launcher makes its class-data sharing archive from: replays a small tape in every
+ * output format and answers a subcommand, in-process, so the archive holds every class a real
+ * invocation loads.
+ */
+public final class Training {
+  private Training() {}
+
+  static final String TAPE = String.join("\n",
+      "{\"tape\":1,\"outputFormat\":\"stream-json\",\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\",\"prompt\":\"p\",\"epochMs\":1000}}",
+      "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"model\":\"Auto\",\"permissionMode\":\"default\"}}",
+      "{\"t\":0,\"out\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"p\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+      "{\"t\":0,\"out\":{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"t\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1001}}",
+      "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"started\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"}},\"startedAtMs\":\"1002\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1002}}",
+      "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"},\"result\":{\"success\":{\"content\":\"x\",\"isEmpty\":false,\"exceededLimit\":false,\"totalLines\":1,\"totalChars\":1}}},\"startedAtMs\":\"1002\",\"completedAtMs\":\"1003\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1003}}",
+      "{\"t\":0,\"out\":{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+      "{\"t\":0,\"outRaw\":\"raw\\n\"}",
+      "{\"t\":0,\"err\":\"e\\n\"}",
+      "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":1,\"duration_api_ms\":1,\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"request_id\":\"r\"}}",
+      "{\"t\":1,\"exit\":0}", "");
+
+  public static void main(String[] args) throws IOException {
+    Path dir = Files.createTempDirectory("agentdouble-cds");
+    Path tape = dir.resolve("training.tape.ndjson");
+    Path journal = dir.resolve("journal.ndjson");
+    try {
+      Files.writeString(tape, TAPE, StandardCharsets.UTF_8);
+      Map<String, String> env = Map.of("AGENTDOUBLE_TAPE", tape.toString(),
+          "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString());
+      for (List<String> argv : List.of(
+          List.of("-p", "--output-format", "stream-json", "--model", "m", "p"),
+          List.of("-p", "--output-format", "json", "p"),
+          List.of("-p", "--output-format", "text", "p"),
+          List.of("--version"),
+          List.of("status"),
+          List.of("-p", "--bogus"))) {
+        new Invocation(argv, env, "/w", "/h", false, false,
+            new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
+      }
+    } finally {
+      Files.deleteIfExists(tape);
+      Files.deleteIfExists(journal);
+      Files.deleteIfExists(dir);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.agentdouble.recorder.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A subcommand's arguments: options that take a value, flags, and positional words. Unknown
+ * options are usage errors; {@code --} ends options.
+ */
+record Args(Map<String, List<String>> values, List<String> flags, List<String> positional,
+    boolean help) {
+
+  static Args parse(List<String> args, List<String> valued, List<String> flagNames) {
+    Map<String, List<String>> values = new LinkedHashMap<>();
+    List<String> flags = new ArrayList<>();
+    List<String> positional = new ArrayList<>();
+    boolean help = false;
+    boolean options = true;
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (options && arg.equals("--")) {
+        options = false;
+      } else if (options && (arg.equals("-h") || arg.equals("--help"))) {
+        help = true;
+      } else if (options && arg.startsWith("-") && arg.length() > 1) {
+        String name = arg;
+        String inline = null;
+        int eq = arg.indexOf('=');
+        if (arg.startsWith("--") && eq > 0) {
+          name = arg.substring(0, eq);
+          inline = arg.substring(eq + 1);
+        }
+        if (valued.contains(name)) {
+          String value = inline;
+          if (value == null) {
+            if (i + 1 >= args.size()) {
+              throw new UsageException(name + " needs a value");
+            }
+            value = args.get(++i);
+          }
+          values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        } else if (flagNames.contains(name) && inline == null) {
+          flags.add(name);
+        } else {
+          throw new UsageException("unknown option '" + arg + "'");
+        }
+      } else {
+        positional.add(arg);
+      }
+    }
+    return new Args(values, flags, positional, help);
+  }
+
+  Optional<String> value(String name) {
+    List<String> v = values.get(name);
+    return v == null ? Optional.empty() : Optional.of(v.get(v.size() - 1));
+  }
+
+  List<String> all(String name) {
+    return values.getOrDefault(name, List.of());
+  }
+
+  boolean flag(String name) {
+    return flags.contains(name);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.TapeReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** The subcommands of {@code agentdouble}. */
+public final class Commands {
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+
+  static final String HELP = """
+      usage: agentdouble <command> [options]
+
+      Commands:
+        demo                      replay a built-in run in every output format, and a failure
+        replay TAPE [options]     play a tape through the fake agent, as a consumer would see it
+            --output-format F       text, json or stream-json (default: the tape's own)
+            --timing T              fast, recorded (default), scale:F or max-gap:MS
+            --prompt P              the prompt to pass (default: the tape's vars.prompt)
+        import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw] --out TAPE
+                                  turn a captured run into a tape
+        lint TAPE...              check tapes against the format and the CLI's protocol
+        show TAPE...              print a readable timeline of each tape
+
+      Run `agentdouble <command> --help` for a command's details.
+      """;
+
+  private final InputStream in;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public Commands(InputStream in, PrintStream out, PrintStream err) {
+    this.in = in;
+    this.out = out;
+    this.err = err;
+  }
+
+  public int run(String... args) {
+    if (args.length == 0) {
+      err.print(HELP);
+      return USAGE;
+    }
+    String command = args[0];
+    List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+    try {
+      return switch (command) {
+        case "-h", "--help", "help" -> {
+          out.print(HELP);
+          yield OK;
+        }
+        case "demo" -> new Demo(out, err).run(rest);
+        case "replay" -> replay(rest);
+        case "show" -> show(rest);
+        case "lint" -> new LintCommand(out, err).run(rest);
+        case "import" -> new ImportCommand(out, err).run(rest);
+        default -> usage("unknown command '" + command + "'; commands are demo, replay, import, "
+            + "lint, show");
+      };
+    } catch (UsageException e) {
+      return usage(e.getMessage());
+    } catch (TapeException e) {
+      err.println("agentdouble: " + e.getMessage());
+      return FAILED;
+    } catch (NoSuchFileException e) {
+      err.println("agentdouble: " + e.getFile() + ": no such file");
+      return FAILED;
+    } catch (IOException | UncheckedIOException e) {
+      err.println("agentdouble: " + e.getMessage());
+      return FAILED;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("agentdouble: interrupted");
+      return FAILED;
+    } catch (IllegalStateException e) {
+      err.println("agentdouble: " + e.getMessage());
+      return FAILED;
+    }
+  }
+
+  private int usage(String message) {
+    err.println("agentdouble: " + message);
+    err.println("Run 'agentdouble --help' for usage.");
+    return USAGE;
+  }
+
+  static final String REPLAY_HELP = """
+      usage: agentdouble replay TAPE [--output-format F] [--timing T] [--prompt P]
+
+      Plays TAPE through the fake agent exactly as a consumer would see it: stdout, stderr, timing,
+      and the ending (the exit status is the run's; a death by signal n exits 128 + n).
+        --output-format F   text, json or stream-json (default: the format the tape was recorded in)
+        --timing T          fast, recorded (default), scale:F or max-gap:MS
+        --prompt P          the prompt to pass (default: the tape's vars.prompt, else "replay")
+      """;
+
+  private int replay(List<String> args) throws IOException, InterruptedException {
+    Args a = Args.parse(args, List.of("--output-format", "--timing", "--prompt"), List.of());
+    if (a.help()) {
+      out.print(REPLAY_HELP);
+      return OK;
+    }
+    if (a.positional().size() != 1) {
+      throw new UsageException("replay takes one TAPE");
+    }
+    Path file = Path.of(a.positional().get(0));
+    Tape tape = TapeReader.read(file);
+    String format = a.value("--output-format").orElse(tape.header().format().cliName());
+    if (OutputFormat.fromCliName(format).isEmpty()) {
+      throw new UsageException("--output-format must be text, json or stream-json, was '"
+          + format + "'");
+    }
+    String prompt = a.value("--prompt").orElse(tape.header().vars().prompt().orElse("replay"));
+    out.flush();
+    return FakeRun.run(List.of("-p", "--output-format", format, prompt),
+        Map.of("AGENTDOUBLE_TAPE", file.toAbsolutePath().toString(),
+            "AGENTDOUBLE_TIMING", a.value("--timing").orElse("recorded")),
+        24 * 3600);
+  }
+
+  static final String SHOW_HELP = """
+      usage: agentdouble show TAPE...
+
+      Prints a readable timeline of each tape: time, stream, event type, tool and a short text.
+      Failures are marked with '!' and silences of a second or more get a line of their own.
+      """;
+
+  private int show(List<String> args) throws IOException {
+    Args a = Args.parse(args, List.of(), List.of());
+    if (a.help()) {
+      out.print(SHOW_HELP);
+      return OK;
+    }
+    if (a.positional().isEmpty()) {
+      throw new UsageException("show needs at least one TAPE");
+    }
+    int status = OK;
+    for (String name : a.positional()) {
+      Path file = Path.of(name);
+      if (!Files.isRegularFile(file)) {
+        err.println("agentdouble: " + name + ": no such file");
+        status = FAILED;
+        continue;
+      }
+      try {
+        out.print(Timeline.render(name, TapeReader.read(file)));
+      } catch (TapeException e) {
+        err.println("agentdouble: " + e.getMessage());
+        status = FAILED;
+      }
+    }
+    return status;
+  }
+}

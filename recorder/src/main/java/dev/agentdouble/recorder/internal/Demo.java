@@ -1,0 +1,97 @@
+package dev.agentdouble.recorder.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code agentdouble demo}: a newcomer's first look. Replays a built-in run (init, thinking, a tool
+ * call, a result) through the real fake agent in each output format, then a failing run.
+ */
+final class Demo {
+  static final String HELP = """
+      usage: agentdouble demo [--timing T]
+
+      Replays a built-in run through the fake agent (fake-agent/bin/cursor-agent) in stream-json,
+      json and text, then a run that fails after three reconnects (stderr, exit 1).
+        --timing T   fast, recorded, scale:F (default scale:0.5) or max-gap:MS
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  Demo(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(List<String> args) throws IOException, InterruptedException {
+    Args a = Args.parse(args, List.of("--timing"), List.of());
+    if (a.help()) {
+      out.print(HELP);
+      return Commands.OK;
+    }
+    if (!a.positional().isEmpty()) {
+      throw new UsageException("demo takes no arguments");
+    }
+    String timing = a.value("--timing").orElse("scale:0.5");
+    Path dir = Files.createTempDirectory("agentdouble-demo");
+    try {
+      Path success = extract(dir, "success.tape.ndjson");
+      Path failure = extract(dir, "failure.tape.ndjson");
+      String launcher = FakeRun.launcher().toString();
+      out.println("AgentDouble demo: the fake agent (" + launcher + ")");
+      out.println("replays a tape as the real cursor-agent would run: real pipes, timing, exit codes.");
+      int failures = 0;
+      for (String format : List.of("stream-json", "json", "text")) {
+        failures += show(success, format, "What does cart.ts export?", timing, 0);
+      }
+      out.println();
+      out.println("A failing run: three reconnects, then an error on stderr and exit 1.");
+      failures += show(failure, "stream-json", "Refactor the checkout flow", timing, 1);
+      out.println();
+      out.println("Next: agentdouble show, agentdouble replay TAPE, and docs/cookbook.md.");
+      return failures == 0 ? Commands.OK : Commands.FAILED;
+    } finally {
+      try (var files = Files.list(dir)) {
+        for (Path p : files.toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+      Files.deleteIfExists(dir);
+    }
+  }
+
+  private int show(Path tape, String format, String prompt, String timing, int expected)
+      throws IOException, InterruptedException {
+    out.println();
+    out.println("$ cursor-agent -p --output-format " + format + " '" + prompt + "'");
+    out.flush();
+    List<String> args = new ArrayList<>(List.of("-p", "--output-format", format, prompt));
+    int status = FakeRun.run(args, Map.of("AGENTDOUBLE_TAPE", tape.toString(),
+        "AGENTDOUBLE_TIMING", timing), 60);
+    out.println("[exit " + status + "]");
+    if (status != expected) {
+      err.println("agentdouble: demo: expected exit " + expected + " from the " + format
+          + " run, got " + status);
+      return 1;
+    }
+    return 0;
+  }
+
+  private static Path extract(Path dir, String name) throws IOException {
+    Path target = dir.resolve(name);
+    try (InputStream in = Demo.class.getResourceAsStream("/dev/agentdouble/recorder/demo/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("built-in demo tape " + name + " is missing from the jar");
+      }
+      Files.copy(in, target);
+    }
+    return target;
+  }
+}

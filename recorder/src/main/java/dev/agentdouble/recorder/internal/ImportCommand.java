@@ -1,0 +1,115 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Capture;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.ImportOptions;
+import dev.agentdouble.tape.Importer;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code agentdouble import}: a captured run (stdout, stderr, ending) to a tape. */
+final class ImportCommand {
+  static final String HELP = """
+      usage: agentdouble import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw]
+                                [--output-format F] [--cli-version V] --out TAPE
+
+      Turns a captured run into a tape. Frame times come from the events' timestamp_ms.
+        --stdout FILE        the bytes the CLI wrote on stdout (may be empty)
+        --stderr FILE        the bytes it wrote on stderr
+        --exit N             its exit code (default 0)
+        --signal NAME        or the signal it died by: SIGKILL, KILL or 9
+        --raw                keep every byte as captured and declare no vars; without it the
+                             session id, cwd, prompt and timestamps are declared as vars, so
+                             replays get live values
+        --output-format F    the format the capture is in (default stream-json)
+        --cli-version V      the CLI version to note in the header
+        --out TAPE           where to write the tape (atomically)
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  ImportCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(List<String> args) throws IOException {
+    Args a = Args.parse(args, List.of("--stdout", "--stderr", "--exit", "--signal", "--out",
+        "--output-format", "--cli-version"), List.of("--raw"));
+    if (a.help()) {
+      out.print(HELP);
+      return Commands.OK;
+    }
+    if (!a.positional().isEmpty()) {
+      throw new UsageException("import takes no positional arguments; did you mean --stdout "
+          + a.positional().get(0) + "?");
+    }
+    Path stdoutFile = Path.of(a.value("--stdout").orElseThrow(
+        () -> new UsageException("import needs --stdout FILE")));
+    Path target = Path.of(a.value("--out").orElseThrow(
+        () -> new UsageException("import needs --out TAPE")));
+    if (a.value("--exit").isPresent() && a.value("--signal").isPresent()) {
+      throw new UsageException("give --exit or --signal, not both");
+    }
+    byte[] stdout = Files.readAllBytes(stdoutFile);
+    byte[] stderr = a.value("--stderr").isPresent()
+        ? Files.readAllBytes(Path.of(a.value("--stderr").get())) : new byte[0];
+    Capture capture = a.value("--signal").isPresent()
+        ? Capture.killed(stdout, stderr, signal(a.value("--signal").get()))
+        : Capture.exited(stdout, stderr, exitCode(a.value("--exit").orElse("0")));
+    ImportOptions.Builder options = ImportOptions.builder().raw(a.flag("--raw"));
+    if (a.value("--output-format").isPresent()) {
+      String f = a.value("--output-format").get();
+      options.outputFormat(OutputFormat.fromCliName(f).orElseThrow(() -> new UsageException(
+          "--output-format must be text, json or stream-json, was '" + f + "'")));
+    }
+    a.value("--cli-version").ifPresent(options::cliVersion);
+    Tape tape = Importer.importRun(capture, options.build());
+    tape.write(target);
+    err.println("agentdouble: wrote " + target + " (" + tape.frames().size() + " frames, "
+        + (a.flag("--raw") ? "raw" : "vars: " + varNames(tape)) + ")");
+    return Commands.OK;
+  }
+
+  private static String varNames(Tape tape) {
+    var v = tape.header().vars();
+    StringBuilder sb = new StringBuilder();
+    v.sessionId().ifPresent(x -> sb.append("sessionId "));
+    v.cwd().ifPresent(x -> sb.append("cwd "));
+    v.prompt().ifPresent(x -> sb.append("prompt "));
+    v.epochMs().ifPresent(x -> sb.append("epochMs "));
+    return sb.length() == 0 ? "none" : sb.toString().trim();
+  }
+
+  static int exitCode(String value) {
+    try {
+      int code = Integer.parseInt(value);
+      if (code >= 0 && code <= 255) {
+        return code;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("--exit must be a code from 0 to 255, was '" + value + "'");
+  }
+
+  static String signal(String value) {
+    String name = value.toUpperCase(Locale.ROOT);
+    if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
+      return Frame.Kill.signalName(Integer.parseInt(name)).orElseThrow(() -> new UsageException(
+          "--signal " + value + " is not a signal a tape can end with"));
+    }
+    String full = name.startsWith("SIG") ? name : "SIG" + name;
+    if (!Frame.Kill.SIGNALS.contains(full)) {
+      throw new UsageException("--signal " + value + " is not a signal a tape can end with");
+    }
+    return full;
+  }
+}

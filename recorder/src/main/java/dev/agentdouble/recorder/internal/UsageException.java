@@ -1,0 +1,10 @@
+package dev.agentdouble.recorder.internal;
+
+/** A command line that cannot be run as given; reported with exit status 2. */
+final class UsageException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  UsageException(String message) {
+    super(message);
+  }
+}
