@@ -1,0 +1,127 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TextStyle;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the fake CLI says about itself and its account: the answers of {@code --version},
+ * {@code status}, {@code models}, {@code about}, and the defaults of a run.
+ *
+ * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: a built-in name ({@value #DOCUMENTED}, the default,
+ * or {@value #CLI_2026_10}) or the path of a JSON file. Every field of the file is optional; the
+ * rest come from the built-in named by {@code "base"} ({@value #DOCUMENTED} when absent):
+ *
+ * <pre>{@code
+ * {"base": "2026.10", "version": "2026.10.01-e373342", "loggedIn": true,
+ *  "email": "dev@example.com", "defaultOutputFormat": "text", "textStyle": "final",
+ *  "model": "Auto", "models": [{"id": "auto", "name": "Auto"}], "about": "About Cursor CLI\n..."}
+ * }</pre>
+ *
+ * @param name the built-in's name, or the file as given
+ * @param version the line {@code --version} prints, e.g. {@code 2026.10.01-e373342}
+ * @param loggedIn whether the account is logged in
+ * @param email the account's e-mail address
+ * @param defaultOutputFormat the format of a print run without {@code --output-format}
+ * @param textStyle how {@code --output-format text} renders
+ * @param model the display name of the account's default model, e.g. {@code Auto}
+ * @param models what {@code models} and {@code --list-models} list, in order
+ * @param about the verbatim text {@code about} prints; empty to build it from the other fields
+ */
+public record Profile(
+    String name,
+    String version,
+    boolean loggedIn,
+    String email,
+    OutputFormat defaultOutputFormat,
+    TextStyle textStyle,
+    String model,
+    List<Model> models,
+    Optional<String> about) {
+
+  /** The environment variable that names the profile. */
+  public static final String ENV = "AGENTDOUBLE_PROFILE";
+  /** The built-in profile that follows the vendor's documentation; the default. */
+  public static final String DOCUMENTED = "documented";
+  /** The built-in profile that behaves as the 2026.10 CLI does. */
+  public static final String CLI_2026_10 = "2026.10";
+
+  /** A model {@code models} lists: {@code <id> - <name>}. */
+  public record Model(String id, String name) {
+    public Model {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  public Profile {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(email, "email");
+    Objects.requireNonNull(defaultOutputFormat, "defaultOutputFormat");
+    Objects.requireNonNull(textStyle, "textStyle");
+    Objects.requireNonNull(model, "model");
+    models = List.copyOf(models);
+    Objects.requireNonNull(about, "about");
+  }
+
+  /**
+   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the
+   * {@value #DOCUMENTED} profile when unset or empty.
+   *
+   * @throws ProfileException when the file cannot be read or is not a valid profile
+   */
+  public static Profile load(Map<String, String> env) throws ProfileException {
+    String value = env.get(ENV);
+    if (value == null || value.isEmpty()) {
+      return documented();
+    }
+    Optional<Profile> builtIn = builtIn(value);
+    if (builtIn.isPresent()) {
+      return builtIn.get();
+    }
+    return read(value);
+  }
+
+  /** The built-in profile of this name, if there is one. */
+  public static Optional<Profile> builtIn(String name) {
+    switch (name) {
+      case DOCUMENTED:
+        return Optional.of(documented());
+      case CLI_2026_10:
+        return Optional.of(new Profile(CLI_2026_10, "2026.10.01-e373342", true,
+            "dev@example.com", OutputFormat.TEXT, TextStyle.FINAL, "Auto", defaultModels(),
+            Optional.empty()));
+      default:
+        return Optional.empty();
+    }
+  }
+
+  /** The default profile: the documented contract (stream-json unless asked otherwise). */
+  public static Profile documented() {
+    return new Profile(DOCUMENTED, "2026.10.01-e373342", true, "dev@example.com",
+        OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto", defaultModels(), Optional.empty());
+  }
+
+  private static List<Model> defaultModels() {
+    return List.of(
+        new Model("auto", "Auto"),
+        new Model("composer-2.5", "Composer 2.5"),
+        new Model("claude-4.6-sonnet-medium", "Sonnet 4.6 1M"),
+        new Model("claude-4.6-sonnet-medium-thinking", "Sonnet 4.6 1M Thinking"),
+        new Model("gpt-5.5-medium", "GPT-5.5 1M"),
+        new Model("gemini-3.1-pro", "Gemini 3.1 Pro"));
+  }
+
+  /**
+   * Reads a profile file. Only this path loads the JSON parser.
+   *
+   * @param file the path as the user gave it, used in messages
+   */
+  public static Profile read(String file) throws ProfileException {
+    return ProfileFile.read(file);
+  }
+}

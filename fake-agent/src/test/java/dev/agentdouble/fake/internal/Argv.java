@@ -1,0 +1,25 @@
+package dev.agentdouble.fake.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+/** Test helpers: parse a command line and insist on the kind of result. */
+final class Argv {
+  private Argv() {}
+
+  static CliArgs parsed(String... argv) {
+    ParseResult result = CliParser.parse(List.of(argv));
+    assertThat(result).as("parse of %s", List.of(argv)).isInstanceOf(ParseResult.Parsed.class);
+    return ((ParseResult.Parsed) result).args();
+  }
+
+  static String usageError(String... argv) {
+    ParseResult result = CliParser.parse(List.of(argv));
+    assertThat(result).as("parse of %s", List.of(argv))
+        .isInstanceOf(ParseResult.UsageError.class);
+    String stderr = ((ParseResult.UsageError) result).stderr();
+    assertThat(stderr).endsWith("\n");
+    return stderr;
+  }
+}

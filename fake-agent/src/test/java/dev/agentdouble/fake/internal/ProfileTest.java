@@ -1,0 +1,178 @@
+package dev.agentdouble.fake.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TextStyle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileTest {
+  @TempDir Path dir;
+
+  private String file(String json) throws IOException {
+    Path f = dir.resolve("profile.json");
+    Files.writeString(f, json, StandardCharsets.UTF_8);
+    return f.toString();
+  }
+
+  private Profile load(String json) throws Exception {
+    return Profile.load(Map.of(Profile.ENV, file(json)));
+  }
+
+  private String problem(String json) throws IOException {
+    String f = file(json);
+    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+        () -> Profile.load(Map.of(Profile.ENV, f)));
+    assertThat(thrown).isInstanceOf(ProfileException.class);
+    assertThat(thrown.getMessage()).startsWith(f + ": ");
+    assertThat(thrown.getStackTrace()).isEmpty();
+    return thrown.getMessage().substring(f.length() + 2);
+  }
+
+  @Test
+  void theDocumentedProfileIsTheDefault() throws Exception {
+    Profile p = Profile.load(Map.of());
+
+    assertThat(p.name()).isEqualTo("documented");
+    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
+    assertThat(p.version()).isEqualTo("2026.10.01-e373342");
+    assertThat(p.loggedIn()).isTrue();
+    assertThat(p.email()).isEqualTo("dev@example.com");
+    assertThat(p.model()).isEqualTo("Auto");
+    assertThat(p.models()).isNotEmpty();
+    assertThat(p.about()).isEmpty();
+    assertThat(Profile.load(Map.of(Profile.ENV, ""))).isEqualTo(p);
+  }
+
+  @Test
+  void the2026ProfileDefaultsToFinalText() throws Exception {
+    Profile p = Profile.load(Map.of(Profile.ENV, "2026.10"));
+
+    assertThat(p.name()).isEqualTo("2026.10");
+    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
+    assertThat(p.textStyle()).isEqualTo(TextStyle.FINAL);
+  }
+
+  @Test
+  void aFileSetsEveryField() throws Exception {
+    Profile p = load("{\"version\":\"2026.11.02-abc1234\",\"loggedIn\":false,"
+        + "\"email\":\"qa@example.org\",\"defaultOutputFormat\":\"json\",\"textStyle\":\"final\","
+        + "\"model\":\"Sonnet 4.6 1M\",\"models\":[{\"id\":\"s\",\"name\":\"Sonnet 4.6 1M\"}],"
+        + "\"about\":\"About\\n\"}");
+
+    assertThat(p.version()).isEqualTo("2026.11.02-abc1234");
+    assertThat(p.loggedIn()).isFalse();
+    assertThat(p.email()).isEqualTo("qa@example.org");
+    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.JSON);
+    assertThat(p.textStyle()).isEqualTo(TextStyle.FINAL);
+    assertThat(p.model()).isEqualTo("Sonnet 4.6 1M");
+    assertThat(p.models()).containsExactly(new Profile.Model("s", "Sonnet 4.6 1M"));
+    assertThat(p.about()).contains("About\n");
+  }
+
+  @Test
+  void aFileTakesWhatItLeavesOutFromItsBase() throws Exception {
+    Profile documented = load("{\"loggedIn\":false}");
+    Profile cli = load("{\"base\":\"2026.10\",\"email\":\"x@y.z\"}");
+
+    assertThat(documented.loggedIn()).isFalse();
+    assertThat(documented.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
+    assertThat(cli.email()).isEqualTo("x@y.z");
+    assertThat(cli.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
+    assertThat(cli.name()).endsWith("profile.json");
+  }
+
+  @Test
+  void anEmptyModelListIsAllowed() throws Exception {
+    assertThat(load("{\"models\":[]}").models()).isEmpty();
+  }
+
+  @Test
+  void aMissingFileIsNamedWithTheChoices() {
+    String missing = dir.resolve("nope.json").toString();
+
+    assertThatThrownBy(() -> Profile.load(Map.of(Profile.ENV, missing)))
+        .isInstanceOf(ProfileException.class)
+        .hasMessageStartingWith(missing + ": no such file")
+        .hasMessageContaining("documented")
+        .hasMessageContaining("2026.10");
+  }
+
+  @Test
+  void aDirectoryCannotBeRead() {
+    assertThatThrownBy(() -> Profile.load(Map.of(Profile.ENV, dir.toString())))
+        .isInstanceOf(ProfileException.class)
+        .hasMessageStartingWith(dir + ": cannot read");
+  }
+
+  @Test
+  void invalidJsonIsReportedWithItsLine() throws Exception {
+    assertThat(problem("{\n\"loggedIn\": tru\n}")).startsWith("line 2: not valid JSON: ");
+  }
+
+  @Test
+  void anEmptyFileIsNotAProfile() throws Exception {
+    assertThat(problem("")).isEqualTo("empty file; a profile is a JSON object");
+  }
+
+  @Test
+  void aProfileIsAnObject() throws Exception {
+    assertThat(problem("[1]")).isEqualTo("line 1: a profile is a JSON object");
+  }
+
+  @Test
+  void anUnknownFieldIsNamed() throws Exception {
+    assertThat(problem("{\"emial\":\"a@b.c\"}")).startsWith("line 1: unknown field \"emial\"; ")
+        .contains("email");
+  }
+
+  @Test
+  void aFieldOfTheWrongTypeIsNamed() throws Exception {
+    assertThat(problem("{\"loggedIn\":\"yes\"}"))
+        .isEqualTo("line 1: \"loggedIn\" must be true or false");
+    assertThat(problem("{\n\"version\":2026}")).isEqualTo("line 2: \"version\" must be a string");
+  }
+
+  @Test
+  void anUnknownOutputFormatOrStyleIsNamed() throws Exception {
+    assertThat(problem("{\"defaultOutputFormat\":\"yaml\"}")).isEqualTo(
+        "line 1: \"defaultOutputFormat\" must be text, json or stream-json, was \"yaml\"");
+    assertThat(problem("{\"textStyle\":\"loud\"}"))
+        .isEqualTo("line 1: \"textStyle\" must be actions or final, was \"loud\"");
+  }
+
+  @Test
+  void anUnknownBaseIsNamed() throws Exception {
+    assertThat(problem("{\"base\":\"2025\"}"))
+        .isEqualTo("\"base\" must be documented or 2026.10, was \"2025\"");
+  }
+
+  @Test
+  void aModelNeedsAnIdAndAName() throws Exception {
+    assertThat(problem("{\"models\":[{\"id\":\"a\"}]}"))
+        .isEqualTo("line 1: \"models\"[0] needs both \"id\" and \"name\"");
+    assertThat(problem("{\"models\":[\"a\"]}"))
+        .startsWith("line 1: \"models\"[0] must be an object");
+    assertThat(problem("{\"models\":{}}")).startsWith("line 1: \"models\" must be a list");
+    assertThat(problem("{\"models\":[{\"id\":\"a\",\"name\":1}]}"))
+        .isEqualTo("line 1: \"models\"[0].name must be a string");
+  }
+
+  @Test
+  void aDuplicateFieldIsAnError() throws Exception {
+    assertThat(problem("{\"email\":\"a\",\"email\":\"b\"}")).contains("not valid JSON")
+        .contains("email");
+  }
+
+  @Test
+  void contentAfterTheObjectIsAnError() throws Exception {
+    assertThat(problem("{} {}")).contains("more than one JSON value");
+  }
+}
