@@ -10,12 +10,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.SplittableRandom;
 import java.util.UUID;
 
 /**
@@ -29,6 +29,7 @@ public final class Invocation {
   static final String NOT_LOGGED_IN = "Error: Authentication required. Please run 'agent login' "
       + "first, or set CURSOR_API_KEY environment variable.\n";
 
+  private final String programName;
   private final List<String> argv;
   private final Map<String, String> env;
   private final String cwd;
@@ -41,9 +42,10 @@ public final class Invocation {
   private final long originNanos;
   private final long pid;
 
-  public Invocation(List<String> argv, Map<String, String> env, String cwd, String home,
+  public Invocation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
       boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
       OutputStream stderr, long originNanos, long pid) {
+    this.programName = programName;
     this.argv = List.copyOf(argv);
     this.env = env;
     this.cwd = cwd;
@@ -61,16 +63,17 @@ public final class Invocation {
   public static Invocation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
     String tty = System.getProperty("agentdouble.tty", "");
-    return new Invocation(List.of(args), System.getenv(), System.getProperty("user.dir"),
+    String launcher = System.getProperty("agentdouble.invokedAs", "agent");
+    String program = launcher.substring(launcher.lastIndexOf('/') + 1);
+    return new Invocation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
         System.getenv().getOrDefault("HOME", System.getProperty("user.home")),
         tty.contains("in"), tty.contains("out"), System.in, stdout, stderr, origin,
-        ProcessHandle.current().pid());
+        ProcessClock.pid());
   }
 
   /** Runs the invocation; returns how the process must end. */
   public Ending run() {
-    String startedAt = Instant.now().toString();
-    JournalEntry journal = new JournalEntry(startedAt);
+    JournalEntry journal = new JournalEntry(System.currentTimeMillis());
     try {
       return runChecked(journal);
     } catch (TapeException e) {
@@ -83,16 +86,21 @@ public final class Invocation {
   }
 
   private Ending runChecked(JournalEntry journal) throws IOException {
-    CliParser.Result parsed = CliParser.parse(argv);
-    if (parsed instanceof CliParser.UsageError usage) {
+    ParseResult parsed = CliParser.parse(programName, argv);
+    if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
-      return journal.end(Ending.exit(1), null);
+      return journal.end(Ending.exit(ParseResult.UsageError.EXIT), null);
     }
-    CliArgs args = ((CliParser.Parsed) parsed).args();
-    Profile profile = Profile.load(env);
-    Optional<Subcommands.Outcome> answer = Subcommands.answer(args, profile);
+    CliArgs args = ((ParseResult.Parsed) parsed).args();
+    Profile profile;
+    try {
+      profile = Profile.load(env);
+    } catch (ProfileException e) {
+      return ownProblem(journal, e.getMessage());
+    }
+    Optional<Outcome> answer = Subcommands.answer(args, profile);
     if (answer.isPresent()) {
-      Subcommands.Outcome o = answer.get();
+      Outcome o = answer.get();
       writeOut(o.stdout());
       writeErr(o.stderr());
       return journal.end(Ending.exit(o.exit()), null);
@@ -163,8 +171,12 @@ public final class Invocation {
   private TextStyle textStyle(Header header, Profile profile) {
     String configured = env.get("AGENTDOUBLE_TEXT_STYLE");
     if (!isBlank(configured)) {
-      return TextStyle.fromName(configured).orElseThrow(() -> new IllegalArgumentException(
-          "AGENTDOUBLE_TEXT_STYLE=" + configured + ": use actions or final"));
+      Optional<TextStyle> style = TextStyle.fromName(configured);
+      if (style.isEmpty()) {
+        throw new IllegalArgumentException(
+            "AGENTDOUBLE_TEXT_STYLE=" + configured + ": use actions or final");
+      }
+      return style.get();
     }
     return header.textStyle().orElse(profile.textStyle());
   }
@@ -194,10 +206,22 @@ public final class Invocation {
       return args.resumeId().get();
     }
     Optional<String> recorded = header.vars().sessionId();
-    if ((args.resume() || args.continueSession()) && recorded.isPresent()) {
+    if ((args.resume() || args.has("continue")) && recorded.isPresent()) {
       return recorded.get();
     }
-    return UUID.randomUUID().toString();
+    return freshUuid();
+  }
+
+  /**
+   * A random version-4 UUID. Not from {@code SecureRandom}: a session id needs to be unique, not
+   * unguessable, and seeding a secure generator costs more start-up than a whole replay.
+   */
+  static String freshUuid() {
+    SplittableRandom random = new SplittableRandom(
+        System.nanoTime() ^ System.currentTimeMillis() * 0x9E3779B97F4A7C15L ^ ProcessClock.pid());
+    long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+    long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+    return new UUID(high, low).toString();
   }
 
   private String readStdin() throws IOException {
@@ -237,7 +261,7 @@ public final class Invocation {
 
   /** Collects the journal line as the run unfolds; written once, when the ending is known. */
   private final class JournalEntry {
-    final String startedAt;
+    final long startedAt;
     String prompt;
     String stdin;
     String outputFormat;
@@ -247,7 +271,7 @@ public final class Invocation {
     String renderedFrom;
     boolean written;
 
-    JournalEntry(String startedAt) {
+    JournalEntry(long startedAt) {
       this.startedAt = startedAt;
     }
 
@@ -258,13 +282,13 @@ public final class Invocation {
       }
       written = true;
       Map<String, String> cursorEnv = new TreeMap<>();
-      env.forEach((k, v) -> {
-        if (k.startsWith("CURSOR_")) {
-          cursorEnv.put(k, "REDACTED");
+      for (String name : env.keySet()) {
+        if (name.startsWith("CURSOR_")) {
+          cursorEnv.put(name, "REDACTED");
         }
-      });
+      }
       try {
-        Journal.append(file, new Journal.Entry(pid, startedAt, argv, cwd, prompt, stdin,
+        Journal.append(file, new Journal.Entry(pid, Journal.isoInstant(startedAt), argv, cwd, prompt, stdin,
             outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, ending, error));
       } catch (IOException e) {
         writeErr("agentdouble: AGENTDOUBLE_JOURNAL=" + file + ": cannot append: " + e.getMessage()

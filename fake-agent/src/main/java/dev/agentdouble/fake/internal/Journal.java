@@ -35,6 +35,42 @@ public final class Journal {
 
   private Journal() {}
 
+  /**
+   * Epoch milliseconds as an ISO-8601 instant, e.g. {@code 2026-11-21T21:44:24.123Z}, without
+   * loading java.time's formatters (they cost milliseconds of start-up).
+   */
+  static String isoInstant(long epochMs) {
+    long days = Math.floorDiv(epochMs, 86_400_000L);
+    long msOfDay = Math.floorMod(epochMs, 86_400_000L);
+    // civil-from-days, proleptic Gregorian (Howard Hinnant's algorithm)
+    long z = days + 719_468;
+    long era = Math.floorDiv(z, 146_097);
+    long doe = z - era * 146_097;
+    long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long day = doy - (153 * mp + 2) / 5 + 1;
+    long month = mp < 10 ? mp + 3 : mp - 9;
+    long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+    StringBuilder sb = new StringBuilder(24);
+    pad(sb, year, 4).append('-');
+    pad(sb, month, 2).append('-');
+    pad(sb, day, 2).append('T');
+    pad(sb, msOfDay / 3_600_000, 2).append(':');
+    pad(sb, msOfDay / 60_000 % 60, 2).append(':');
+    pad(sb, msOfDay / 1000 % 60, 2).append('.');
+    pad(sb, msOfDay % 1000, 3).append('Z');
+    return sb.toString();
+  }
+
+  private static StringBuilder pad(StringBuilder sb, long value, int width) {
+    String digits = Long.toString(value);
+    for (int i = digits.length(); i < width; i++) {
+      sb.append('0');
+    }
+    return sb.append(digits);
+  }
+
   /** Appends the entry to {@code file}. */
   public static void append(String file, Entry entry) throws IOException {
     byte[] line = line(entry);

@@ -11,7 +11,25 @@ import java.nio.file.Path;
  * elsewhere, the moment {@code main} began.
  */
 public final class ProcessClock {
+  private static long pid = -1;
+
   private ProcessClock() {}
+
+  /**
+   * This process's id, read from {@code /proc/self/stat} where there is one: {@link
+   * ProcessHandle#current()} would start a thread pool, a cost paid by every invocation.
+   */
+  public static long pid() {
+    if (pid < 0) {
+      try {
+        String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+        pid = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+      } catch (IOException | RuntimeException e) {
+        pid = ProcessHandle.current().pid();
+      }
+    }
+    return pid;
+  }
 
   /** {@link System#nanoTime()} at the process start (as near as can be told). */
   public static long originNanos() {

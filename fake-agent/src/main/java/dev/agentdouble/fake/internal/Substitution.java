@@ -256,21 +256,13 @@ public final class Substitution {
   }
 
   private void sortMatches() {
-    Integer[] order = new Integer[matches.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
+    // insertion sort: a line holds a handful of matches, and no comparator is loaded at start-up
+    for (int i = 1; i < matches.size(); i++) {
+      for (int j = i; j > 0 && matches.get(j - 1)[0] > matches.get(j)[0]; j--) {
+        matches.set(j, matches.set(j - 1, matches.get(j)));
+        replacements.set(j, replacements.set(j - 1, replacements.get(j)));
+      }
     }
-    java.util.Arrays.sort(order, (a, b) -> Long.compare(matches.get(a)[0], matches.get(b)[0]));
-    List<long[]> m = new ArrayList<>();
-    List<byte[]> r = new ArrayList<>();
-    for (int i : order) {
-      m.add(matches.get(i));
-      r.add(replacements.get(i));
-    }
-    matches.clear();
-    matches.addAll(m);
-    replacements.clear();
-    replacements.addAll(r);
   }
 
   private static boolean unescaped(byte[] buf, int lineStart, int quote) {

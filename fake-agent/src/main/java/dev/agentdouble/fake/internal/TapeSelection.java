@@ -7,13 +7,15 @@ import dev.agentdouble.tape.internal.HeaderCodec;
 import dev.agentdouble.tape.internal.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
+import java.util.regex.Pattern;
 
 /**
  * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file) or the first tape
@@ -58,25 +60,33 @@ public final class TapeSelection {
     if (!Files.isDirectory(dir)) {
       return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no such folder");
     }
-    List<Path> tapes;
-    try (Stream<Path> files = Files.list(dir)) {
-      tapes = files.filter(p -> p.getFileName().toString().endsWith(".tape.ndjson"))
-          .sorted().toList();
+    List<Path> tapes = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path file : files) {
+        if (file.getFileName().toString().endsWith(".tape.ndjson")) {
+          tapes.add(file);
+        }
+      }
     }
+    Collections.sort(tapes);
     if (tapes.isEmpty()) {
       return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no *.tape.ndjson files in the folder");
     }
+    // closest: the most conditions met, then the fewest missed, then the first by name
     Path closest = null;
     List<String> closestMisses = null;
+    int closestMet = -1;
     for (Path tape : tapes) {
-      Header header = header(tape);
-      List<String> misses = misses(header.match().orElse(Match.ANY), request);
+      Match match = header(tape).match().orElse(Match.ANY);
+      List<String> misses = misses(match, request);
       if (misses.isEmpty()) {
         return new Selected(TapeSource.of(tape));
       }
-      if (closestMisses == null || misses.size() < closestMisses.size()) {
+      int met = conditions(match) - misses.size();
+      if (met > closestMet || (met == closestMet && misses.size() < closestMisses.size())) {
         closest = tape;
         closestMisses = misses;
+        closestMet = met;
       }
     }
     StringBuilder sb = new StringBuilder();
@@ -88,36 +98,38 @@ public final class TapeSelection {
     }
     sb.append("  invocation: prompt ").append(quote(request.prompt()))
         .append(", output format ").append(request.outputFormat().cliName())
-        .append(", model ").append(request.model().map(TapeSelection::quote).orElse("(none)"))
+        .append(", model ").append(request.model().isPresent() ? quote(request.model().get())
+            : "(none)")
         .append(", argv ").append(request.argv());
     return new Failed(sb.toString());
+  }
+
+  private static int conditions(Match match) {
+    return (match.prompt().isPresent() ? 1 : 0) + match.argv().size()
+        + (match.outputFormat().isPresent() ? 1 : 0) + (match.model().isPresent() ? 1 : 0);
   }
 
   /** The conditions of {@code match} that {@code request} fails, each said in a short line. */
   public static List<String> misses(Match match, Request request) {
     List<String> misses = new ArrayList<>();
-    match.promptPattern().ifPresent(p -> {
-      if (!p.matcher(request.prompt()).find()) {
-        misses.add("prompt /" + p.pattern() + "/ did not match " + quote(request.prompt()));
-      }
-    });
+    Optional<Pattern> prompt = match.promptPattern();
+    if (prompt.isPresent() && !prompt.get().matcher(request.prompt()).find()) {
+      misses.add("prompt /" + prompt.get().pattern() + "/ did not match "
+          + quote(request.prompt()));
+    }
     for (String element : match.argv()) {
       if (!request.argv().contains(element)) {
         misses.add("argv has no " + quote(element));
       }
     }
-    match.outputFormat().ifPresent(f -> {
-      if (f != request.outputFormat()) {
-        misses.add("output format is " + request.outputFormat().cliName() + ", tape wants "
-            + f.cliName());
-      }
-    });
-    match.model().ifPresent(m -> {
-      if (!request.model().equals(Optional.of(m))) {
-        misses.add("model is " + request.model().map(TapeSelection::quote).orElse("not given")
-            + ", tape wants " + quote(m));
-      }
-    });
+    if (match.outputFormat().isPresent() && match.outputFormat().get() != request.outputFormat()) {
+      misses.add("output format is " + request.outputFormat().cliName() + ", tape wants "
+          + match.outputFormat().get().cliName());
+    }
+    if (match.model().isPresent() && !request.model().equals(match.model())) {
+      misses.add("model is " + (request.model().isPresent() ? quote(request.model().get())
+          : "not given") + ", tape wants " + quote(match.model().get()));
+    }
     return misses;
   }
 

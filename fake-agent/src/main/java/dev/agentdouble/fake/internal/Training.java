@@ -45,7 +45,7 @@ public final class Training {
           List.of("--version"),
           List.of("status"),
           List.of("-p", "--bogus"))) {
-        new Invocation(argv, env, "/w", "/h", false, false,
+        new Invocation("cursor-agent", argv, env, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }

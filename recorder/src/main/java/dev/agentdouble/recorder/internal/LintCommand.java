@@ -1,0 +1,80 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Finding;
+import dev.agentdouble.tape.Linter;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.TapeReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code agentdouble lint TAPE...}: the format's rules and the Cursor protocol's. One line per
+ * finding, {@code FILE:LINE: severity [code] message}; exit 1 when any tape has an error.
+ */
+final class LintCommand {
+  static final String HELP = """
+      usage: agentdouble lint [--excerpt] TAPE...
+
+      Checks each tape against the tape format and the Cursor protocol (init first, one session
+      id, call_id pairing, exactly one result on success, ...). Prints one line per finding:
+        FILE:LINE: error|warning [code] message
+      Exit status: 0 when no tape has an error (warnings allowed), 1 otherwise.
+        --excerpt   the tapes hold selected lines, not whole runs: rules about the whole run warn
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  LintCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(List<String> args) throws IOException {
+    Args a = Args.parse(args, List.of(), List.of("--excerpt"));
+    if (a.help()) {
+      out.print(HELP);
+      return Commands.OK;
+    }
+    if (a.positional().isEmpty()) {
+      throw new UsageException("lint needs at least one TAPE");
+    }
+    Linter.Scope scope = a.flag("--excerpt") ? Linter.Scope.EXCERPT : Linter.Scope.RUN;
+    int errors = 0;
+    int warnings = 0;
+    for (String name : a.positional()) {
+      Path file = Path.of(name);
+      if (!Files.isRegularFile(file)) {
+        err.println("agentdouble: " + name + ": no such file");
+        errors++;
+        continue;
+      }
+      Tape tape;
+      try {
+        tape = TapeReader.read(file);
+      } catch (TapeException e) {
+        out.println(e.source() + ":" + e.line() + ": error [format] " + e.problem());
+        errors++;
+        continue;
+      }
+      for (Finding f : Linter.lint(tape, scope)) {
+        out.println(name + ":" + f.line() + ": " + (f.isError() ? "error" : "warning") + " ["
+            + f.code() + "] " + f.message());
+        if (f.isError()) {
+          errors++;
+        } else {
+          warnings++;
+        }
+      }
+    }
+    err.println("agentdouble: linted " + a.positional().size()
+        + (a.positional().size() == 1 ? " tape: " : " tapes: ") + errors
+        + (errors == 1 ? " error, " : " errors, ") + warnings
+        + (warnings == 1 ? " warning" : " warnings"));
+    return errors == 0 ? Commands.OK : Commands.FAILED;
+  }
+}
