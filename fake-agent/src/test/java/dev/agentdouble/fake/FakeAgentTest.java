@@ -70,6 +70,20 @@ class FakeAgentTest {
   }
 
   @Test
+  void writesOutValuesCompactlyWhateverTheTapesSpacingAndKeepsEverythingElse() {
+    Path tape = tape(frames("{\"tape\":1}",
+        "{\"t\":0, \"out\": {\"type\": \"a b\", \"n\": [1.50, 2e3], \"s\": \"\\u00e9 \\\" x\"}}",
+        "{\"out\":{\"type\":\"second\"},\"t\":1}",
+        "{\"t\":2,\"out\":{\"type\":\"third\"}}",
+        "{\"t\":3,\"exit\":0}"));
+
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
+
+    assertThat(r.out()).isEqualTo("{\"type\":\"a b\",\"n\":[1.50,2e3],\"s\":\"\\u00e9 \\\" x\"}\n"
+        + "{\"type\":\"second\"}\n{\"type\":\"third\"}\n");
+  }
+
+  @Test
   void substitutesAFreshSessionIdTheLiveCwdAndThePrompt() throws Exception {
     Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"out\":" + USER + "}",
         "{\"t\":5,\"out\":" + ASSISTANT + "}", "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));

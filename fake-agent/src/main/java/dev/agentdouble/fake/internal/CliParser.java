@@ -123,7 +123,12 @@ public final class CliParser {
     List<String> operands = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     List<String> dest = operands;
-    Deque<String> args = new ArrayDeque<>(argList);
+    // filled by hand: ArrayDeque(Collection) goes through a method reference, and bootstrapping
+    // the first lambda costs milliseconds of start-up on every invocation
+    Deque<String> args = new ArrayDeque<>(argList.size() + 4);
+    for (String arg : argList) {
+      args.addLast(arg);
+    }
     while (!args.isEmpty()) {
       String arg = args.poll();
       if (arg.equals("--")) {

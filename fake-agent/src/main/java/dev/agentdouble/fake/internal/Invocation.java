@@ -165,7 +165,7 @@ public final class Invocation {
         OptionalLong.of(epochMs(wallAtOrigin))));
     Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
     journal.end(checked.ending(), null);
-    return new Player(source, timing, originNanos, substitution, transform, stdout, stderr).play();
+    return new Player(source, timing, originNanos, substitution, transform, stdout, stderr).play(checked);
   }
 
   private TextStyle textStyle(Header header, Profile profile) {

@@ -4,6 +4,7 @@ import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.internal.FrameLine;
 import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.tape.internal.LineReader;
 import dev.agentdouble.tape.internal.TapeScanner;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,21 +44,31 @@ public final class Player {
     this.stderr = stderr;
   }
 
-  /** A tape that passed validation: its header and how it ends. */
-  public record Checked(Header header, Ending ending) {}
+  /**
+   * A tape that passed validation: its header, how it ends, and the (rare) lines whose {@code out}
+   * value has whitespace to remove, in ascending order.
+   */
+  public record Checked(Header header, Ending ending, int[] notCompactLines) {}
 
-  /** Reads the whole tape once, checking every line; returns its header and ending. */
+  /** Reads the whole tape once, checking every line; returns what replay needs to know. */
   public static Checked validate(TapeSource source) throws IOException {
     try (InputStream in = source.open()) {
       TapeScanner scanner = new TapeScanner(source.name(), in);
       Ending ending = null;
+      int[] notCompact = new int[0];
+      int count = 0;
       while (scanner.next()) {
         FrameLine f = scanner.frame();
-        if (f.kind.terminal()) {
+        if (f.kind == FrameLine.Kind.OUT && !f.compact) {
+          if (count == notCompact.length) {
+            notCompact = java.util.Arrays.copyOf(notCompact, Math.max(8, count * 2));
+          }
+          notCompact[count++] = scanner.line();
+        } else if (f.kind.terminal()) {
           ending = ending(f);
         }
       }
-      return new Checked(scanner.header(), ending);
+      return new Checked(scanner.header(), ending, java.util.Arrays.copyOf(notCompact, count));
     }
   }
 
@@ -69,22 +80,40 @@ public final class Player {
     };
   }
 
-  /** Plays a tape that {@link #validate} accepted. */
-  public Ending play() throws IOException {
+  /**
+   * Plays a tape that {@link #validate} accepted. Lines in the writer's form, {@code
+   * {"t":N,"out":VALUE}}, are sliced without parsing again (validation parsed them already); any
+   * other line is parsed again.
+   */
+  public Ending play(Checked checked) throws IOException {
+    int[] notCompact = checked.notCompactLines();
+    int nextNotCompact = 0;
+    FrameLine f = new FrameLine();
     try (InputStream in = source.open()) {
-      TapeScanner scanner = new TapeScanner(source.name(), in);
-      while (scanner.next()) {
-        FrameLine f = scanner.frame();
+      LineReader lines = new LineReader(in);
+      lines.next(); // the header, validated
+      while (lines.next()) {
+        byte[] buf = lines.buffer();
+        int line = lines.lineNumber();
+        if (!sliceOut(buf, lines.offset(), lines.length(), f)) {
+          f.parse(source.name(), line, buf, lines.offset(), lines.length());
+        }
+        if (f.kind == FrameLine.Kind.OUT) {
+          while (nextNotCompact < notCompact.length && notCompact[nextNotCompact] < line) {
+            nextNotCompact++;
+          }
+          f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
+        }
         if (!timing.fast()) {
           Timing.waitUntil(originNanos, timing.due(f.t));
         }
         if (transform != null) {
-          Frame frame = substituted(f, scanner.buffer());
+          Frame frame = substituted(f, buf);
           for (Frame out : transform.next(frame)) {
             write(out);
           }
         } else {
-          write(f, scanner.buffer());
+          write(f, buf);
         }
         if (f.kind.terminal()) {
           return ending(f);
@@ -92,6 +121,42 @@ public final class Player {
       }
     }
     throw new IllegalStateException("validated tape ended without a terminal frame");
+  }
+
+  private static final byte[] T_PREFIX = {'{', '"', 't', '"', ':'};
+  private static final byte[] OUT_KEY = {',', '"', 'o', 'u', 't', '"', ':'};
+
+  /** Reads {@code {"t":N,"out":VALUE}} without a parser; false for any other shape. */
+  static boolean sliceOut(byte[] buf, int off, int len, FrameLine f) {
+    int end = off + len;
+    if (len < T_PREFIX.length + OUT_KEY.length + 3 || buf[end - 1] != '}') {
+      return false;
+    }
+    for (int k = 0; k < T_PREFIX.length; k++) {
+      if (buf[off + k] != T_PREFIX[k]) {
+        return false;
+      }
+    }
+    int i = off + T_PREFIX.length;
+    long t = 0;
+    int digits = 0;
+    while (i < end && buf[i] >= '0' && buf[i] <= '9' && digits < 18) {
+      t = t * 10 + (buf[i++] - '0');
+      digits++;
+    }
+    if (digits == 0 || i + OUT_KEY.length >= end - 1) {
+      return false;
+    }
+    for (int k = 0; k < OUT_KEY.length; k++) {
+      if (buf[i + k] != OUT_KEY[k]) {
+        return false;
+      }
+    }
+    f.kind = FrameLine.Kind.OUT;
+    f.t = t;
+    f.valueStart = i + OUT_KEY.length;
+    f.valueEnd = end - 1;
+    return true;
   }
 
   private void write(FrameLine f, byte[] buf) throws IOException {

@@ -8,13 +8,18 @@ import java.nio.file.Path;
 /** A tape that can be opened more than once: validated first, then played. */
 public record TapeSource(String name, Opener opener) {
   /** Opens the tape's bytes. */
-  @FunctionalInterface
   public interface Opener {
     InputStream open() throws IOException;
   }
 
+  /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
   public static TapeSource of(Path file) {
-    return new TapeSource(file.toString(), () -> Files.newInputStream(file));
+    return new TapeSource(file.toString(), new Opener() {
+      @Override
+      public InputStream open() throws IOException {
+        return Files.newInputStream(file);
+      }
+    });
   }
 
   public InputStream open() throws IOException {
