@@ -363,6 +363,71 @@ class FakeAgentTest {
     assertThat(r.out()).matches("\\d{4}\\.\\d{2}\\.\\d{2}-[0-9a-f]+\\n");
   }
 
+  @Test
+  void printModeIsInferredWhenStdoutIsNotATerminal() {
+    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"printed\\n\"}", "{\"t\":0,\"exit\":0}"));
+
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString()), "--output-format", "stream-json", "hi");
+
+    assertThat(r.out()).isEqualTo("printed\n");
+  }
+
+  @Test
+  void refusesTheInteractiveModeOnATerminal() throws Exception {
+    // script(1) gives the fake a pseudo-terminal for stdin and stdout
+    ProcessBuilder pb = new ProcessBuilder("script", "-qec", FakeProcess.launcher() + " hello", "/dev/null");
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    String output;
+    try {
+      p.getOutputStream().close();
+      output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      FakeProcess.kill(p);
+    }
+    assertThat(output).contains("agentdouble: the interactive mode is not impersonated; run with -p");
+    assertThat(p.exitValue()).isEqualTo(70);
+  }
+
+  @Test
+  void theProfilePicksTheDefaultOutputFormat() {
+    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":5,\"out\":" + ASSISTANT + "}",
+        "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
+
+    FakeProcess.Result documented = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
+    FakeProcess.Result cli202610 = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
+        "AGENTDOUBLE_PROFILE", "2026.10"), "-p", "x");
+
+    assertThat(documented.out()).startsWith("{\"type\":\"system\"");
+    // the 2026.10 profile: text by default, and only the final answer
+    assertThat(cli202610.out()).isEqualTo("recorded prompt is in /rec/project/a.txt\n");
+  }
+
+  @Test
+  void refusesAConversionThatCannotBeFaithful() {
+    Path tape = tape(frames("{\"tape\":1,\"outputFormat\":\"text\"}", "{\"t\":0,\"outRaw\":\"Read file\\n\"}",
+        "{\"t\":0,\"exit\":0}"));
+
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString()), "-p", "--output-format", "stream-json", "x");
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).contains(tape + ": recorded in text, which cannot be rendered faithfully as stream-json");
+  }
+
+  @Test
+  void theLauncherSaysHowToBuildWhenTheJarIsMissing() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("fake-agent/bin"));
+    Path launcher = Files.copy(FakeProcess.launcher(), bin.resolve("cursor-agent"));
+
+    FakeProcess.Result r = FakeProcess.run(launcher, env(), new byte[0], "-p", "x");
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.err()).contains("the fake agent is not built", "build it with");
+  }
+
   private static List<JsonNode> events(String stdout) throws Exception {
     List<JsonNode> events = new ArrayList<>();
     for (String line : stdout.split("\n")) {
