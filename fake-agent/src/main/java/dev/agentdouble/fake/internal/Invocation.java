@@ -165,7 +165,14 @@ public final class Invocation {
         OptionalLong.of(epochMs(wallAtOrigin))));
     Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
     journal.end(checked.ending(), null);
-    return new Player(source, timing, originNanos, substitution, transform, stdout, stderr).play(checked);
+    Gates gates = Gates.fromEnv(env);
+    try {
+      return new Player(source, timing, originNanos, substitution, transform, stdout, stderr, gates,
+          pid).play(checked);
+    } catch (Gates.NotReleased e) {
+      writeErr("agentdouble: " + e.getMessage() + "\n");
+      return Ending.exit(OWN_PROBLEM);
+    }
   }
 
   private TextStyle textStyle(Header header, Profile profile) {

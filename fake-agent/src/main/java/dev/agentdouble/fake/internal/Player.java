@@ -30,11 +30,15 @@ public final class Player {
   private final Transform transform;
   private final OutputStream stdout;
   private final OutputStream stderr;
+  private final Gates gates;
+  private final long pid;
   private final ByteBuf line = new ByteBuf();
   private boolean stdoutClosed;
 
   public Player(TapeSource source, Timing timing, long originNanos, Substitution substitution,
-      Transform transform, OutputStream stdout, OutputStream stderr) {
+      Transform transform, OutputStream stdout, OutputStream stderr, Gates gates, long pid) {
+    this.gates = gates;
+    this.pid = pid;
     this.source = source;
     this.timing = timing;
     this.originNanos = originNanos;
@@ -85,7 +89,7 @@ public final class Player {
    * {"t":N,"out":VALUE}}, are sliced without parsing again (validation parsed them already); any
    * other line is parsed again.
    */
-  public Ending play(Checked checked) throws IOException {
+  public Ending play(Checked checked) throws IOException, Gates.NotReleased {
     int[] notCompact = checked.notCompactLines();
     int nextNotCompact = 0;
     FrameLine f = new FrameLine();
@@ -159,8 +163,9 @@ public final class Player {
     return true;
   }
 
-  private void write(FrameLine f, byte[] buf) throws IOException {
+  private void write(FrameLine f, byte[] buf) throws IOException, Gates.NotReleased {
     switch (f.kind) {
+      case GATE -> gate(f.gate);
       case OUT -> {
         line.clear();
         appendValue(f, buf);
@@ -193,8 +198,16 @@ public final class Player {
     return f.toFrame(buf);
   }
 
-  private void write(Frame frame) throws IOException {
-    if (frame instanceof Frame.Out out) {
+  private void gate(String name) throws IOException, Gates.NotReleased {
+    if (gates != null) {
+      gates.pass(name, pid);
+    }
+  }
+
+  private void write(Frame frame) throws IOException, Gates.NotReleased {
+    if (frame instanceof Frame.Gate g) {
+      gate(g.name());
+    } else if (frame instanceof Frame.Out out) {
       byte[] bytes = (out.json() + "\n").getBytes(StandardCharsets.UTF_8);
       writeOut(bytes, bytes.length);
     } else if (frame instanceof Frame.OutBytes out) {

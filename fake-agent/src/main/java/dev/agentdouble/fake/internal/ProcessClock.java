@@ -41,7 +41,9 @@ public final class ProcessClock {
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       long startTicks = Long.parseLong(fields[19]);
       double upSeconds = Double.parseDouble(uptime.substring(0, uptime.indexOf(' ')));
-      long elapsedNanos = (long) (upSeconds * 1e9) - startTicks * 10_000_000L;
+      // both readings are floored to 10 ms: take the shortest elapsed time they allow, so a frame
+      // is never written before its time (at worst some 20 ms after it)
+      long elapsedNanos = (long) (upSeconds * 1e9) - (startTicks + 1) * 10_000_000L;
       if (elapsedNanos < 0 || elapsedNanos > 5_000_000_000L) {
         return now;
       }

@@ -1,0 +1,75 @@
+package dev.agentdouble.fake.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Step gates, through a folder the test owns ({@code AGENTDOUBLE_GATES}): at a gate the fake
+ * writes {@code NAME.reached} and waits, writing nothing, until {@code NAME.release} appears. A gate
+ * not released within the timeout ({@code AGENTDOUBLE_GATE_TIMEOUT_MS}, 30 s by default) ends the
+ * run with exit 70, so a forgotten release never hangs a suite.
+ */
+public final class Gates {
+  static final long DEFAULT_TIMEOUT_MS = 30_000;
+
+  private final Path dir;
+  private final long timeoutMs;
+
+  private Gates(Path dir, long timeoutMs) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** Gates as the environment configures them; {@code null} when gates pass straight through. */
+  static Gates fromEnv(java.util.Map<String, String> env) {
+    String dir = env.get("AGENTDOUBLE_GATES");
+    if (dir == null || dir.isBlank()) {
+      return null;
+    }
+    long timeout = DEFAULT_TIMEOUT_MS;
+    String configured = env.get("AGENTDOUBLE_GATE_TIMEOUT_MS");
+    if (configured != null && !configured.isBlank()) {
+      try {
+        timeout = Long.parseLong(configured.strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("AGENTDOUBLE_GATE_TIMEOUT_MS=" + configured
+            + ": use whole milliseconds, e.g. 30000");
+      }
+    }
+    return new Gates(Path.of(dir), timeout);
+  }
+
+  /** Thrown when a gate is not released in time. */
+  static final class NotReleased extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NotReleased(String message) {
+      super(message);
+    }
+  }
+
+  /** Announces that the run reached {@code name} and waits for its release. */
+  void pass(String name, long pid) throws IOException, NotReleased {
+    Path reached = dir.resolve(name + ".reached");
+    Path tmp = dir.resolve("." + name + ".reached." + pid);
+    Files.writeString(tmp, pid + "\n", StandardCharsets.US_ASCII);
+    Files.move(tmp, reached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Path release = dir.resolve(name + ".release");
+    long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+    while (!Files.exists(release)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new NotReleased("gate \"" + name + "\" was not released within " + timeoutMs
+            + " ms (AGENTDOUBLE_GATE_TIMEOUT_MS); the test must release it");
+      }
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new NotReleased("interrupted at gate \"" + name + "\"");
+      }
+    }
+  }
+}
