@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The subcommands of {@code agentdouble}. */
 public final class Commands {
@@ -42,11 +43,26 @@ public final class Commands {
   private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
+  private final Optional<Path> home;
 
+  /**
+   * Commands of the installation the system property {@code agentdouble.home} names (the
+   * launcher sets it); {@code demo} and {@code replay} fail with a clear message without it.
+   */
   public Commands(InputStream in, PrintStream out, PrintStream err) {
+    this(in, out, err, Optional.ofNullable(System.getProperty("agentdouble.home")).map(Path::of));
+  }
+
+  /** Commands of the installation rooted at {@code home}, whose fake agent they run. */
+  public Commands(InputStream in, PrintStream out, PrintStream err, Path home) {
+    this(in, out, err, Optional.of(home));
+  }
+
+  private Commands(InputStream in, PrintStream out, PrintStream err, Optional<Path> home) {
     this.in = in;
     this.out = out;
     this.err = err;
+    this.home = home;
   }
 
   public int run(String... args) {
@@ -62,7 +78,7 @@ public final class Commands {
           out.print(HELP);
           yield OK;
         }
-        case "demo" -> new Demo(out, err).run(rest);
+        case "demo" -> new Demo(out, err, fakeRun().hermetic()).run(rest);
         case "replay" -> replay(rest);
         case "show" -> show(rest);
         case "lint" -> new LintCommand(out, err).run(rest);
@@ -89,6 +105,10 @@ public final class Commands {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
     }
+  }
+
+  private FakeRun fakeRun() {
+    return new FakeRun(home, out, err);
   }
 
   private int usage(String message) {
@@ -125,7 +145,7 @@ public final class Commands {
     }
     String prompt = a.value("--prompt").orElse(tape.header().vars().prompt().orElse("replay"));
     out.flush();
-    return FakeRun.run(List.of("-p", "--output-format", format, prompt),
+    return fakeRun().run(List.of("-p", "--output-format", format, prompt),
         Map.of("AGENTDOUBLE_TAPE", file.toAbsolutePath().toString(),
             "AGENTDOUBLE_TIMING", a.value("--timing").orElse("recorded")),
         24 * 3600);
