@@ -41,7 +41,7 @@ final class Demo {
     if (!a.positional().isEmpty()) {
       throw new UsageException("demo takes no arguments");
     }
-    String timing = a.value("--timing").orElse("scale:0.5");
+    String timing = Commands.timing(a.value("--timing").orElse("scale:0.5"));
     Path dir = Files.createTempDirectory("agentdouble-demo");
     try {
       Path success = extract(dir, "success.tape.ndjson");
