@@ -150,8 +150,9 @@ public final class Commands {
     Tape tape = UserFile.tape(name);
     String prompt = a.value("--prompt").orElse(tape.header().vars().prompt()
         .filter(p -> !p.isBlank()).orElse("replay"));
+    // "--" so that a prompt starting with a dash is not taken for an option
     return fakeRun().run(List.of("-p", "--output-format",
-            format.orElse(tape.header().format().cliName()), prompt),
+            format.orElse(tape.header().format().cliName()), "--", prompt),
         Map.of("AGENTDOUBLE_TAPE", Path.of(name).toAbsolutePath().toString(),
             "AGENTDOUBLE_TIMING", timing),
         24 * 3600);
