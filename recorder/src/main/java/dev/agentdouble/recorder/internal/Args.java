@@ -8,7 +8,9 @@ import java.util.Optional;
 
 /**
  * A subcommand's arguments: options that take a value, flags, and positional words. Unknown
- * options are usage errors; {@code --} ends options.
+ * options are usage errors; {@code --} ends options. An option's value is the next word, or what
+ * follows {@code =}; the next word is not taken when it is one of the command's options, so a
+ * forgotten value is reported as such ({@code --exit --out t}: "--exit needs a value").
  */
 record Args(Map<String, List<String>> values, List<String> flags, List<String> positional,
     boolean help) {
@@ -36,7 +38,7 @@ record Args(Map<String, List<String>> values, List<String> flags, List<String> p
         if (valued.contains(name)) {
           String value = inline;
           if (value == null) {
-            if (i + 1 >= args.size()) {
+            if (i + 1 >= args.size() || isOption(args.get(i + 1), valued, flagNames)) {
               throw new UsageException(name + " needs a value");
             }
             value = args.get(++i);
@@ -52,6 +54,14 @@ record Args(Map<String, List<String>> values, List<String> flags, List<String> p
       }
     }
     return new Args(values, flags, positional, help);
+  }
+
+  /** Whether {@code arg} names one of the options, so it cannot be another option's value. */
+  private static boolean isOption(String arg, List<String> valued, List<String> flagNames) {
+    int eq = arg.indexOf('=');
+    String name = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg;
+    return valued.contains(name) || flagNames.contains(name) || name.equals("-h")
+        || name.equals("--help");
   }
 
   Optional<String> value(String name) {

@@ -3,24 +3,25 @@ package dev.agentdouble.recorder.internal;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The subcommands of {@code agentdouble}. */
 public final class Commands {
   static final int OK = 0;
   static final int FAILED = 1;
   static final int USAGE = 2;
+
+  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -42,11 +43,26 @@ public final class Commands {
   private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
+  private final Optional<Path> home;
 
+  /**
+   * Commands of the installation the system property {@code agentdouble.home} names (the
+   * launcher sets it); {@code demo} and {@code replay} fail with a clear message without it.
+   */
   public Commands(InputStream in, PrintStream out, PrintStream err) {
+    this(in, out, err, Optional.ofNullable(System.getProperty("agentdouble.home")).map(Path::of));
+  }
+
+  /** Commands of the installation rooted at {@code home}, whose fake agent they run. */
+  public Commands(InputStream in, PrintStream out, PrintStream err, Path home) {
+    this(in, out, err, Optional.of(home));
+  }
+
+  private Commands(InputStream in, PrintStream out, PrintStream err, Optional<Path> home) {
     this.in = in;
     this.out = out;
     this.err = err;
+    this.home = home;
   }
 
   public int run(String... args) {
@@ -62,24 +78,27 @@ public final class Commands {
           out.print(HELP);
           yield OK;
         }
-        case "demo" -> new Demo(out, err).run(rest);
+        case "demo" -> new Demo(out, err, fakeRun().hermetic()).run(rest);
         case "replay" -> replay(rest);
         case "show" -> show(rest);
         case "lint" -> new LintCommand(out, err).run(rest);
         case "import" -> new ImportCommand(out, err).run(rest);
-        default -> usage("unknown command '" + command + "'; commands are demo, replay, import, "
-            + "lint, show");
+        default -> usage("unknown command '" + command + "'; commands are "
+            + String.join(", ", COMMANDS), "--help");
       };
     } catch (UsageException e) {
-      return usage(e.getMessage());
-    } catch (TapeException e) {
+      return usage(e.getMessage(), COMMANDS.contains(command) ? command + " --help" : "--help");
+    } catch (CommandFailure | TapeException e) {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
-    } catch (NoSuchFileException e) {
-      err.println("agentdouble: " + e.getFile() + ": no such file");
+    } catch (InvalidPathException e) {
+      return usage("not a valid path: '" + e.getInput() + "' (" + e.getReason() + ")",
+          command + " --help");
+    } catch (IOException e) {
+      err.println("agentdouble: " + UserFile.reason(e, ""));
       return FAILED;
-    } catch (IOException | UncheckedIOException e) {
-      err.println("agentdouble: " + e.getMessage());
+    } catch (UncheckedIOException e) {
+      err.println("agentdouble: " + UserFile.reason(e.getCause(), ""));
       return FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -91,9 +110,14 @@ public final class Commands {
     }
   }
 
-  private int usage(String message) {
+  private FakeRun fakeRun() {
+    return new FakeRun(home, out, err);
+  }
+
+  /** Reports a usage error and where help is: {@code --help} or {@code COMMAND --help}. */
+  private int usage(String message, String help) {
     err.println("agentdouble: " + message);
-    err.println("Run 'agentdouble --help' for usage.");
+    err.println("Run 'agentdouble " + help + "' for usage.");
     return USAGE;
   }
 
@@ -116,18 +140,21 @@ public final class Commands {
     if (a.positional().size() != 1) {
       throw new UsageException("replay takes one TAPE");
     }
-    Path file = Path.of(a.positional().get(0));
-    Tape tape = TapeReader.read(file);
-    String format = a.value("--output-format").orElse(tape.header().format().cliName());
-    if (OutputFormat.fromCliName(format).isEmpty()) {
+    Optional<String> format = a.value("--output-format");
+    if (format.isPresent() && OutputFormat.fromCliName(format.get()).isEmpty()) {
       throw new UsageException("--output-format must be text, json or stream-json, was '"
-          + format + "'");
+          + format.get() + "'");
     }
-    String prompt = a.value("--prompt").orElse(tape.header().vars().prompt().orElse("replay"));
-    out.flush();
-    return FakeRun.run(List.of("-p", "--output-format", format, prompt),
-        Map.of("AGENTDOUBLE_TAPE", file.toAbsolutePath().toString(),
-            "AGENTDOUBLE_TIMING", a.value("--timing").orElse("recorded")),
+    String timing = timing(a.value("--timing").orElse("recorded"));
+    String name = a.positional().get(0);
+    Tape tape = UserFile.tape(name);
+    String prompt = a.value("--prompt").orElse(tape.header().vars().prompt()
+        .filter(p -> !p.isBlank()).orElse("replay"));
+    // "--" so that a prompt starting with a dash is not taken for an option
+    return fakeRun().run(List.of("-p", "--output-format",
+            format.orElse(tape.header().format().cliName()), "--", prompt),
+        Map.of("AGENTDOUBLE_TAPE", Path.of(name).toAbsolutePath().toString(),
+            "AGENTDOUBLE_TIMING", timing),
         24 * 3600);
   }
 
@@ -149,19 +176,37 @@ public final class Commands {
     }
     int status = OK;
     for (String name : a.positional()) {
-      Path file = Path.of(name);
-      if (!Files.isRegularFile(file)) {
-        err.println("agentdouble: " + name + ": no such file");
-        status = FAILED;
-        continue;
-      }
       try {
-        out.print(Timeline.render(name, TapeReader.read(file)));
-      } catch (TapeException e) {
+        out.print(Timeline.render(name, UserFile.tape(name)));
+      } catch (CommandFailure | TapeException e) {
         err.println("agentdouble: " + e.getMessage());
         status = FAILED;
       }
     }
     return status;
+  }
+
+  /**
+   * {@code spec} when it is a timing policy the fake agent takes ({@code fast}, {@code recorded},
+   * {@code scale:F}, {@code max-gap:MS}); a usage error naming {@code --timing} otherwise.
+   */
+  static String timing(String spec) {
+    if (spec.equals("fast") || spec.equals("recorded")) {
+      return spec;
+    }
+    try {
+      if (spec.startsWith("scale:")) {
+        double f = Double.parseDouble(spec.substring(6));
+        if (f >= 0 && !Double.isInfinite(f)) {
+          return spec;
+        }
+      } else if (spec.startsWith("max-gap:") && Long.parseLong(spec.substring(8)) >= 0) {
+        return spec;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
+        + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");
   }
 }

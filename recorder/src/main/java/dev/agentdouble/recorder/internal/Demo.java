@@ -24,10 +24,12 @@ final class Demo {
 
   private final PrintStream out;
   private final PrintStream err;
+  private final FakeRun fake;
 
-  Demo(PrintStream out, PrintStream err) {
+  Demo(PrintStream out, PrintStream err, FakeRun fake) {
     this.out = out;
     this.err = err;
+    this.fake = fake;
   }
 
   int run(List<String> args) throws IOException, InterruptedException {
@@ -39,12 +41,12 @@ final class Demo {
     if (!a.positional().isEmpty()) {
       throw new UsageException("demo takes no arguments");
     }
-    String timing = a.value("--timing").orElse("scale:0.5");
+    String timing = Commands.timing(a.value("--timing").orElse("scale:0.5"));
     Path dir = Files.createTempDirectory("agentdouble-demo");
     try {
       Path success = extract(dir, "success.tape.ndjson");
       Path failure = extract(dir, "failure.tape.ndjson");
-      String launcher = FakeRun.launcher().toString();
+      String launcher = fake.launcher().toString();
       out.println("AgentDouble demo: the fake agent (" + launcher + ")");
       out.println("replays a tape as the real cursor-agent would run: real pipes, timing, exit codes.");
       int failures = 0;
@@ -55,7 +57,7 @@ final class Demo {
       out.println("A failing run: three reconnects, then an error on stderr and exit 1.");
       failures += show(failure, "stream-json", "Refactor the checkout flow", timing, 1);
       out.println();
-      out.println("Next: agentdouble show, agentdouble replay TAPE, and docs/cookbook.md.");
+      out.println("Next: agentdouble show TAPE, agentdouble replay TAPE, and docs/cli.md.");
       return failures == 0 ? Commands.OK : Commands.FAILED;
     } finally {
       try (var files = Files.list(dir)) {
@@ -73,7 +75,7 @@ final class Demo {
     out.println("$ cursor-agent -p --output-format " + format + " '" + prompt + "'");
     out.flush();
     List<String> args = new ArrayList<>(List.of("-p", "--output-format", format, prompt));
-    int status = FakeRun.run(args, Map.of("AGENTDOUBLE_TAPE", tape.toString(),
+    int status = fake.run(args, Map.of("AGENTDOUBLE_TAPE", tape.toString(),
         "AGENTDOUBLE_TIMING", timing), 60);
     out.println("[exit " + status + "]");
     if (status != expected) {

@@ -2,51 +2,129 @@ package dev.agentdouble.recorder.internal;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the fake agent's launcher as a child process with the caller's stdout and stderr. */
+/**
+ * Runs the fake agent's launcher of an installation as a child process, its stdout and stderr
+ * going to the given streams: inherited when those are the process's own {@code System.out} and
+ * {@code System.err} (the child writes straight to them, timing untouched), else copied as they
+ * arrive.
+ */
 public final class FakeRun {
-  private FakeRun() {}
+  /** The variables besides the tape and timing that change what a run does. */
+  static final List<String> SETTINGS = List.of("AGENTDOUBLE_TAPES", "AGENTDOUBLE_PROFILE",
+      "AGENTDOUBLE_TEXT_STYLE", "AGENTDOUBLE_EPOCH_MS", "AGENTDOUBLE_JOURNAL");
+
+  private final Optional<Path> home;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final boolean hermetic;
+
+  /**
+   * @param home the installation's root (the folder holding {@code fake-agent/bin}); empty when
+   *     unknown, which makes {@link #launcher()} fail with a message saying how to run
+   */
+  public FakeRun(Optional<Path> home, PrintStream out, PrintStream err) {
+    this(home, out, err, false);
+  }
+
+  private FakeRun(Optional<Path> home, PrintStream out, PrintStream err, boolean hermetic) {
+    this.home = home;
+    this.out = out;
+    this.err = err;
+    this.hermetic = hermetic;
+  }
+
+  /**
+   * The same runs, but blind to the caller's {@link #SETTINGS} ({@code AGENTDOUBLE_PROFILE} and
+   * the like), so they behave the same in every shell.
+   */
+  public FakeRun hermetic() {
+    return new FakeRun(home, out, err, true);
+  }
 
   /** The fake agent launcher of this installation. */
-  public static Path launcher() {
-    String home = System.getProperty("agentdouble.home");
-    if (home == null) {
-      throw new IllegalStateException("agentdouble.home is not set: run through ./agentdouble");
+  public Path launcher() {
+    if (home.isEmpty()) {
+      throw new IllegalStateException("the installation's folder is unknown (system property "
+          + "agentdouble.home is not set): run agentdouble through its launcher, ./agentdouble");
     }
-    Path launcher = Path.of(home, "fake-agent", "bin", "cursor-agent");
+    Path launcher = home.get().resolve("fake-agent").resolve("bin").resolve("cursor-agent");
     if (!Files.isExecutable(launcher)) {
-      throw new IllegalStateException(launcher + " is missing or not executable");
+      throw new IllegalStateException(launcher + ": missing or not executable; is "
+          + home.get() + " an AgentDouble installation?");
     }
     return launcher;
   }
 
   /**
-   * Runs {@code cursor-agent ARGS} with {@code env} added, stdin from /dev/null and stdout/stderr
-   * inherited; returns its status (128 + n when it died by signal n).
+   * Runs {@code cursor-agent ARGS} with {@code env} added and stdin from /dev/null; returns its
+   * status (128 + n when it died by signal n), or -1 when it was killed after
+   * {@code timeoutSeconds}.
    */
-  public static int run(List<String> args, Map<String, String> env, long timeoutSeconds)
+  public int run(List<String> args, Map<String, String> env, long timeoutSeconds)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(launcher().toString());
     command.addAll(args);
+    boolean inherit = out == System.out && err == System.err;
     ProcessBuilder pb = new ProcessBuilder(command)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    if (inherit) {
+      pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
+          .redirectError(ProcessBuilder.Redirect.INHERIT);
+    }
+    if (hermetic) {
+      pb.environment().keySet().removeAll(SETTINGS);
+    }
     pb.environment().putAll(env);
+    out.flush();
+    err.flush();
     Process process = pb.start();
-    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+    List<Thread> copies = new ArrayList<>();
+    if (!inherit) {
+      copies.add(copy(process.getInputStream(), out, "fake-agent stdout"));
+      copies.add(copy(process.getErrorStream(), err, "fake-agent stderr"));
+    }
+    int status;
+    if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      status = process.exitValue();
+    } else {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       process.waitFor(5, TimeUnit.SECONDS);
-      return -1;
+      status = -1;
     }
-    return process.exitValue();
+    for (Thread copy : copies) {
+      copy.join(TimeUnit.SECONDS.toMillis(5));
+    }
+    return status;
+  }
+
+  /** Copies {@code from} to {@code to} on a daemon thread, flushing after every read. */
+  private static Thread copy(InputStream from, PrintStream to, String name) {
+    Thread t = new Thread(() -> {
+      byte[] buffer = new byte[8192];
+      try (from) {
+        int n;
+        while ((n = from.read(buffer)) != -1) {
+          to.write(buffer, 0, n);
+          to.flush();
+        }
+      } catch (IOException e) {
+        // the child's end went away: nothing more to copy
+      }
+    }, name);
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 }

@@ -8,10 +8,11 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** {@code agentdouble import}: a captured run (stdout, stderr, ending) to a tape. */
 final class ImportCommand {
@@ -48,22 +49,20 @@ final class ImportCommand {
       return Commands.OK;
     }
     if (!a.positional().isEmpty()) {
-      throw new UsageException("import takes no positional arguments; did you mean --stdout "
-          + a.positional().get(0) + "?");
+      String word = a.positional().get(0);
+      String hint = a.value("--stdout").isEmpty() ? "; did you mean --stdout " + word + "?"
+          : a.value("--out").isEmpty() ? "; did you mean --out " + word + "?" : "";
+      throw new UsageException("import takes no positional arguments, was '" + word + "'" + hint);
     }
-    Path stdoutFile = Path.of(a.value("--stdout").orElseThrow(
-        () -> new UsageException("import needs --stdout FILE")));
-    Path target = Path.of(a.value("--out").orElseThrow(
-        () -> new UsageException("import needs --out TAPE")));
+    String stdoutFile = a.value("--stdout").orElseThrow(
+        () -> new UsageException("import needs --stdout FILE"));
+    String target = a.value("--out").orElseThrow(
+        () -> new UsageException("import needs --out TAPE"));
     if (a.value("--exit").isPresent() && a.value("--signal").isPresent()) {
       throw new UsageException("give --exit or --signal, not both");
     }
-    byte[] stdout = Files.readAllBytes(stdoutFile);
-    byte[] stderr = a.value("--stderr").isPresent()
-        ? Files.readAllBytes(Path.of(a.value("--stderr").get())) : new byte[0];
-    Capture capture = a.value("--signal").isPresent()
-        ? Capture.killed(stdout, stderr, signal(a.value("--signal").get()))
-        : Capture.exited(stdout, stderr, exitCode(a.value("--exit").orElse("0")));
+    int exit = exitCode(a.value("--exit").orElse("0"));
+    String signal = a.value("--signal").map(ImportCommand::signal).orElse(null);
     ImportOptions.Builder options = ImportOptions.builder().raw(a.flag("--raw"));
     if (a.value("--output-format").isPresent()) {
       String f = a.value("--output-format").get();
@@ -71,8 +70,14 @@ final class ImportCommand {
           "--output-format must be text, json or stream-json, was '" + f + "'")));
     }
     a.value("--cli-version").ifPresent(options::cliVersion);
+    byte[] stdout = UserFile.read(stdoutFile);
+    byte[] stderr = a.value("--stderr").isPresent()
+        ? UserFile.read(a.value("--stderr").get()) : new byte[0];
+    Capture capture = signal != null
+        ? Capture.killed(stdout, stderr, signal)
+        : Capture.exited(stdout, stderr, exit);
     Tape tape = Importer.importRun(capture, options.build());
-    tape.write(target);
+    UserFile.write(tape, target);
     err.println("agentdouble: wrote " + target + " (" + tape.frames().size() + " frames, "
         + (a.flag("--raw") ? "raw" : "vars: " + varNames(tape)) + ")");
     return Commands.OK;
@@ -102,14 +107,22 @@ final class ImportCommand {
 
   static String signal(String value) {
     String name = value.toUpperCase(Locale.ROOT);
-    if (name.chars().allMatch(Character::isDigit) && !name.isEmpty()) {
-      return Frame.Kill.signalName(Integer.parseInt(name)).orElseThrow(() -> new UsageException(
-          "--signal " + value + " is not a signal a tape can end with"));
+    Optional<String> signal;
+    if (!name.isEmpty() && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      signal = name.length() > 3 ? Optional.empty()
+          : Frame.Kill.signalName(Integer.parseInt(name));
+    } else {
+      String full = name.startsWith("SIG") ? name : "SIG" + name;
+      signal = Frame.Kill.SIGNALS.contains(full) ? Optional.of(full) : Optional.empty();
     }
-    String full = name.startsWith("SIG") ? name : "SIG" + name;
-    if (!Frame.Kill.SIGNALS.contains(full)) {
-      throw new UsageException("--signal " + value + " is not a signal a tape can end with");
-    }
-    return full;
+    return signal.orElseThrow(() -> new UsageException("--signal '" + value + "' is not a "
+        + "signal a tape can end with; use one of " + String.join(", ", signals())
+        + " (also without SIG, or by number)"));
+  }
+
+  private static List<String> signals() {
+    List<String> names = new ArrayList<>(Frame.Kill.SIGNALS);
+    names.sort(Comparator.comparingInt(Frame.Kill::signalNumber));
+    return names;
   }
 }

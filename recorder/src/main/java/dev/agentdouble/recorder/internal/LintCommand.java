@@ -4,11 +4,7 @@ import dev.agentdouble.tape.Finding;
 import dev.agentdouble.tape.Linter;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.tape.TapeReader;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -34,7 +30,7 @@ final class LintCommand {
     this.err = err;
   }
 
-  int run(List<String> args) throws IOException {
+  int run(List<String> args) {
     Args a = Args.parse(args, List.of(), List.of("--excerpt"));
     if (a.help()) {
       out.print(HELP);
@@ -47,17 +43,15 @@ final class LintCommand {
     int errors = 0;
     int warnings = 0;
     for (String name : a.positional()) {
-      Path file = Path.of(name);
-      if (!Files.isRegularFile(file)) {
-        err.println("agentdouble: " + name + ": no such file");
-        errors++;
-        continue;
-      }
       Tape tape;
       try {
-        tape = TapeReader.read(file);
+        tape = UserFile.tape(name);
+      } catch (CommandFailure e) {
+        err.println("agentdouble: " + e.getMessage());
+        errors++;
+        continue;
       } catch (TapeException e) {
-        out.println(e.source() + ":" + e.line() + ": error [format] " + e.problem());
+        out.println(name + ":" + e.line() + ": error [format] " + e.problem());
         errors++;
         continue;
       }

@@ -105,14 +105,28 @@ public final class Timeline {
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> e = fields.next();
       if (e.getKey().endsWith("ToolCall") || e.getKey().equals("function")) {
-        JsonNode args = e.getValue().path("args");
-        String arg = args.path("path").asText(args.path("command").asText(
-            args.path("globPattern").asText(args.path("pattern").asText(
-                args.path("name").asText(e.getValue().path("name").asText(""))))));
         JsonNode result = e.getValue().path("result");
+        // a rejected call's completion has no args; its result names the command or path
+        String arg = argument(e.getValue().path("args"));
+        if (arg.isEmpty()) {
+          arg = argument(result.path("rejected"));
+        }
+        if (arg.isEmpty()) {
+          arg = e.getValue().path("name").asText("");
+        }
         String outcome = result.has("rejected") ? " (rejected)"
             : result.has("error") ? " (error)" : result.has("spawnError") ? " (spawn error)" : "";
-        return e.getKey() + " " + shortText(arg) + outcome;
+        return e.getKey() + (arg.isEmpty() ? "" : " " + shortText(arg)) + outcome;
+      }
+    }
+    return "";
+  }
+
+  /** What a tool works on: its path, command, pattern or name, the first one present. */
+  private static String argument(JsonNode args) {
+    for (String key : new String[] {"path", "command", "globPattern", "pattern", "name"}) {
+      if (args.path(key).isTextual()) {
+        return args.path(key).asText();
       }
     }
     return "";

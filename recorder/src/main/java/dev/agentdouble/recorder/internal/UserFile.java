@@ -1,0 +1,102 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeReader;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A file named on the command line. Every problem with it is told as {@code NAME: problem}, with
+ * the name as the user wrote it, and thrown as a {@link CommandFailure}.
+ */
+final class UserFile {
+  private UserFile() {}
+
+  /** What keeps {@code name} from being read as a file, if anything is visible beforehand. */
+  static Optional<String> problem(String name) {
+    Path file = Path.of(name);
+    if (Files.isDirectory(file)) {
+      return Optional.of(name + ": is a directory, not a file");
+    }
+    if (!Files.exists(file)) {
+      return Optional.of(name + ": no such file");
+    }
+    return Optional.empty();
+  }
+
+  /** The bytes of {@code name}. */
+  static byte[] read(String name) {
+    Optional<String> problem = problem(name);
+    if (problem.isPresent()) {
+      throw new CommandFailure(problem.get());
+    }
+    try {
+      return Files.readAllBytes(Path.of(name));
+    } catch (IOException e) {
+      throw new CommandFailure(name + ": cannot read: " + reason(e, name));
+    }
+  }
+
+  /** The tape in {@code name}; a malformed tape throws {@code TapeException}. */
+  static Tape tape(String name) {
+    Optional<String> problem = problem(name);
+    if (problem.isPresent()) {
+      throw new CommandFailure(problem.get());
+    }
+    try {
+      return TapeReader.read(Path.of(name));
+    } catch (IOException e) {
+      throw new CommandFailure(name + ": cannot read: " + reason(e, name));
+    }
+  }
+
+  /** Writes {@code tape} to {@code name}, atomically. */
+  static void write(Tape tape, String name) {
+    try {
+      tape.write(Path.of(name));
+    } catch (IOException e) {
+      throw new CommandFailure(name + ": cannot write the tape: " + reason(e, name));
+    }
+  }
+
+  /**
+   * Why an I/O operation on {@code subject} failed, in lower case, naming the file concerned
+   * when it is another one (a parent folder, a temporary file).
+   */
+  static String reason(IOException e, String subject) {
+    String why;
+    if (e instanceof NoSuchFileException) {
+      why = "no such file or folder";
+    } else if (e instanceof AccessDeniedException) {
+      why = "permission denied";
+    } else if (e instanceof NotDirectoryException) {
+      why = "not a directory";
+    } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      why = lowerFirst(fs.getReason());
+    } else if (e instanceof FileSystemException) {
+      why = e.getClass().getSimpleName();
+    } else {
+      why = e.getMessage() == null ? e.getClass().getSimpleName() : lowerFirst(e.getMessage());
+    }
+    if (e instanceof FileSystemException fs && fs.getFile() != null
+        && !Path.of(fs.getFile()).equals(Path.of(subject))) {
+      return fs.getFile() + ": " + why;
+    }
+    return why;
+  }
+
+  private static String lowerFirst(String s) {
+    if (s.length() > 1 && Character.isUpperCase(s.charAt(0))
+        && !Character.isUpperCase(s.charAt(1))) {
+      return s.substring(0, 1).toLowerCase(Locale.ROOT) + s.substring(1);
+    }
+    return s;
+  }
+}

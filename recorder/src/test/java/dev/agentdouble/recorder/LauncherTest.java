@@ -1,0 +1,143 @@
+package dev.agentdouble.recorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./agentdouble} launcher as a user runs it: a real process, its real exit status.
+ * A stand-in {@code mvn} that fails comes first on PATH, so a launcher that finds the jars stale
+ * fails the test instead of starting a nested build.
+ */
+@Timeout(120)
+class LauncherTest {
+  @TempDir Path dir;
+  private Path bin;
+
+  record Result(byte[] stdout, String err, int exit) {
+    String out() {
+      return new String(stdout, StandardCharsets.UTF_8);
+    }
+  }
+
+  @BeforeEach
+  void noNestedBuild() throws IOException {
+    bin = Files.createDirectory(dir.resolve("bin"));
+    Path mvn = Cli.write(bin, "mvn", "#!/bin/sh\necho 'stale jars: the launcher tried to build "
+        + "during a test' >&2\nexit 1\n");
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private Result agentdouble(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Cli.root().resolve("agentdouble").toString());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    try {
+      Process p = pb.start();
+      p.getOutputStream().close();
+      CompletableFuture<byte[]> out = drain(p.getInputStream());
+      CompletableFuture<byte[]> err = drain(p.getErrorStream());
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        throw new AssertionError("agentdouble did not end within 60 s: " + command);
+      }
+      return new Result(out.get(10, TimeUnit.SECONDS),
+          new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8), p.exitValue());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static CompletableFuture<byte[]> drain(InputStream in) {
+    CompletableFuture<byte[]> result = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try (in) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        in.transferTo(bytes);
+        result.complete(bytes.toByteArray());
+      } catch (IOException e) {
+        result.completeExceptionally(e);
+      }
+    }, "drain");
+    t.setDaemon(true);
+    t.start();
+    return result;
+  }
+
+  @Test
+  void helpExits0() {
+    Result r = agentdouble("--help");
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("usage: agentdouble <command> [options]");
+  }
+
+  @Test
+  void aUsageErrorExits2WithoutAStackTrace() {
+    Result r = agentdouble("lint", "--fix");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("agentdouble: unknown option '--fix'\n"
+        + "Run 'agentdouble lint --help' for usage.\n");
+  }
+
+  @Test
+  void replayFindsTheFakeAgentAndEndsAsTheTape() {
+    String init = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+        + "\"cwd\":\"/w\",\"session_id\":\"4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27\","
+        + "\"model\":\"Auto\",\"permissionMode\":\"default\"}";
+    Path tape = Cli.write(dir, "killed.tape.ndjson", "{\"tape\":1}\n"
+        + "{\"t\":0,\"out\":" + init + "}\n"
+        + "{\"t\":0,\"err\":\"dying\\n\"}\n"
+        + "{\"t\":1,\"kill\":\"SIGKILL\"}\n");
+
+    Result r = agentdouble("replay", "--timing", "fast", tape.toString());
+
+    assertThat(r.out()).isEqualTo(init + "\n");
+    assertThat(r.err()).isEqualTo("dying\n");
+    assertThat(r.exit()).isEqualTo(137);
+  }
+
+  @Test
+  void theDemoIgnoresTheCallersProfile() throws IOException {
+    Path loggedOut = Cli.write(dir, "profile.json", "{\"loggedIn\":false}");
+    List<String> command = List.of(Cli.root().resolve("agentdouble").toString(), "demo",
+        "--timing", "fast");
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    pb.environment().put("AGENTDOUBLE_PROFILE", loggedOut.toString());
+    pb.environment().put("AGENTDOUBLE_TEXT_STYLE", "final");
+    try {
+      Process p = pb.start();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isZero();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
