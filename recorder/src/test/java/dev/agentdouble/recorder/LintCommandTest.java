@@ -77,7 +77,7 @@ class LintCommandTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEqualTo(tape + ":3: error [format] unknown frame key \"note\"; a frame "
-        + "has \"t\" and one of out, outRaw, outB64, err, errB64, exit, kill or hang\n");
+        + "has \"t\" and one of out, outRaw, outB64, err, errB64, gate, exit, kill or hang\n");
   }
 
   @Test

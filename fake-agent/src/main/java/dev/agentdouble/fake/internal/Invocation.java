@@ -122,7 +122,8 @@ public final class Invocation {
       prompt = stdinText.strip();
     }
     journal.prompt = prompt;
-    if (!profile.loggedIn() && args.apiKey().isEmpty() && isBlank(env.get("CURSOR_API_KEY"))
+    if (!profile.loggedIn() && args.apiKey().isEmpty() && !args.has("auth-token")
+        && isBlank(env.get("CURSOR_API_KEY"))
         && isBlank(env.get("CURSOR_AUTH_TOKEN"))) {
       writeErr(NOT_LOGGED_IN);
       return journal.end(Ending.exit(1), null);
@@ -149,13 +150,15 @@ public final class Invocation {
             + "with --output-format stream-json, or ask for --output-format "
             + header.format().cliName());
       }
-      TextStyle style = textStyle(header, profile);
+      TextStyle style = format == OutputFormat.TEXT ? textStyle(header, profile) : TextStyle.ACTIONS;
       Renderer renderer = Renderer.of(format, style);
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }
     String sessionId = sessionId(args, header);
-    journal.sessionId = sessionId;
+    if (header.vars().sessionId().isPresent()) {
+      journal.sessionId = sessionId; // otherwise the tape's own ids stand, whatever they are
+    }
     long wallAtOrigin = System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L;
     Substitution substitution = Substitution.of(header.vars(), new Substitution.Live(
         Optional.of(sessionId),

@@ -35,8 +35,7 @@ public final class TapeSelection {
   public record Failed(String message) implements Result {}
 
   static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape) or "
-      + "AGENTDOUBLE_TAPES=DIR (tapes with match rules), or run the fake through a shim "
-      + "(agentdouble shim) or the JUnit extension";
+      + "AGENTDOUBLE_TAPES=DIR (a folder of tapes with match rules); see docs/cli.md";
 
   private TapeSelection() {}
 

@@ -67,6 +67,9 @@ public final class Timeline {
     if (frame instanceof Frame.Kill kill) {
       return "end  killed by " + kill.signal() + " (a shell sees " + kill.shellStatus() + ")";
     }
+    if (frame instanceof Frame.Gate gate) {
+      return "gate " + gate.name() + " (held here until the test releases it)";
+    }
     Frame.Hang hang = (Frame.Hang) frame;
     return "end  hangs until killed" + (hang.closeStdout() ? ", stdout closed" : "");
   }
