@@ -355,6 +355,51 @@ class FakeAgentTest {
   }
 
   @Test
+  void anAuthTokenOrApiKeyCountsAsLoggedIn() {
+    Path profile = write(dir, "profile.json", "{\"loggedIn\":false}");
+    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
+
+    FakeProcess.Result token = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
+        "-p", "--auth-token", "tok-123", "hi");
+    FakeProcess.Result key = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
+        "-p", "--api-key", "key-123", "hi");
+
+    assertThat(token.out()).isEqualTo("answer\n");
+    assertThat(key.out()).isEqualTo("answer\n");
+  }
+
+  @Test
+  void theTextStyleSettingMattersOnlyForText() {
+    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":9,\"out\":" + RESULT + "}",
+        "{\"t\":9,\"exit\":0}"));
+
+    FakeProcess.Result json = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
+        "-p", "--output-format", "json", "x");
+    FakeProcess.Result text = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
+        "-p", "--output-format", "text", "x");
+
+    assertThat(json.exit()).isZero();
+    assertThat(text.exit()).isEqualTo(70);
+    assertThat(text.err()).contains("AGENTDOUBLE_TEXT_STYLE=bogus: use actions or final");
+  }
+
+  @Test
+  void theJournalNamesTheSessionIdOnlyWhenTheTapeDeclaresOne() throws Exception {
+    Path journal = dir.resolve("journal.ndjson");
+    Path raw = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
+    run(env("AGENTDOUBLE_TAPE", raw.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "x");
+    Path withVars = write(dir, "vars.tape.ndjson", VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}",
+        "{\"t\":0,\"exit\":0}"));
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", withVars.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
+        "-p", "x");
+
+    List<String> lines = Files.readAllLines(journal);
+    assertThat(JSON.readTree(lines.get(0)).has("sessionId")).isFalse();
+    assertThat(JSON.readTree(lines.get(1)).get("sessionId").asText())
+        .isEqualTo(events(r.out()).get(0).get("session_id").asText());
+  }
+
+  @Test
   void theAgentNameRunsTheSameProgram() {
     FakeProcess.Result r = FakeProcess.run(FakeProcess.launcher().resolveSibling("agent"), env(), new byte[0],
         "--version");
