@@ -326,7 +326,7 @@ class Bench:
         return [((a - a0) / 1e6) - (t - t0) for a, t in zip(stamps, ts)]
 
     def timing(self):
-        rounds = 1 if self.args.quick else 3
+        rounds = 1 if self.args.quick else 5
         ts = tape_times(self.tape("timing"))
         self.say("== timing: %d events %d ms apart, recorded; %d runs, interleaved with a reference emitter"
                  % (len(ts), ts[1] - ts[0], rounds))
@@ -358,11 +358,13 @@ class Bench:
         f, r = med["fake"], med["ref"]
         self.summary.append("timing p50 lateness: %.2f ms [reference emitter %.2f ms] (no target)" % (f["p50"], r["p50"]))
         self.summary.append("timing max lateness: %.2f ms [reference emitter %.2f ms] (no target)" % (f["max"], r["max"]))
-        self.verdict("timing p99 lateness", "%.2f ms" % f["p99"], "reference emitter %.2f ms; median of %d runs"
-                     % (r["p99"], rounds), "<= 2 ms", f["p99"] <= 2.0)
+        noisy = "; the reference misses it too: this machine was too busy to tell, run again"
+        self.verdict("timing p99 lateness", "%.2f ms" % f["p99"], "reference emitter %.2f ms; median of %d runs%s"
+                     % (r["p99"], rounds, noisy if f["p99"] > 2.0 and r["p99"] > 2.0 else ""), "<= 2 ms", f["p99"] <= 2.0)
         self.verdict("timing drift", "%.2f ms last-line lateness" % f["last"],
-                     "trend %.2f ms; reference emitter %.2f ms; median of %d runs"
-                     % (f["trend"], r["last"], rounds), "<= 2 ms", f["last"] <= 2.0)
+                     "trend %.2f ms; reference emitter %.2f ms; median of %d runs%s"
+                     % (f["trend"], r["last"], rounds, noisy if f["last"] > 2.0 and r["last"] > 2.0 else ""),
+                     "<= 2 ms", f["last"] <= 2.0)
 
     def main(self):
         started = time.monotonic()
