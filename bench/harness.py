@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""The AgentDouble benchmark harness; bench/run calls it (see bench/README.md).
+
+    harness.py --launcher FILE --java JAVA --empty DIR --out DIR [--quick]
+    harness.py emit TAPE        the timing benchmark's reference emitter
+
+Every process is spawned the same way (posix_spawn, stdin /dev/null, stdout a pipe this process
+reads to the end, stderr to a log file) and timed from just before the spawn to just after it is
+reaped, so the baseline and the fake pay the same harness costs. Runs of the fake and of its
+baseline alternate (ABAB...), and figures are medians, because the machine is shared and noisy.
+"""
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import sys
+import time
+
+READ_SIZE = 1 << 20
+
+
+class Run:
+    """One spawned process, read to the end of its stdout and reaped."""
+
+    def __init__(self, wall_ns, nbytes, lines, status, maxrss_kb, sha256, extra):
+        self.wall_ns = wall_ns
+        self.bytes = nbytes
+        self.lines = lines
+        self.status = status
+        self.maxrss_kb = maxrss_kb
+        self.sha256 = sha256
+        self.extra = extra
+
+    @property
+    def ms(self):
+        return self.wall_ns / 1e6
+
+    @property
+    def mb_per_s(self):
+        return self.bytes / 1e6 / (self.wall_ns / 1e9)
+
+    def ok(self):
+        return os.WIFEXITED(self.status) and os.WEXITSTATUS(self.status) == 0
+
+
+class Harness:
+    def __init__(self, out):
+        self.out = out
+        self.stderr_log = os.path.join(out, "stderr.log")
+        self.buf = bytearray(READ_SIZE)
+
+    def spawn(self, argv, env, stdout_w):
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_DUP2, stdout_w, 1),
+            (os.POSIX_SPAWN_OPEN, 2, self.stderr_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
+        ]
+        return os.posix_spawnp(argv[0], argv, env, file_actions=actions)
+
+    def run(self, argv, env, digest=False, count_lines=False, on_first_output=None):
+        """Spawns argv, reads its stdout to EOF (1 MiB reads into one reused buffer), reaps it."""
+        r, w = os.pipe()  # both ends close-on-exec; the child gets the write end as fd 1 only
+        buf = self.buf
+        view = memoryview(buf)
+        h = hashlib.sha256() if digest else None
+        nbytes = 0
+        lines = 0
+        extra = None
+        t0 = time.perf_counter_ns()
+        pid = self.spawn(argv, env, w)
+        os.close(w)
+        try:
+            while True:
+                k = os.readv(r, [buf])
+                if k == 0:
+                    break
+                if nbytes == 0 and on_first_output is not None:
+                    extra = on_first_output(pid)
+                nbytes += k
+                if h is not None:
+                    h.update(view[:k])
+                if count_lines:
+                    lines += buf.count(b"\n", 0, k)
+        finally:
+            os.close(r)
+            _, status, usage = os.wait4(pid, 0)
+        t1 = time.perf_counter_ns()
+        return Run(t1 - t0, nbytes, lines, status, usage.ru_maxrss,
+                   h.hexdigest() if h else None, extra)
+
+    def run_timed_lines(self, argv, env):
+        """Spawns argv and stamps each stdout line with time.monotonic at the read that ends it."""
+        r, w = os.pipe()
+        pid = self.spawn(argv, env, w)
+        os.close(w)
+        stamps = []
+        pending = b""
+        try:
+            while True:
+                chunk = os.read(r, 65536)
+                now = time.monotonic_ns()
+                if not chunk:
+                    break
+                pending += chunk
+                complete = pending.count(b"\n")
+                if complete:
+                    stamps.extend([now] * complete)
+                    pending = pending[pending.rfind(b"\n") + 1:]
+        finally:
+            os.close(r)
+            _, status, _ = os.wait4(pid, 0)
+        return stamps, status
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def load_expected(out, name):
+    with open(os.path.join(out, name + ".expected.json")) as f:
+        return json.load(f)
+
+
+def tape_times(path):
+    """The t of each out frame of a tape."""
+    ts = []
+    with open(path, "rb") as f:
+        f.readline()
+        for line in f:
+            frame = json.loads(line)
+            if "out" in frame:
+                ts.append(frame["t"])
+    return ts
+
+
+def fail(msg):
+    print("bench: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def check(run, what, expected=None, lines=None):
+    if not run.ok():
+        fail("%s did not exit 0 (wait status %d); see %s" % (what, run.status, "bench/out/stderr.log"))
+    if expected is not None:
+        if "stdoutSha256" in expected and run.sha256 is not None and run.sha256 != expected["stdoutSha256"]:
+            fail("%s: stdout differs from the tape's out frames (sha256 %s, expected %s)"
+                 % (what, run.sha256, expected["stdoutSha256"]))
+        if "stdoutSha256" in expected and run.bytes != expected["stdoutBytes"]:
+            fail("%s: %d bytes on stdout, expected %d" % (what, run.bytes, expected["stdoutBytes"]))
+    if lines is not None and run.lines != lines:
+        fail("%s: %d lines on stdout, expected %d" % (what, run.lines, lines))
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.out = args.out
+        self.h = Harness(args.out)
+        self.summary = []
+        self.results = {}
+        self.failed = False
+        self.base_env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTDOUBLE_")}
+
+    def tape(self, name):
+        return os.path.join(self.out, name + ".tape.ndjson")
+
+    def fake_env(self, tape, timing="fast"):
+        env = dict(self.base_env)
+        env["AGENTDOUBLE_TAPE"] = self.tape(tape)
+        env["AGENTDOUBLE_TIMING"] = timing
+        return env
+
+    def fake_argv(self):
+        return [self.args.launcher, "-p", "--output-format", "stream-json", "hi"]
+
+    def verdict(self, name, value_text, detail, target_text, passed):
+        word = "PASS" if passed else "FAIL"
+        if not passed:
+            self.failed = True
+        self.summary.append("%s: %s [%s] (target %s) %s" % (name, value_text, detail, target_text, word))
+
+    def say(self, text):
+        print(text, flush=True)
+
+    # ---- 1. start-up -------------------------------------------------------------------------
+
+    def cds_check(self):
+        """Whether the launcher's JVM maps the class-data sharing archive the launcher made."""
+        target = os.path.join(os.path.dirname(os.path.dirname(self.args.launcher)), "target")
+        jsa = os.path.realpath(os.path.join(target, "fake-agent.jsa"))
+        if not os.path.isfile(jsa):
+            return False, "no archive at " + jsa
+
+        def maps(pid):
+            try:
+                with open("/proc/%d/maps" % pid) as f:
+                    return jsa in f.read()
+            except OSError:
+                return None
+
+        run = self.h.run(self.fake_argv(), self.fake_env("cds-probe", "recorded"), on_first_output=maps)
+        check(run, "the CDS probe run")
+        if run.extra is None:
+            return None, "could not read /proc/PID/maps"
+        if run.extra:
+            return True, "%s mapped by the launcher's JVM (%d KB)" % (
+                os.path.basename(jsa), os.path.getsize(jsa) // 1024)
+        return False, "%s exists but the launcher's JVM did not map it" % os.path.basename(jsa)
+
+    def ensure_cds(self):
+        """Runs the launcher once (it makes its archive on first use) and checks the archive is used.
+
+        An archive the JVM refuses is remade once: the launcher records the jar's path as it was
+        invoked (fake-agent/bin/../target/fake-agent.jar when run through a relative path), and the
+        JVM silently ignores the archive when that path does not resolve from the current directory.
+        """
+        expected = load_expected(self.out, "startup")
+        check(self.h.run(self.fake_argv(), self.fake_env("startup"), count_lines=True),
+              "the launcher's first run", lines=expected["outFrames"])
+        used, how = self.cds_check()
+        if used is False:
+            target = os.path.join(os.path.dirname(os.path.dirname(self.args.launcher)), "target")
+            self.say("   CDS archive: NOT used at first (%s); removing it so the launcher remakes it" % how)
+            for name in ("fake-agent.jsa", "fake-agent.jsa.java"):
+                try:
+                    os.remove(os.path.join(target, name))
+                except FileNotFoundError:
+                    pass
+            check(self.h.run(self.fake_argv(), self.fake_env("startup"), count_lines=True),
+                  "the launcher's run that remakes the archive", lines=expected["outFrames"])
+            used, how = self.cds_check()
+            how += "; remade by the bench: the previous archive was not usable from this invocation"
+        return used, how
+
+    def startup(self):
+        n = 6 if self.args.quick else 30
+        self.say("== start-up: launcher + 10-event tape (fast) vs java -cp DIR Empty; %d runs each, interleaved" % n)
+        fake_argv = self.fake_argv()
+        fake_env = self.fake_env("startup")
+        empty_argv = [self.args.java, "-cp", self.args.empty, "Empty"]
+        expected = load_expected(self.out, "startup")
+        used, how = self.ensure_cds()
+        self.say("   CDS archive: %s (%s)" % ("used" if used else "NOT used", how))
+        for _ in range(3):  # warm the page cache and the file system
+            self.h.run(empty_argv, self.base_env)
+            self.h.run(fake_argv, fake_env)
+        fake, empty = [], []
+        for i in range(n):
+            a = self.h.run(fake_argv, fake_env, count_lines=True)
+            check(a, "the launcher", lines=expected["outFrames"])
+            b = self.h.run(empty_argv, self.base_env)
+            check(b, "java Empty")
+            fake.append(a.ms)
+            empty.append(b.ms)
+        ratio = median(fake) / median(empty)
+        self.say("   launcher: median %.1f ms (min %.1f, max %.1f)" % (median(fake), min(fake), max(fake)))
+        self.say("   Empty:    median %.1f ms (min %.1f, max %.1f)" % (median(empty), min(empty), max(empty)))
+        pair = sorted(a / b for a, b in zip(fake, empty))
+        self.say("   per-pair ratio: median %.2fx, quartiles %.2fx..%.2fx" % (
+            median(pair), pair[len(pair) // 4], pair[(3 * len(pair)) // 4]))
+        self.results["startup"] = {"fake_ms": fake, "empty_ms": empty, "ratio": ratio, "cds_used": used,
+                                   "cds": how}
+        self.verdict("startup", "%.2fx empty-main" % ratio,
+                     "launcher %.1f ms / Empty %.1f ms, medians of %d; CDS %s"
+                     % (median(fake), median(empty), n, "used" if used else "NOT used"),
+                     "<= 1.5x", ratio <= 1.5)
+
+    # ---- 2. throughput and peak RSS ----------------------------------------------------------
+
+    def throughput(self):
+        n = 3 if self.args.quick else 5
+        for variant, label in (("novars", "no vars"), ("vars", "vars")):
+            big, small = "big-" + variant, "small-" + variant
+            exp_big, exp_small = load_expected(self.out, big), load_expected(self.out, small)
+            self.say("== throughput (%s): %.0f MB tape, fast, vs cat of the same file; %d runs each, interleaved"
+                     % (label, exp_big["tapeBytes"] / 1e6, n))
+            cat_argv = ["cat", self.tape(big)]
+            # a verifying run first: the output is the tape's out frames (byte for byte without vars)
+            v = self.h.run(self.fake_argv(), self.fake_env(big), digest=True, count_lines=True)
+            check(v, "the fake on " + big, exp_big, lines=exp_big["outFrames"])
+            c = self.h.run(cat_argv, self.base_env)
+            check(c, "cat")
+            vs = self.h.run(self.fake_argv(), self.fake_env(small), digest=True, count_lines=True)
+            check(vs, "the fake on " + small, exp_small, lines=exp_small["outFrames"])
+            fake, cat, rss_big, rss_small = [], [], [], []
+            for _ in range(n):
+                a = self.h.run(self.fake_argv(), self.fake_env(big))
+                check(a, "the fake on " + big)
+                b = self.h.run(cat_argv, self.base_env)
+                check(b, "cat")
+                s = self.h.run(self.fake_argv(), self.fake_env(small))
+                check(s, "the fake on " + small)
+                fake.append(a)
+                cat.append(b)
+                rss_big.append(a.maxrss_kb)
+                rss_small.append(s.maxrss_kb)
+            f_mbs = median([r.mb_per_s for r in fake])
+            c_mbs = median([r.mb_per_s for r in cat])
+            ratio = f_mbs / c_mbs
+            self.say("   fake: median %.0f MB/s (%.0f ms for %.1f MB of stdout)" % (
+                f_mbs, median([r.ms for r in fake]), fake[0].bytes / 1e6))
+            self.say("   cat:  median %.0f MB/s (%.0f ms for %.1f MB)" % (
+                c_mbs, median([r.ms for r in cat]), cat[0].bytes / 1e6))
+            rss_ratio = median(rss_big) / median(rss_small)
+            self.say("   peak RSS: %.1f MB tape %.1f MB, %.1f MB tape %.1f MB (medians of %d)" % (
+                exp_big["tapeBytes"] / 1e6, median(rss_big) / 1024, exp_small["tapeBytes"] / 1e6,
+                median(rss_small) / 1024, n))
+            self.results["throughput_" + variant] = {
+                "fake_mb_s": [r.mb_per_s for r in fake], "cat_mb_s": [r.mb_per_s for r in cat],
+                "ratio": ratio, "rss_big_kb": rss_big, "rss_small_kb": rss_small, "rss_ratio": rss_ratio}
+            self.verdict("throughput (%s)" % label, "%.2fx cat" % ratio,
+                         "fake %.0f MB/s / cat %.0f MB/s, medians of %d" % (f_mbs, c_mbs, n),
+                         ">= 0.5x", ratio >= 0.5)
+            self.rss_lines = getattr(self, "rss_lines", [])
+            self.rss_lines.append((label, rss_ratio, median(rss_big), median(rss_small), n))
+        for label, rss_ratio, big_kb, small_kb, n in self.rss_lines:
+            self.verdict("peak RSS (%s)" % label, "%.2fx 1MB-tape" % rss_ratio,
+                         "100 MB tape %.1f MB / 1 MB tape %.1f MB, medians of %d"
+                         % (big_kb / 1024, small_kb / 1024, n), "<= 1.2x", rss_ratio <= 1.2)
+
+    # ---- 3. timing ---------------------------------------------------------------------------
+
+    def lateness(self, stamps, ts):
+        a0, t0 = stamps[0], ts[0]
+        return [((a - a0) / 1e6) - (t - t0) for a, t in zip(stamps, ts)]
+
+    def timing(self):
+        rounds = 1 if self.args.quick else 5
+        ts = tape_times(self.tape("timing"))
+        self.say("== timing: %d events %d ms apart, recorded; %d runs, interleaved with a reference emitter"
+                 % (len(ts), ts[1] - ts[0], rounds))
+        ref_argv = [sys.executable, os.path.abspath(__file__), "emit", self.tape("timing")]
+        stats = {"fake": [], "ref": []}
+        for _ in range(rounds):
+            for who, argv, env in (("fake", self.fake_argv(), self.fake_env("timing", "recorded")),
+                                   ("ref", ref_argv, self.base_env)):
+                stamps, status = self.h.run_timed_lines(argv, env)
+                if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+                    fail("timing run of %s did not exit 0 (wait status %d)" % (who, status))
+                if len(stamps) != len(ts):
+                    fail("timing run of %s: %d lines, expected %d" % (who, len(stamps), len(ts)))
+                in_order = self.lateness(stamps, ts)
+                late = sorted(in_order)
+                p = lambda q: late[min(len(late) - 1, int(q * len(late)))]
+                # trend: the last 100 lines against lines 2-101, medians; unlike the last line's
+                # lateness it does not move when the first line alone is late or early
+                trend = median(in_order[-100:]) - median(in_order[1:101])
+                stats[who].append({"p50": p(0.50), "p99": p(0.99), "max": late[-1], "min": late[0],
+                                   "last": in_order[-1], "trend": trend})
+        med = {who: {k: median([s[k] for s in runs]) for k in runs[0]} for who, runs in stats.items()}
+        for who, name in (("fake", "fake"), ("ref", "reference")):
+            m = med[who]
+            self.say("   %-9s lateness ms: p50 %.2f, p99 %.2f, max %.2f, min %.2f, last %.2f, trend %.2f"
+                     " (medians of %d runs)" % (name, m["p50"], m["p99"], m["max"], m["min"], m["last"],
+                                                m["trend"], rounds))
+        self.results["timing"] = stats
+        f, r = med["fake"], med["ref"]
+        self.summary.append("timing p50 lateness: %.2f ms [reference emitter %.2f ms] (no target)" % (f["p50"], r["p50"]))
+        self.summary.append("timing max lateness: %.2f ms [reference emitter %.2f ms] (no target)" % (f["max"], r["max"]))
+        noisy = "; the reference misses it too: this machine was too busy to tell, run again"
+        self.verdict("timing p99 lateness", "%.2f ms" % f["p99"], "reference emitter %.2f ms; median of %d runs%s"
+                     % (r["p99"], rounds, noisy if f["p99"] > 2.0 and r["p99"] > 2.0 else ""), "<= 2 ms", f["p99"] <= 2.0)
+        self.verdict("timing drift", "%.2f ms last-line lateness" % f["last"],
+                     "trend %.2f ms; reference emitter %.2f ms; median of %d runs%s"
+                     % (f["trend"], r["last"], rounds, noisy if f["last"] > 2.0 and r["last"] > 2.0 else ""),
+                     "<= 2 ms", f["last"] <= 2.0)
+
+    def main(self):
+        started = time.monotonic()
+        self.say("bench: java %s, %d CPUs, load average %s" % (
+            self.args.java, os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
+        for name in ("startup", "throughput", "timing"):
+            if not self.args.only or name in self.args.only.split(","):
+                getattr(self, name)()
+        with open(os.path.join(self.out, "results.json"), "w") as f:
+            json.dump(self.results, f, indent=1)
+        self.say("bench: done in %.0f s; raw figures in bench/out/results.json; load average now %s" % (
+            time.monotonic() - started, " ".join("%.2f" % x for x in os.getloadavg())))
+        self.say("")
+        for line in self.summary:
+            print(line)
+        return 1 if self.failed else 0
+
+
+def emit(tape):
+    """The reference emitter: writes the tape's out frames at start + t, on absolute deadlines."""
+    start = time.monotonic()
+    frames = []
+    with open(tape, "rb") as f:
+        f.readline()
+        for line in f:
+            frame = json.loads(line)
+            if "out" in frame:
+                value = json.dumps(frame["out"], separators=(",", ":"), ensure_ascii=False)
+                frames.append((frame["t"] / 1000.0, (value + "\n").encode("utf-8")))
+    for t, data in frames:
+        left = start + t - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+        os.write(1, data)
+    return 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "emit":
+        return emit(sys.argv[2])
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--launcher", required=True)
+    ap.add_argument("--java", required=True)
+    ap.add_argument("--empty", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing")
+    return Bench(ap.parse_args()).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
