@@ -1,6 +1,5 @@
 package dev.agentdouble.fake;
 
-import dev.agentdouble.fake.internal.Ending;
 import dev.agentdouble.fake.internal.Invocation;
 import dev.agentdouble.fake.internal.Signals;
 import java.io.FileDescriptor;
@@ -19,11 +18,6 @@ public final class FakeAgent {
   public static void main(String[] args) {
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
     OutputStream stderr = new FileOutputStream(FileDescriptor.err);
-    Ending ending = Invocation.fromProcess(args, stdout, stderr).run();
-    switch (ending.kind()) {
-      case EXIT -> System.exit(ending.code());
-      case KILL -> Signals.die(ending.signal());
-      case HANG -> Signals.hang(ending.closeStdout());
-    }
+    Signals.end(Invocation.fromProcess(args, stdout, stderr).run());
   }
 }

@@ -134,7 +134,9 @@ public final class Invocation {
       return journal.end(Ending.exit(1), null);
     }
     TapeSelection.Result selected = TapeSelection.select(env,
-        new TapeSelection.Request(prompt, argv, format, args.model()));
+        new TapeSelection.Request(prompt, argv, format, args.model()),
+        new ControlClient.Call(argv, prompt, args.workspace().orElse(cwd), format.cliName(),
+            args.model().orElse(null), stdinText, pid, forwardedEnv()));
     if (selected instanceof TapeSelection.Failed failed) {
       return ownProblem(journal, failed.message());
     }
@@ -176,6 +178,29 @@ public final class Invocation {
       writeErr("agentdouble: " + e.getMessage() + "\n");
       return Ending.exit(OWN_PROBLEM);
     }
+  }
+
+  /**
+   * The environment a control server sees: {@code CURSOR_*} names with their values redacted, and
+   * the variables named in {@code AGENTDOUBLE_FORWARD_ENV} (comma-separated) with their values.
+   */
+  private Map<String, String> forwardedEnv() {
+    Map<String, String> forwarded = new TreeMap<>();
+    for (String name : env.keySet()) {
+      if (name.startsWith("CURSOR_")) {
+        forwarded.put(name, "REDACTED");
+      }
+    }
+    String names = env.get("AGENTDOUBLE_FORWARD_ENV");
+    if (!isBlank(names)) {
+      for (String name : names.split(",")) {
+        String value = env.get(name.strip());
+        if (value != null) {
+          forwarded.put(name.strip(), value);
+        }
+      }
+    }
+    return forwarded;
   }
 
   private TextStyle textStyle(Header header, Profile profile) {

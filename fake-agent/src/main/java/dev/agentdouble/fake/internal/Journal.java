@@ -1,12 +1,10 @@
 package dev.agentdouble.fake.internal;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import dev.agentdouble.tape.internal.Json;
-import java.io.ByteArrayOutputStream;
+import dev.agentdouble.tape.internal.JsonText;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -79,56 +77,59 @@ public final class Journal {
     }
   }
 
-  /** The entry as its line, newline included. */
+  /** The entry as its line, newline included. Written by hand: no JSON library at start-up. */
   static byte[] line(Entry e) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
-    try (JsonGenerator g = Json.factory().createGenerator(bytes)) {
-      g.writeStartObject();
-      g.writeNumberField("pid", e.pid());
-      g.writeStringField("startedAt", e.startedAt());
-      g.writeArrayFieldStart("argv");
-      for (String a : e.argv()) {
-        g.writeString(a);
+    StringBuilder sb = new StringBuilder(512);
+    sb.append("{\"pid\":").append(e.pid());
+    field(sb, "startedAt", e.startedAt());
+    sb.append(",\"argv\":");
+    array(sb, e.argv());
+    field(sb, "cwd", e.cwd());
+    field(sb, "prompt", e.prompt());
+    field(sb, "stdin", e.stdin());
+    field(sb, "outputFormat", e.outputFormat());
+    field(sb, "model", e.model());
+    field(sb, "sessionId", e.sessionId());
+    sb.append(",\"env\":");
+    object(sb, e.env());
+    field(sb, "tape", e.tape());
+    field(sb, "renderedFrom", e.renderedFrom());
+    if (e.ending() != null) {
+      Ending end = e.ending();
+      switch (end.kind()) {
+        case EXIT -> sb.append(",\"exit\":").append(end.code());
+        case KILL -> field(sb, "signal", end.signal());
+        case HANG -> sb.append(",\"hang\":true").append(end.closeStdout() ? ",\"closeStdout\":true" : "");
       }
-      g.writeEndArray();
-      g.writeStringField("cwd", e.cwd());
-      optional(g, "prompt", e.prompt());
-      optional(g, "stdin", e.stdin());
-      optional(g, "outputFormat", e.outputFormat());
-      optional(g, "model", e.model());
-      optional(g, "sessionId", e.sessionId());
-      g.writeObjectFieldStart("env");
-      for (Map.Entry<String, String> v : new TreeMap<>(e.env()).entrySet()) {
-        g.writeStringField(v.getKey(), v.getValue());
-      }
-      g.writeEndObject();
-      optional(g, "tape", e.tape());
-      optional(g, "renderedFrom", e.renderedFrom());
-      if (e.ending() != null) {
-        Ending end = e.ending();
-        switch (end.kind()) {
-          case EXIT -> g.writeNumberField("exit", end.code());
-          case KILL -> g.writeStringField("signal", end.signal());
-          case HANG -> {
-            g.writeBooleanField("hang", true);
-            if (end.closeStdout()) {
-              g.writeBooleanField("closeStdout", true);
-            }
-          }
-        }
-      }
-      optional(g, "error", e.error());
-      g.writeEndObject();
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
     }
-    bytes.write('\n');
-    return bytes.toByteArray();
+    field(sb, "error", e.error());
+    sb.append("}\n");
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void optional(JsonGenerator g, String name, String value) throws IOException {
+  /** Appends {@code ,"name":"value"} unless value is null. */
+  static void field(StringBuilder sb, String name, String value) {
     if (value != null) {
-      g.writeStringField(name, value);
+      sb.append(",\"").append(name).append("\":").append(JsonText.quote(value));
     }
+  }
+
+  static void array(StringBuilder sb, List<String> values) {
+    sb.append('[');
+    for (int i = 0; i < values.size(); i++) {
+      sb.append(i == 0 ? "" : ",").append(JsonText.quote(values.get(i)));
+    }
+    sb.append(']');
+  }
+
+  static void object(StringBuilder sb, Map<String, String> values) {
+    sb.append('{');
+    boolean first = true;
+    for (Map.Entry<String, String> v : new TreeMap<>(values).entrySet()) {
+      sb.append(first ? "" : ",").append(JsonText.quote(v.getKey())).append(':')
+          .append(JsonText.quote(v.getValue()));
+      first = false;
+    }
+    sb.append('}');
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
  */
 public final class ProcessClock {
   private static long pid = -1;
+  private static String stat;
 
   private ProcessClock() {}
 
@@ -22,8 +23,7 @@ public final class ProcessClock {
   public static long pid() {
     if (pid < 0) {
       try {
-        String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
-        pid = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+        pid = Long.parseLong(stat().substring(0, stat().indexOf(' ')));
       } catch (IOException | RuntimeException e) {
         pid = ProcessHandle.current().pid();
       }
@@ -31,11 +31,18 @@ public final class ProcessClock {
     return pid;
   }
 
+  private static String stat() throws IOException {
+    if (stat == null) {
+      stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+    }
+    return stat;
+  }
+
   /** {@link System#nanoTime()} at the process start (as near as can be told). */
   public static long originNanos() {
     long now = System.nanoTime();
     try {
-      String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+      String stat = stat();
       String uptime = Files.readString(Path.of("/proc/uptime"), StandardCharsets.US_ASCII);
       // field 22 (starttime, clock ticks since boot) counted after the ')' closing the command
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

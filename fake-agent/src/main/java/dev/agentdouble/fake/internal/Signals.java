@@ -10,6 +10,15 @@ import java.util.concurrent.TimeUnit;
 public final class Signals {
   private Signals() {}
 
+  /** Ends the process as {@code ending} says: exit, death by signal, or hang. */
+  public static void end(Ending ending) {
+    switch (ending.kind()) {
+      case EXIT -> System.exit(ending.code());
+      case KILL -> die(ending.signal());
+      case HANG -> hang(ending.closeStdout());
+    }
+  }
+
   /**
    * Dies by {@code signal}. The launcher runs the JVM with {@code -Xrs}, so the default action of
    * the signal applies and the parent sees a death by signal (a shell reports 128 + n).

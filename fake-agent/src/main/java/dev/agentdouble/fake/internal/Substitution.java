@@ -1,11 +1,8 @@
 package dev.agentdouble.fake.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import dev.agentdouble.tape.Vars;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.tape.internal.JsonCursor;
 import dev.agentdouble.tape.internal.JsonText;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -204,47 +201,48 @@ public final class Substitution {
   private void addPromptMatches(byte[] buf, int off, int len) {
     List<Integer> offsets = new ArrayList<>();
     String type = null;
-    try (JsonParser p = Json.parser(buf, off, len)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
+    JsonCursor c = new JsonCursor(buf, off, len);
+    try {
+      if (c.next() != JsonCursor.Token.START_OBJECT) {
         return;
       }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken value = p.nextToken();
-        if (name.equals("type") && value == JsonToken.VALUE_STRING) {
-          type = p.getText();
-        } else if (name.equals("message") && value == JsonToken.START_OBJECT) {
-          while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken v = p.nextToken();
-            if (field.equals("content") && v == JsonToken.START_ARRAY) {
-              while (p.nextToken() != JsonToken.END_ARRAY) {
-                if (p.currentToken() != JsonToken.START_OBJECT) {
-                  p.skipChildren();
+      while (c.next() == JsonCursor.Token.FIELD_NAME) {
+        String name = c.text();
+        JsonCursor.Token value = c.next();
+        if (name.equals("type") && value == JsonCursor.Token.STRING) {
+          type = c.text();
+        } else if (name.equals("message") && value == JsonCursor.Token.START_OBJECT) {
+          while (c.next() == JsonCursor.Token.FIELD_NAME) {
+            String field = c.text();
+            JsonCursor.Token v = c.next();
+            if (field.equals("content") && v == JsonCursor.Token.START_ARRAY) {
+              JsonCursor.Token part;
+              while ((part = c.next()) != JsonCursor.Token.END_ARRAY) {
+                if (part != JsonCursor.Token.START_OBJECT) {
+                  c.skipChildren(part);
                   continue;
                 }
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                  String part = p.currentName();
-                  JsonToken pv = p.nextToken();
-                  if (part.equals("text") && pv == JsonToken.VALUE_STRING) {
-                    int at = (int) p.currentTokenLocation().getByteOffset();
-                    if (recordedPrompt.equals(p.getText())) {
-                      offsets.add(off + at);
+                while (c.next() == JsonCursor.Token.FIELD_NAME) {
+                  String partField = c.text();
+                  JsonCursor.Token pv = c.next();
+                  if (partField.equals("text") && pv == JsonCursor.Token.STRING) {
+                    if (recordedPrompt.equals(c.text())) {
+                      offsets.add(c.tokenStart());
                     }
                   } else {
-                    p.skipChildren();
+                    c.skipChildren(pv);
                   }
                 }
               }
             } else {
-              p.skipChildren();
+              c.skipChildren(v);
             }
           }
         } else {
-          p.skipChildren();
+          c.skipChildren(value);
         }
       }
-    } catch (IOException e) {
+    } catch (JsonCursor.Malformed e) {
       return; // the line was validated before replay; nothing to substitute in what cannot parse
     }
     if (!"user".equals(type)) {

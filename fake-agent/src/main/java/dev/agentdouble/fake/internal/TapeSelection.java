@@ -34,12 +34,23 @@ public final class TapeSelection {
 
   public record Failed(String message) implements Result {}
 
-  static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape) or "
-      + "AGENTDOUBLE_TAPES=DIR (a folder of tapes with match rules); see docs/cli.md";
+  static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape), "
+      + "AGENTDOUBLE_TAPES=DIR (a folder of tapes with match rules) or AGENTDOUBLE_URL (a control "
+      + "server, as the JUnit extension runs); see docs/cli.md";
 
   private TapeSelection() {}
 
   public static Result select(Map<String, String> env, Request request) throws IOException {
+    return select(env, request, null);
+  }
+
+  /** As {@link #select(Map, Request)}; {@code call} is what a control server is told. */
+  static Result select(Map<String, String> env, Request request, ControlClient.Call call)
+      throws IOException {
+    String url = env.get("AGENTDOUBLE_URL");
+    if (url != null && !url.isEmpty() && call != null) {
+      return ControlClient.ask(url, call);
+    }
     String tape = env.get("AGENTDOUBLE_TAPE");
     if (tape != null && !tape.isEmpty()) {
       Path file = Path.of(tape);

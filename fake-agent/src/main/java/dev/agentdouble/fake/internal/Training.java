@@ -18,7 +18,7 @@ public final class Training {
   private Training() {}
 
   static final String TAPE = String.join("\n",
-      "{\"tape\":1,\"outputFormat\":\"stream-json\",\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\",\"prompt\":\"p\",\"epochMs\":1000}}",
+      "{\"tape\":1,\"outputFormat\":\"stream-json\",\"source\":\"scripted\",\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\",\"prompt\":\"p\",\"epochMs\":1000}}",
       "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"model\":\"Auto\",\"permissionMode\":\"default\"}}",
       "{\"t\":0,\"out\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"p\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
       "{\"t\":0,\"out\":{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"t\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1001}}",
@@ -31,6 +31,10 @@ public final class Training {
       "{\"t\":1,\"exit\":0}", "");
 
   public static void main(String[] args) throws IOException {
+    // what FakeAgent.main touches besides Invocation.run: its own class, the process environment
+    System.getenv();
+    ProcessClock.originNanos();
+    String mainClass = dev.agentdouble.fake.FakeAgent.class.getName();
     Path dir = Files.createTempDirectory("agentdouble-cds");
     Path tape = dir.resolve("training.tape.ndjson");
     Path journal = dir.resolve("journal.ndjson");
@@ -48,6 +52,9 @@ public final class Training {
         new Invocation("cursor-agent", argv, env, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
+      }
+      if (mainClass.isEmpty()) {
+        throw new AssertionError();
       }
     } finally {
       Files.deleteIfExists(tape);
