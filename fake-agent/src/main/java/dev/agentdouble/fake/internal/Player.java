@@ -167,12 +167,21 @@ public final class Player {
     switch (f.kind) {
       case GATE -> gate(f.gate);
       case OUT -> {
-        line.clear();
-        appendValue(f, buf);
-        line.append((byte) '\n');
-        writeOut(line.data, line.size);
+        if (f.compact && !substitution.active() && f.valueEnd < buf.length) {
+          // written straight from the read buffer: the byte after the value (the frame's closing
+          // brace) stands in for the newline during the one write
+          byte after = buf[f.valueEnd];
+          buf[f.valueEnd] = '\n';
+          writeOut(buf, f.valueStart, f.valueEnd + 1 - f.valueStart);
+          buf[f.valueEnd] = after;
+        } else {
+          line.clear();
+          appendValue(f, buf);
+          line.append((byte) '\n');
+          writeOut(line.data, 0, line.size);
+        }
       }
-      case OUT_RAW, OUT_B64 -> writeOut(f.bytes, f.bytes.length);
+      case OUT_RAW, OUT_B64 -> writeOut(f.bytes, 0, f.bytes.length);
       case ERR, ERR_B64 -> writeErr(f.bytes);
       default -> {
         // terminal frames write nothing
@@ -209,21 +218,21 @@ public final class Player {
       gate(g.name());
     } else if (frame instanceof Frame.Out out) {
       byte[] bytes = (out.json() + "\n").getBytes(StandardCharsets.UTF_8);
-      writeOut(bytes, bytes.length);
+      writeOut(bytes, 0, bytes.length);
     } else if (frame instanceof Frame.OutBytes out) {
       byte[] bytes = out.bytes();
-      writeOut(bytes, bytes.length);
+      writeOut(bytes, 0, bytes.length);
     } else if (frame instanceof Frame.Err err) {
       writeErr(err.bytes());
     }
   }
 
-  private void writeOut(byte[] bytes, int len) {
+  private void writeOut(byte[] bytes, int off, int len) {
     if (stdoutClosed) {
       return;
     }
     try {
-      stdout.write(bytes, 0, len);
+      stdout.write(bytes, off, len);
       stdout.flush();
     } catch (IOException e) {
       // the reader went away (EPIPE): the run goes on to its ending, as the tape says
