@@ -1,0 +1,300 @@
+package dev.agentdouble.junit;
+
+import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.tape.TapeReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Hands tests a {@link FakeAgent}: as a test-method parameter or a field (a static field lives for
+ * the class, an instance field or parameter for one test). Declarative:
+ * {@code @ExtendWith(AgentDoubleExtension.class)}; programmatic: {@code @RegisterExtension static
+ * AgentDoubleExtension agents = AgentDoubleExtension.builder().timing("recorded").build();}.
+ *
+ * <p>One WireMock server on loopback per JVM decides which tape answers which invocation; each
+ * fake keeps to its own URL path, so tests never see each other's stubs. At the end of a test,
+ * runs still alive are killed, and (unless relaxed) an invocation that matched nothing or an
+ * enqueued tape never used fails the test. A failed test keeps its fake's folder and prints it.
+ * No state lives in fields: everything is in the {@link ExtensionContext.Store}.
+ */
+public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEachCallback,
+    AfterEachCallback, AfterAllCallback, ParameterResolver {
+  private static final Namespace NAMESPACE = Namespace.create(AgentDoubleExtension.class);
+  private static final String HANDLE = "fake-agent";
+
+  private final Settings settings;
+
+  /** With {@link Settings#DEFAULTS}. */
+  public AgentDoubleExtension() {
+    this(Settings.DEFAULTS);
+  }
+
+  private AgentDoubleExtension(Settings settings) {
+    this.settings = settings;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configures the extension for {@code @RegisterExtension}. */
+  public static final class Builder {
+    private String timing = Settings.DEFAULTS.timing();
+    private boolean strictUnmatched = true;
+    private boolean strictUnused = true;
+    private Duration gateTimeout = Settings.DEFAULTS.gateTimeout();
+
+    private Builder() {}
+
+    /** {@code fast} (default), {@code recorded}, {@code scale:F}, {@code max-gap:MS}. */
+    public Builder timing(String policy) {
+      timing = policy;
+      return this;
+    }
+
+    /** Invocations that match nothing do not fail tests. */
+    public Builder allowUnmatched() {
+      strictUnmatched = false;
+      return this;
+    }
+
+    /** Enqueued tapes left unused do not fail tests. */
+    public Builder allowUnused() {
+      strictUnused = false;
+      return this;
+    }
+
+    /** How long a run waits at a step gate. */
+    public Builder gateTimeout(Duration timeout) {
+      gateTimeout = timeout;
+      return this;
+    }
+
+    public AgentDoubleExtension build() {
+      return new AgentDoubleExtension(new Settings(timing, strictUnmatched, strictUnused,
+          gateTimeout));
+    }
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    injectFields(context, null, true);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
+      injectFields(context, instance, false);
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    return parameter.getParameter().getType() == FakeAgent.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    if (context.getTestMethod().isEmpty()) {
+      throw new ExtensionConfigurationException("a FakeAgent parameter belongs to a test method; "
+          + "for one per class use a static FakeAgent field");
+    }
+    return handle(context);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    finish(context);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    finish(context);
+  }
+
+  private void injectFields(ExtensionContext context, Object instance, boolean statics) {
+    Class<?> type = context.getRequiredTestClass();
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Field field : c.getDeclaredFields()) {
+        if (field.getType() != FakeAgent.class || Modifier.isStatic(field.getModifiers()) != statics) {
+          continue;
+        }
+        if (Modifier.isFinal(field.getModifiers())) {
+          throw new ExtensionConfigurationException("FakeAgent field [" + c.getSimpleName() + "."
+              + field.getName() + "] must not be final");
+        }
+        try {
+          field.setAccessible(true);
+          field.set(instance, handle(context));
+        } catch (IllegalAccessException e) {
+          throw new ExtensionConfigurationException("cannot set FakeAgent field ["
+              + c.getSimpleName() + "." + field.getName() + "]", e);
+        }
+      }
+    }
+  }
+
+  /** The fake of this context (test or class), made on first use. */
+  private FakeAgent handle(ExtensionContext context) {
+    ExtensionContext.Store store = context.getStore(NAMESPACE);
+    Handle handle = store.getOrComputeIfAbsent(HANDLE, k -> create(context), Handle.class);
+    return handle.agent();
+  }
+
+  /** Closing the store without afterEach (an aborted test): the fake still ends. */
+  private record Handle(FakeAgent agent) implements ExtensionContext.Store.CloseableResource {
+    @Override
+    public void close() {
+      agent.finish(new ArrayList<>());
+    }
+  }
+
+  private Handle create(ExtensionContext context) {
+    ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
+    Shared shared = root.getOrComputeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
+    try {
+      Path dir = Files.createTempDirectory(shared.work(), safeName(context.getDisplayName()) + "-");
+      FakeAgent agent = new FakeAgent(shared.plane(), shared.runtime(), dir, settings);
+      vcr(context, agent);
+      return new Handle(agent);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the fake agent's folder", e);
+    }
+  }
+
+  /** The JVM-wide part: the control plane, the fake's runtime, a work folder. */
+  private record Shared(ControlPlane plane, FakeAgentRuntime runtime, Path work)
+      implements ExtensionContext.Store.CloseableResource {
+    static Shared start() {
+      try {
+        Path work = Files.createTempDirectory("agentdouble-");
+        return new Shared(ControlPlane.start(), FakeAgentRuntime.create(work), work);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      plane.close();
+      deleteQuietly(work, true);
+    }
+  }
+
+  private void finish(ExtensionContext context) {
+    ExtensionContext.Store store = context.getStore(NAMESPACE);
+    Handle handle = store.remove(HANDLE, Handle.class);
+    if (handle == null) {
+      return;
+    }
+    FakeAgent agent = handle.agent();
+    List<String> notes = new ArrayList<>();
+    List<String> problems = agent.finish(notes);
+    for (String note : notes) {
+      context.publishReportEntry("agentdouble", note);
+      System.err.println("agentdouble: " + context.getDisplayName() + ": " + note);
+    }
+    boolean failed = context.getExecutionException().isPresent() || !problems.isEmpty();
+    if (failed) {
+      System.err.println("agentdouble: " + context.getDisplayName() + ": the fake agent's folder "
+          + "is kept: " + agent.directory());
+    } else {
+      deleteQuietly(agent.directory(), false);
+    }
+    if (!problems.isEmpty()) {
+      throw new AssertionError("fake agent: " + String.join("\n", problems));
+    }
+  }
+
+  private static void vcr(ExtensionContext context, FakeAgent agent) {
+    Optional<AgentTape> annotation = context.getTestMethod()
+        .map(m -> m.getAnnotation(AgentTape.class));
+    if (annotation.isEmpty()) {
+      return;
+    }
+    AgentTape tape = annotation.get();
+    boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+    String mode = !tape.mode().isEmpty() ? tape.mode()
+        : System.getProperty("agentdouble.mode", ci ? "replay" : "auto");
+    Path root = Path.of(System.getProperty("agentdouble.tapes", "src/test/resources/agentdouble"));
+    Path file = root.resolve(context.getRequiredTestClass().getSimpleName())
+        .resolve(tape.value() + ".tape.ndjson");
+    switch (mode) {
+      case "replay" -> {
+        if (!Files.isRegularFile(file)) {
+          throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): no tape at "
+              + file.toAbsolutePath() + "; record it with -Dagentdouble.mode=record (outside CI)");
+        }
+        replayAll(agent, file);
+      }
+      case "auto" -> {
+        if (Files.isRegularFile(file)) {
+          replayAll(agent, file);
+        } else {
+          record(ci, tape, file);
+        }
+      }
+      case "record" -> record(ci, tape, file);
+      default -> throw new ExtensionConfigurationException("@AgentTape mode must be replay, "
+          + "record or auto, was \"" + mode + "\"");
+    }
+  }
+
+  private static void replayAll(FakeAgent agent, Path file) {
+    try {
+      agent.when(InvocationPattern.invocation()).reply(TapeReader.read(file)).repeatLast();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read tape " + file, e);
+    }
+  }
+
+  private static void record(boolean ci, AgentTape tape, Path file) {
+    if (ci) {
+      throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): recording "
+          + "is refused when CI=true (no real agent calls in CI); record " + file
+          + " locally and commit it");
+    }
+    throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): recording "
+        + "needs the recorder (agentdouble record), which is not available in this version; "
+        + "import or script " + file + " instead");
+  }
+
+  private static String safeName(String displayName) {
+    String s = displayName.replaceAll("[^A-Za-z0-9._-]", "_");
+    return s.length() > 40 ? s.substring(0, 40) : s;
+  }
+
+  private static void deleteQuietly(Path dir, boolean tree) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // best effort: a temp folder
+        }
+      });
+    } catch (IOException e) {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,497 @@
+package dev.agentdouble.junit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.VerificationException;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import com.github.tomakehurst.wiremock.verification.NearMiss;
+import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Shim;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeReader;
+import dev.agentdouble.tape.TapeWriter;
+import dev.agentdouble.tape.internal.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fake {@code cursor-agent} for one test (or one test class): an executable to hand the code
+ * under test, tapes to answer its invocations, and what it was asked, to verify.
+ *
+ * <pre>{@code
+ * @ExtendWith(AgentDoubleExtension.class)
+ * class ChatClientTest {
+ *   @Test
+ *   void answers(FakeAgent agent) throws Exception {
+ *     agent.enqueue(Tape.read(Path.of("src/test/resources/hello.tape.ndjson")));
+ *     String answer = new ChatClient(agent.executable()).ask("hello");
+ *     assertThat(agent.takeInvocation().prompt()).isEqualTo("hello");
+ *   }
+ * }
+ * }</pre>
+ *
+ * Thread-safe. Every wait is bounded.
+ */
+public final class FakeAgent {
+  /** How long {@link #takeInvocation()} waits by default. */
+  public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
+
+  private static final int QUEUE_PRIORITY = 10;
+  private static final int STUB_PRIORITY = 5;
+
+  private final ControlPlane plane;
+  private final FakeAgentRuntime runtime;
+  private final String id = UUID.randomUUID().toString();
+  private final Path dir;
+  private final Path bin;
+  private final Path gates;
+  private final String path;
+  private final Map<String, String> shimEnv = new LinkedHashMap<>();
+  private final List<Queued> queue = new CopyOnWriteArrayList<>();
+  private final List<UUID> stubs = new CopyOnWriteArrayList<>();
+  private volatile boolean strictUnmatched;
+  private volatile boolean strictUnused;
+  private int taken;
+  private int sequences;
+
+  private record Queued(UUID stub, String name) {}
+
+  FakeAgent(ControlPlane plane, FakeAgentRuntime runtime, Path dir, Settings settings)
+      throws IOException {
+    this.plane = plane;
+    this.runtime = runtime;
+    this.dir = dir;
+    this.bin = dir.resolve("bin");
+    this.gates = Files.createDirectories(dir.resolve("gates"));
+    this.path = "/agentdouble/" + id + "/invocations";
+    this.strictUnmatched = settings.strictUnmatched();
+    this.strictUnused = settings.strictUnused();
+    shimEnv.put("AGENTDOUBLE_URL", plane.baseUrl() + "/agentdouble/" + id);
+    shimEnv.put("AGENTDOUBLE_TIMING", settings.timing());
+    shimEnv.put("AGENTDOUBLE_GATES", gates.toString());
+    shimEnv.put("AGENTDOUBLE_GATE_TIMEOUT_MS", Long.toString(settings.gateTimeout().toMillis()));
+    shimEnv.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+    writeShim();
+  }
+
+  private synchronized void writeShim() throws IOException {
+    Shim.write(bin, runtime, shimEnv, dir.resolve("pids"));
+  }
+
+  /** The executable to give the code under test: a {@code cursor-agent} for this test only. */
+  public Path executable() {
+    return bin.resolve("cursor-agent");
+  }
+
+  /** The folder holding {@code cursor-agent} and {@code agent}, for consumers that search PATH. */
+  public Path binDir() {
+    return bin;
+  }
+
+  /** This fake's working folder: shims, gates, journal. Kept when the test fails. */
+  public Path directory() {
+    return dir;
+  }
+
+  /**
+   * Entries to add to a {@link ProcessBuilder}'s environment for consumers that look the CLI up
+   * on {@code PATH}: {@code PATH} with {@link #binDir()} first, and the fake's configuration.
+   */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>();
+    String path = System.getenv("PATH");
+    env.put("PATH", bin + (path == null || path.isEmpty() ? "" : java.io.File.pathSeparator + path));
+    synchronized (this) {
+      env.putAll(shimEnv);
+    }
+    return env;
+  }
+
+  /** The timing policy of later invocations: {@code fast} (default), {@code recorded}, ... */
+  public FakeAgent timing(String policy) {
+    synchronized (this) {
+      shimEnv.put("AGENTDOUBLE_TIMING", policy);
+      try {
+        writeShim();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return this;
+  }
+
+  /** Answers the next invocation not answered by a stub with {@code tape} (first in, first out). */
+  public FakeAgent enqueue(Tape tape) {
+    return enqueue(tape, "tape #" + (queue.size() + 1));
+  }
+
+  /** Enqueues the tape in {@code file}. */
+  public FakeAgent enqueue(Path file) {
+    try {
+      return enqueue(TapeReader.read(file), file.getFileName().toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read tape " + file, e);
+    }
+  }
+
+  /** Enqueues a tape from the test classpath, e.g. {@code "tapes/hello.tape.ndjson"}. */
+  public FakeAgent enqueueResource(String resource) {
+    return enqueue(resource(resource), resource);
+  }
+
+  private synchronized FakeAgent enqueue(Tape tape, String name) {
+    int index = queue.size();
+    String scenario = "queue-" + id;
+    MappingBuilder mapping = post(urlEqualTo(path)).atPriority(QUEUE_PRIORITY)
+        .inScenario(scenario)
+        .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "served-" + index)
+        .willSetStateTo("served-" + (index + 1))
+        .willReturn(tapeResponse(tape, name));
+    StubMapping stub = plane.server().stubFor(mapping);
+    queue.add(new Queued(stub.getId(), name));
+    stubs.add(stub.getId());
+    return this;
+  }
+
+  /** Answers invocations matching {@code pattern}; see {@link Stubbing}. */
+  public Stubbing when(InvocationPattern pattern) {
+    synchronized (this) {
+      return new Stubbing(pattern, "sequence-" + id + "-" + (++sequences));
+    }
+  }
+
+  /**
+   * What answers the invocations of one pattern: {@code reply(a, b)} answers the first with a,
+   * the second with b, and leaves later ones unmatched unless {@link #repeatLast()} is called.
+   */
+  public final class Stubbing {
+    private final InvocationPattern pattern;
+    private final String scenario;
+    private final List<UUID> ids = new ArrayList<>();
+    private Tape last;
+    private String lastName;
+
+    private Stubbing(InvocationPattern pattern, String scenario) {
+      this.pattern = pattern;
+      this.scenario = scenario;
+    }
+
+    /** The tapes that answer matching invocations, in order. */
+    public Stubbing reply(Tape first, Tape... then) {
+      List<Tape> tapes = new ArrayList<>();
+      tapes.add(first);
+      tapes.addAll(List.of(then));
+      for (Tape tape : tapes) {
+        add(tape, "reply #" + (ids.size() + 1) + " to " + pattern);
+      }
+      return this;
+    }
+
+    /** Replies with a tape from the test classpath. */
+    public Stubbing replyResource(String resource) {
+      add(resource(resource), resource);
+      return this;
+    }
+
+    private void add(Tape tape, String name) {
+      int index = ids.size();
+      MappingBuilder mapping = pattern.toRequestMapping(post(urlEqualTo(path)))
+          .atPriority(STUB_PRIORITY)
+          .inScenario(scenario)
+          .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "replied-" + index)
+          .willSetStateTo("replied-" + (index + 1))
+          .willReturn(tapeResponse(tape, name));
+      UUID stubId = plane.server().stubFor(mapping).getId();
+      ids.add(stubId);
+      stubs.add(stubId);
+      last = tape;
+      lastName = name;
+    }
+
+    /** The last tape also answers every later matching invocation. */
+    public Stubbing repeatLast() {
+      if (last == null) {
+        throw new IllegalStateException("call reply(..) first");
+      }
+      MappingBuilder mapping = pattern.toRequestMapping(post(urlEqualTo(path)))
+          .atPriority(STUB_PRIORITY)
+          .inScenario(scenario)
+          .whenScenarioStateIs("replied-" + ids.size())
+          .willReturn(tapeResponse(last, lastName + " (repeated)"));
+      UUID stubId = plane.server().stubFor(mapping).getId();
+      stubs.add(stubId);
+      return this;
+    }
+  }
+
+  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder tapeResponse(
+      Tape tape, String name) {
+    return aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/x-ndjson")
+        .withHeader("X-AgentDouble-Tape", name)
+        .withBody(TapeWriter.toBytes(tape));
+  }
+
+  static Tape resource(String resource) {
+    String name = resource.startsWith("/") ? resource.substring(1) : resource;
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    try (InputStream in = loader.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalArgumentException("no tape " + name + " on the test classpath "
+            + "(put it under src/test/resources/" + name + ")");
+      }
+      return TapeReader.read(name, in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read tape " + name, e);
+    }
+  }
+
+  /** Every invocation so far, oldest first. */
+  public List<Invocation> invocations() {
+    List<LoggedRequest> requests = new ArrayList<>(
+        plane.server().findAll(postRequestedFor(urlEqualTo(path))));
+    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    List<Invocation> invocations = new ArrayList<>();
+    for (LoggedRequest request : requests) {
+      invocations.add(parse(request.getBodyAsString()));
+    }
+    return invocations;
+  }
+
+  /** The next invocation not taken yet, waiting up to {@link #DEFAULT_WAIT}. */
+  public Invocation takeInvocation() {
+    return takeInvocation(DEFAULT_WAIT);
+  }
+
+  /** The next invocation not taken yet, waiting up to {@code timeout}; fails with a summary. */
+  public Invocation takeInvocation(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<Invocation> all = invocations();
+      synchronized (this) {
+        if (all.size() > taken) {
+          return all.get(taken++);
+        }
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("fake agent not invoked within " + describe(timeout) + " ("
+            + all.size() + (all.size() == 1 ? " invocation" : " invocations") + ", " + taken
+            + " taken, " + unusedQueued().size() + (unusedQueued().size() == 1 ? " tape" : " tapes")
+            + " queued)");
+      }
+      pause(5);
+    }
+  }
+
+  /** Fails unless exactly {@code times} invocations match {@code pattern}, saying which came closest. */
+  public void verify(int times, InvocationPattern pattern) {
+    try {
+      plane.server().verify(times, pattern.toRequest(postRequestedFor(urlEqualTo(path))));
+    } catch (VerificationException e) {
+      throw new AssertionError("expected " + times + (times == 1 ? " invocation" : " invocations")
+          + " matching " + pattern + ", got " + count(pattern) + "\n" + e.getMessage(), e);
+    }
+  }
+
+  private int count(InvocationPattern pattern) {
+    return plane.server().findAll(pattern.toRequest(postRequestedFor(urlEqualTo(path)))).size();
+  }
+
+  /** A condition for Awaitility: whether a run of the fake has reached {@code gate}. */
+  public Callable<Boolean> reached(String gate) {
+    Path file = gates.resolve(gate + ".reached");
+    return () -> Files.exists(file);
+  }
+
+  /** Lets runs waiting at {@code gate} (and later ones reaching it) go on. */
+  public void release(String gate) {
+    try {
+      Path file = gates.resolve(gate + ".release");
+      if (!Files.exists(file)) {
+        Files.createFile(file);
+      }
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      // released twice: fine
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot release gate " + gate, e);
+    }
+  }
+
+  /** Waits until a run reaches {@code gate}, at most {@code timeout}; fails with a summary. */
+  public void awaitGate(String gate, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Path file = gates.resolve(gate + ".reached");
+    while (!Files.exists(file)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("fake agent did not reach gate \"" + gate + "\" within "
+            + describe(timeout) + " (" + invocations().size() + " invocations)");
+      }
+      pause(5);
+    }
+  }
+
+  /** Invocations that matched no stub do not fail the test. */
+  public FakeAgent allowUnmatched() {
+    strictUnmatched = false;
+    return this;
+  }
+
+  /** Enqueued tapes left unused do not fail the test. */
+  public FakeAgent allowUnused() {
+    strictUnused = false;
+    return this;
+  }
+
+  private List<Queued> unusedQueued() {
+    List<Queued> unused = new ArrayList<>(queue);
+    if (unused.isEmpty()) {
+      return unused;
+    }
+    for (ServeEvent event : plane.server().getAllServeEvents()) {
+      StubMapping stub = event.getStubMapping();
+      if (event.getWasMatched() && stub != null) {
+        unused.removeIf(q -> q.stub().equals(stub.getId()));
+      }
+    }
+    return unused;
+  }
+
+  /**
+   * Ends this fake: kills runs still alive, checks strictness, removes its stubs. Returns the
+   * problems that fail the test, and adds notes (killed processes) to {@code notes}.
+   */
+  List<String> finish(List<String> notes) {
+    for (long pid : pids()) {
+      Optional<ProcessHandle> process = ProcessHandle.of(pid);
+      if (process.isPresent() && process.get().isAlive() && isFake(process.get())) {
+        process.get().descendants().forEach(ProcessHandle::destroyForcibly);
+        process.get().destroyForcibly();
+        try {
+          process.get().onExit().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // reported below either way
+        }
+        notes.add("fake agent process " + pid + " was still running at the end of the test: killed");
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    WireMockServer server = plane.server();
+    if (strictUnmatched) {
+      List<LoggedRequest> unmatched = new ArrayList<>();
+      for (LoggedRequest request : server.findAllUnmatchedRequests()) {
+        if (request.getUrl().equals(path)) {
+          unmatched.add(request);
+        }
+      }
+      for (LoggedRequest request : unmatched) {
+        problems.add("an invocation matched no stub and no enqueued tape: "
+            + parse(request.getBodyAsString()).summary() + nearest(request));
+      }
+    }
+    if (strictUnused) {
+      for (Queued q : unusedQueued()) {
+        problems.add("enqueued " + q.name() + " was never used (call allowUnused() if that is "
+            + "expected)");
+      }
+    }
+    for (UUID stub : stubs) {
+      server.removeStub(stub);
+    }
+    server.removeServeEventsMatching(
+        com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(urlEqualTo(path)).build());
+    return problems;
+  }
+
+  private String nearest(LoggedRequest request) {
+    List<NearMiss> misses = plane.server().findNearMissesFor(request);
+    for (NearMiss miss : misses) {
+      if (miss.getStubMapping() != null && stubs.contains(miss.getStubMapping().getId())) {
+        return "\n  closest stub: " + miss.getStubMapping().getRequest().toString()
+            .replace("\n", "\n  ");
+      }
+    }
+    return "";
+  }
+
+  private static boolean isFake(ProcessHandle process) {
+    return process.info().commandLine().map(c -> c.contains(FakeAgentRuntimeName.MAIN)).orElse(true);
+  }
+
+  private List<Long> pids() {
+    Path file = dir.resolve("pids");
+    List<Long> pids = new ArrayList<>();
+    try {
+      if (Files.exists(file)) {
+        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+          if (!line.isBlank()) {
+            pids.add(Long.parseLong(line.strip()));
+          }
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // nothing to kill that can be told
+    }
+    return pids;
+  }
+
+  private static Invocation parse(String body) {
+    JsonNode node = Json.tree(body);
+    List<String> argv = new ArrayList<>();
+    node.path("argv").forEach(a -> argv.add(a.asText()));
+    Map<String, String> env = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.path("env").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      env.put(e.getKey(), e.getValue().asText());
+    }
+    return new Invocation(argv, node.path("prompt").asText(""), node.path("cwd").asText(""),
+        node.path("outputFormat").asText(""),
+        node.hasNonNull("model") ? Optional.of(node.get("model").asText()) : Optional.empty(),
+        node.hasNonNull("stdin") ? Optional.of(node.get("stdin").asText()) : Optional.empty(),
+        node.path("pid").asLong(), env);
+  }
+
+  private static String describe(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+  }
+
+  private static void pause(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the fake agent", e);
+    }
+  }
+
+  /** The fake's main class name, for recognising its processes. */
+  private static final class FakeAgentRuntimeName {
+    static final String MAIN = "dev.agentdouble.fake.FakeAgent";
+  }
+}

@@ -1,0 +1,35 @@
+package dev.agentdouble.junit;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One run of the fake agent, as the code under test started it.
+ *
+ * @param argv the arguments after the program name
+ * @param prompt the prompt (from argv, or from stdin when argv has none)
+ * @param cwd the working directory ({@code --workspace} when given)
+ * @param outputFormat the requested {@code --output-format}, or the profile's default
+ * @param model the {@code --model}, if given
+ * @param stdin what the fake read on stdin, if stdin was not a terminal
+ * @param pid the fake's process id
+ * @param env {@code CURSOR_*} variables (values redacted) and those named in {@code
+ *     AGENTDOUBLE_FORWARD_ENV}
+ */
+public record Invocation(List<String> argv, String prompt, String cwd, String outputFormat,
+    Optional<String> model, Optional<String> stdin, long pid, Map<String, String> env) {
+
+  public Invocation {
+    argv = List.copyOf(argv);
+    env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(env));
+  }
+
+  /** A one-line summary for failure messages. */
+  public String summary() {
+    String p = prompt.length() > 60 ? prompt.substring(0, 57) + "..." : prompt;
+    return "prompt \"" + p.replace("\n", "\\n") + "\", " + outputFormat
+        + model.map(m -> ", model " + m).orElse("") + ", argv " + argv;
+  }
+}

@@ -1,0 +1,115 @@
+package dev.agentdouble.junit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+
+import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
+import com.github.tomakehurst.wiremock.matching.StringValuePattern;
+import dev.agentdouble.tape.internal.JsonText;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which invocations a stub answers or a verification counts, built from WireMock's matchers
+ * ({@code containing}, {@code matching}, {@code equalTo}, {@code equalToJson}, ...):
+ *
+ * <pre>{@code
+ * agent.when(invocation().prompt(containing("fix")).outputFormat("json")).reply(tape);
+ * }</pre>
+ *
+ * Every condition given must hold. Immutable: each method returns a new pattern.
+ */
+public final class InvocationPattern {
+  private record Condition(String path, StringValuePattern pattern, String description) {}
+
+  private final List<Condition> conditions;
+
+  private InvocationPattern(List<Condition> conditions) {
+    this.conditions = List.copyOf(conditions);
+  }
+
+  /** Any invocation; narrow it with the methods below. */
+  public static InvocationPattern invocation() {
+    return new InvocationPattern(List.of());
+  }
+
+  private InvocationPattern and(String path, StringValuePattern pattern, String description) {
+    List<Condition> more = new ArrayList<>(conditions);
+    more.add(new Condition(path, pattern, description));
+    return new InvocationPattern(more);
+  }
+
+  /** The prompt matches. */
+  public InvocationPattern prompt(StringValuePattern pattern) {
+    return and("$.prompt", pattern, "prompt " + pattern.getExpected());
+  }
+
+  /** argv holds this exact element. */
+  public InvocationPattern argv(String element) {
+    return and("$.argv", containing(JsonText.quote(element)), "argv has \"" + element + "\"");
+  }
+
+  /** argv, as a JSON array, matches (e.g. {@code equalToJson("[\"-p\",\"hi\"]")}). */
+  public InvocationPattern argv(StringValuePattern pattern) {
+    return and("$.argv", pattern, "argv " + pattern.getExpected());
+  }
+
+  /** The requested output format is {@code format} ({@code text}, {@code json}, {@code stream-json}). */
+  public InvocationPattern outputFormat(String format) {
+    return and("$.outputFormat", equalTo(format), "output format " + format);
+  }
+
+  /** The {@code --model} matches. */
+  public InvocationPattern model(StringValuePattern pattern) {
+    return and("$.model", pattern, "model " + pattern.getExpected());
+  }
+
+  /** The working directory matches. */
+  public InvocationPattern cwd(StringValuePattern pattern) {
+    return and("$.cwd", pattern, "cwd " + pattern.getExpected());
+  }
+
+  /** What the fake read on stdin matches. */
+  public InvocationPattern stdin(StringValuePattern pattern) {
+    return and("$.stdin", pattern, "stdin " + pattern.getExpected());
+  }
+
+  /**
+   * An environment variable matches: {@code CURSOR_*} ones are seen as {@code REDACTED}; others
+   * only when named in {@code AGENTDOUBLE_FORWARD_ENV}.
+   */
+  public InvocationPattern env(String name, StringValuePattern pattern) {
+    return and("$.env['" + name.replace("'", "\\'") + "']", pattern,
+        "env " + name + " " + pattern.getExpected());
+  }
+
+  /** The pattern's conditions added to a WireMock request pattern. */
+  RequestPatternBuilder toRequest(RequestPatternBuilder request) {
+    for (Condition c : conditions) {
+      request.withRequestBody(matchingJsonPath(c.path(), c.pattern()));
+    }
+    return request;
+  }
+
+  /** The pattern's conditions added to a WireMock stub. */
+  com.github.tomakehurst.wiremock.client.MappingBuilder toRequestMapping(
+      com.github.tomakehurst.wiremock.client.MappingBuilder mapping) {
+    for (Condition c : conditions) {
+      mapping.withRequestBody(matchingJsonPath(c.path(), c.pattern()));
+    }
+    return mapping;
+  }
+
+  @Override
+  public String toString() {
+    if (conditions.isEmpty()) {
+      return "any invocation";
+    }
+    List<String> parts = new ArrayList<>();
+    for (Condition c : conditions) {
+      parts.add(c.description());
+    }
+    return String.join(", ", parts);
+  }
+}

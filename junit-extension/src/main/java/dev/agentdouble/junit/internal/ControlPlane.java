@@ -1,0 +1,55 @@
+package dev.agentdouble.junit.internal;
+
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.common.Notifier;
+
+/**
+ * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
+ * a free port; tests keep to their own URL path, so stubs never cross between tests.
+ */
+public final class ControlPlane implements AutoCloseable {
+  private final WireMockServer server;
+
+  private ControlPlane(WireMockServer server) {
+    this.server = server;
+  }
+
+  /** Starts a server on 127.0.0.1 and a free port. */
+  public static ControlPlane start() {
+    WireMockServer server = new WireMockServer(options()
+        .bindAddress("127.0.0.1")
+        .dynamicPort()
+        .containerThreads(16)
+        .jettyAcceptors(1)
+        .notifier(QUIET));
+    server.start();
+    return new ControlPlane(server);
+  }
+
+  public WireMockServer server() {
+    return server;
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:41234}. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+
+  private static final Notifier QUIET = new Notifier() {
+    @Override
+    public void info(String message) {}
+
+    @Override
+    public void error(String message) {}
+
+    @Override
+    public void error(String message, Throwable t) {}
+  };
+}

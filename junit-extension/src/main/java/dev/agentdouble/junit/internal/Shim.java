@@ -1,0 +1,51 @@
+package dev.agentdouble.junit.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+/**
+ * Writes {@code bin/cursor-agent} and {@code bin/agent}: sh scripts that run the fake agent with
+ * its configuration baked in, so consumers that scrub their children's environment still reach it.
+ * Each records its pid in {@code pids} (the JVM it execs keeps that pid), so a test can kill what
+ * is still running at its end.
+ */
+public final class Shim {
+  private Shim() {}
+
+  public static void write(Path bin, FakeAgentRuntime runtime, Map<String, String> env,
+      Path pidFile) throws IOException {
+    Files.createDirectories(bin);
+    StringBuilder sh = new StringBuilder();
+    sh.append("#!/bin/sh\n");
+    sh.append("# The AgentDouble fake agent for one test. Written by AgentDoubleExtension.\n");
+    sh.append("echo $$ >> ").append(quote(pidFile.toString())).append('\n');
+    sh.append("unset AGENTDOUBLE_TAPE AGENTDOUBLE_TAPES\n");
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      sh.append(e.getKey()).append('=').append(quote(e.getValue())).append('\n');
+      sh.append("export ").append(e.getKey()).append('\n');
+    }
+    sh.append("tty=\n[ -t 0 ] && tty=in\n[ -t 1 ] && tty=$tty,out\n");
+    sh.append("exec ").append(quote(runtime.java().toString()));
+    if (runtime.archive().isPresent()) {
+      sh.append(' ').append(quote("-XX:SharedArchiveFile=" + runtime.archive().get()));
+    }
+    sh.append(" -Xshare:auto -Xlog:disable -Xlog:all=off -XX:TieredStopAtLevel=1")
+        .append(" -XX:-UsePerfData -Xrs -Dagentdouble.tty=\"$tty\" -Dagentdouble.invokedAs=\"$0\"")
+        .append(" -cp ").append(quote(runtime.classpath())).append(' ')
+        .append(FakeAgentRuntime.MAIN).append(" \"$@\"\n");
+    for (String name : new String[] {"cursor-agent", "agent"}) {
+      Path file = bin.resolve(name);
+      Files.writeString(file, sh, StandardCharsets.UTF_8);
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+
+  /** A POSIX sh single-quoted word. */
+  static String quote(String s) {
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+}

@@ -1,0 +1,97 @@
+package dev.agentdouble.junit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Tape;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(AgentDoubleExtension.class)
+@Timeout(120)
+class FakeAgentTest {
+  static Tape says(String text, int exit) {
+    return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(1, exit)));
+  }
+
+  @Test
+  void answersInvocationsWithEnqueuedTapesInOrder(FakeAgent agent) {
+    agent.enqueue(says("first", 0)).enqueue(says("second", 3));
+
+    Runs.Result one = Runs.run(agent.executable(), "-p", "one");
+    Runs.Result two = Runs.run(agent.executable(), "-p", "--model", "gpt-5", "two");
+
+    assertThat(one.out()).isEqualTo("first\n");
+    assertThat(two.out()).isEqualTo("second\n");
+    assertThat(two.exit()).isEqualTo(3);
+    Invocation first = agent.takeInvocation();
+    Invocation second = agent.takeInvocation();
+    assertThat(first.prompt()).isEqualTo("one");
+    assertThat(second.model()).contains("gpt-5");
+    assertThat(second.argv()).containsExactly("-p", "--model", "gpt-5", "two");
+    assertThat(agent.invocations()).hasSize(2);
+  }
+
+  @Test
+  void stubsMatchOnThePromptAndSequencesRepeatOnlyWhenAsked(FakeAgent agent) {
+    agent.when(invocation().prompt(containing("deploy"))).reply(says("fails", 1), says("works", 0));
+    agent.when(invocation().outputFormat("json")).reply(says("{}", 0)).repeatLast();
+
+    assertThat(Runs.run(agent.executable(), "-p", "deploy now").exit()).isEqualTo(1);
+    assertThat(Runs.run(agent.executable(), "-p", "deploy again").out()).isEqualTo("works\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "json", "a").out()).isEqualTo("{}\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "json", "b").out()).isEqualTo("{}\n");
+    agent.verify(2, invocation().prompt(containing("deploy")));
+  }
+
+  @Test
+  void anUnmatchedInvocationTellsTheConsumerWhyOnStderr(FakeAgent agent) {
+    agent.allowUnmatched();
+    agent.when(invocation().prompt(containing("deploy"))).reply(says("x", 0));
+
+    Runs.Result r = Runs.run(agent.executable(), "-p", "something else");
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.err()).startsWith("agentdouble: the control server").contains("has no tape for this invocation");
+  }
+
+  @Test
+  void consumersThatSearchPathFindTheShimThroughTheEnvironment(FakeAgent agent) {
+    agent.enqueue(says("via PATH", 0));
+
+    Runs.Result r = Runs.run(java.nio.file.Path.of("/bin/sh"), agent.environment(), "-c", "cursor-agent -p hi");
+
+    assertThat(r.out()).isEqualTo("via PATH\n");
+  }
+
+  @Test
+  void takeInvocationWaitsBoundedAndSaysWhatItSaw(FakeAgent agent) {
+    agent.allowUnused().enqueue(says("unused", 0));
+
+    assertThatThrownBy(() -> agent.takeInvocation(Duration.ofMillis(200)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage("fake agent not invoked within 200ms (0 invocations, 0 taken, 1 tape queued)");
+  }
+
+  @Test
+  void stepGatesHoldARunUntilTheTestReleasesIt(FakeAgent agent) throws Exception {
+    agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "before\n"),
+        new Frame.Gate(0, "mid"), Frame.OutBytes.text(0, "after\n"), new Frame.Exit(0, 0))));
+
+    CompletableFuture<Runs.Result> run = CompletableFuture.supplyAsync(() -> Runs.run(agent.executable(), "-p", "x"));
+    await().atMost(Duration.ofSeconds(20)).until(agent.reached("mid"));
+    assertThat(run).isNotDone();
+    agent.release("mid");
+
+    assertThat(run.get().out()).isEqualTo("before\nafter\n");
+  }
+}
