@@ -1,0 +1,240 @@
+package dev.agentdouble.junit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Tape;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/** The extension's lifecycle and failure messages, run through JUnit's EngineTestKit. */
+@Timeout(120)
+class AgentDoubleExtensionTest {
+  static final List<String> SEEN = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  static Tape says(String text) {
+    return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
+  }
+
+  private static Events run(Class<?> fixture) {
+    return EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .selectors(selectClass(fixture))
+        .execute()
+        .testEvents();
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class UnmatchedInvocation {
+    @Test
+    void invokesWithAPromptNoStubExpects(FakeAgent agent) {
+      agent.when(invocation().prompt(containing("deploy"))).reply(says("ok"));
+      Runs.run(agent.executable(), "-p", "deploy");
+      Runs.run(agent.executable(), "-p", "refactor the cart");
+    }
+  }
+
+  @Test
+  void anInvocationThatMatchedNothingFailsTheTestNamingIt() {
+    run(UnmatchedInvocation.class).assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(AssertionError.class),
+        message(m -> m.startsWith("fake agent: an invocation matched no stub and no enqueued tape: "
+            + "prompt \"refactor the cart\", stream-json, argv [-p, refactor the cart]")
+            && m.contains("closest stub"))));
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class UnusedTape {
+    @Test
+    void enqueuesTwoUsesOne(FakeAgent agent) {
+      agent.enqueue(says("one")).enqueue(says("two"));
+      Runs.run(agent.executable(), "-p", "x");
+    }
+  }
+
+  @Test
+  void anEnqueuedTapeNeverUsedFailsTheTest() {
+    run(UnusedTape.class).assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(AssertionError.class),
+        message("fake agent: enqueued tape #2 was never used (call allowUnused() if that is expected)")));
+  }
+
+  static class Relaxed {
+    @RegisterExtension
+    static AgentDoubleExtension agents = AgentDoubleExtension.builder().allowUnused().allowUnmatched().build();
+
+    @Test
+    void leavesATapeAndInvokesUnexpectedly(FakeAgent agent) {
+      agent.enqueue(says("one")).enqueue(says("two"));
+      Runs.run(agent.executable(), "-p", "x");
+      Runs.run(agent.executable(), "-p", "y");
+      Runs.run(agent.executable(), "-p", "z");
+    }
+  }
+
+  @Test
+  void strictnessCanBeRelaxedWithTheBuilder() {
+    run(Relaxed.class).assertStatistics(stats -> stats.succeeded(1).failed(0));
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class FinalField {
+    final FakeAgent agent = null;
+
+    @Test
+    void test() {}
+  }
+
+  @Test
+  void aFinalFieldIsAConfigurationErrorNamingIt() {
+    run(FinalField.class).assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class),
+        message("FakeAgent field [FinalField.agent] must not be final")));
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class Lifecycles {
+    static FakeAgent perClass;
+    FakeAgent perTest;
+
+    @Test
+    void one(FakeAgent parameter) {
+      SEEN.add("class:" + perClass.directory());
+      SEEN.add("test:" + perTest.directory());
+      SEEN.add("param:" + parameter.directory());
+    }
+
+    @Test
+    void two(FakeAgent parameter) {
+      SEEN.add("class:" + perClass.directory());
+      SEEN.add("test:" + perTest.directory());
+      SEEN.add("param:" + parameter.directory());
+    }
+  }
+
+  @Test
+  void aStaticFieldLivesForTheClassAnInstanceFieldOrParameterForOneTest() {
+    SEEN.clear();
+    run(Lifecycles.class).assertStatistics(stats -> stats.succeeded(2));
+
+    List<String> seen = new ArrayList<>(SEEN);
+    assertThat(seen).hasSize(6);
+    assertThat(seen.get(0)).isEqualTo(seen.get(3)); // one fake for the class
+    assertThat(seen.get(1).substring(5)).isEqualTo(seen.get(2).substring(6)); // field and parameter: same
+    assertThat(seen.get(1)).isNotEqualTo(seen.get(4)); // a new one per test
+    assertThat(seen).allSatisfy(s -> assertThat(Path.of(s.substring(s.indexOf(':') + 1))).doesNotExist());
+  }
+
+  static final List<Long> PIDS = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class LeavesAHangingRun {
+    @Test
+    void startsAHangAndWalksAway(FakeAgent agent) throws Exception {
+      agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "x\n"), new Frame.Hang(0, false))));
+      Process p = new ProcessBuilder(agent.executable().toString(), "-p", "hi")
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      p.getInputStream().read();
+      PIDS.add(p.pid());
+    }
+  }
+
+  @Test
+  void runsStillAliveAtTheEndOfATestAreKilled() throws Exception {
+    PIDS.clear();
+    run(LeavesAHangingRun.class).assertStatistics(stats -> stats.succeeded(1));
+
+    long pid = PIDS.get(0);
+    ProcessHandle.of(pid).ifPresent(p -> {
+      try {
+        p.onExit().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+  }
+
+  static final List<Path> KEPT = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class Failing {
+    @Test
+    void fails(FakeAgent agent) {
+      KEPT.add(agent.directory());
+      throw new AssertionError("the consumer misbehaved");
+    }
+  }
+
+  @Test
+  void aFailedTestKeepsItsFakesFolder() throws Exception {
+    KEPT.clear();
+    run(Failing.class).assertStatistics(stats -> stats.failed(1));
+
+    assertThat(KEPT.get(0)).isDirectory();
+    assertThat(KEPT.get(0).resolve("bin/cursor-agent")).exists();
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class MissingTape {
+    @Test
+    @AgentTape(value = "nothing-here", mode = "replay")
+    void replays(FakeAgent agent) {}
+  }
+
+  @Test
+  void replayModeWithoutItsTapeSaysWhereItLookedAndHowToRecord() {
+    run(MissingTape.class).assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class),
+        message(m -> m.contains("@AgentTape(\"nothing-here\"): no tape at ")
+            && m.contains("agentdouble/MissingTape/nothing-here.tape.ndjson")
+            && m.contains("-Dagentdouble.mode=record"))));
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class RecordedTape {
+    @Test
+    @AgentTape(value = "hello", mode = "replay")
+    void replays(FakeAgent agent) {
+      SEEN.add(Runs.run(agent.executable(), "-p", "one").out());
+      SEEN.add(Runs.run(agent.executable(), "-p", "two").out());
+    }
+  }
+
+  @Test
+  void aRecordedTapeAnswersEveryInvocationOfItsTest() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    Path file = root.resolve("RecordedTape/hello.tape.ndjson");
+    says("recorded hello").write(file);
+    SEEN.clear();
+    String previous = System.getProperty("agentdouble.tapes");
+    System.setProperty("agentdouble.tapes", root.toString());
+    try {
+      run(RecordedTape.class).assertStatistics(stats -> stats.succeeded(1));
+    } finally {
+      if (previous == null) {
+        System.clearProperty("agentdouble.tapes");
+      } else {
+        System.setProperty("agentdouble.tapes", previous);
+      }
+    }
+    assertThat(SEEN).containsExactly("recorded hello\n", "recorded hello\n");
+  }
+}
