@@ -106,6 +106,9 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
       injectFields(context, instance, false);
     }
+    if (context.getTestMethod().map(m -> m.isAnnotationPresent(AgentTape.class)).orElse(false)) {
+      handle(context); // a missing tape or a refused recording fails here, before the test runs
+    }
   }
 
   @Override
@@ -154,11 +157,18 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
   }
 
-  /** The fake of this context (test or class), made on first use. */
+  /**
+   * The fake of this context (test or class), made on first use. Keyed by the context's id: a
+   * store lookup also searches the parent contexts, and a test must not get its class's fake.
+   */
   private FakeAgent handle(ExtensionContext context) {
     ExtensionContext.Store store = context.getStore(NAMESPACE);
-    Handle handle = store.getOrComputeIfAbsent(HANDLE, k -> create(context), Handle.class);
+    Handle handle = store.getOrComputeIfAbsent(key(context), k -> create(context), Handle.class);
     return handle.agent();
+  }
+
+  private static String key(ExtensionContext context) {
+    return HANDLE + ":" + context.getUniqueId();
   }
 
   /** Closing the store without afterEach (an aborted test): the fake still ends. */
@@ -197,13 +207,18 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     @Override
     public void close() {
       plane.close();
-      deleteQuietly(work, true);
+      try {
+        Files.deleteIfExists(work.resolve("fake-agent.jsa"));
+        Files.deleteIfExists(work); // stays when a failed test's folder is kept inside
+      } catch (IOException e) {
+        // not empty: a kept folder
+      }
     }
   }
 
   private void finish(ExtensionContext context) {
     ExtensionContext.Store store = context.getStore(NAMESPACE);
-    Handle handle = store.remove(HANDLE, Handle.class);
+    Handle handle = store.remove(key(context), Handle.class);
     if (handle == null) {
       return;
     }
@@ -219,7 +234,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       System.err.println("agentdouble: " + context.getDisplayName() + ": the fake agent's folder "
           + "is kept: " + agent.directory());
     } else {
-      deleteQuietly(agent.directory(), false);
+      deleteQuietly(agent.directory());
     }
     if (!problems.isEmpty()) {
       throw new AssertionError("fake agent: " + String.join("\n", problems));
@@ -233,10 +248,13 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       return;
     }
     AgentTape tape = annotation.get();
-    boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+    boolean ci = "true".equalsIgnoreCase(context.getConfigurationParameter("agentdouble.ci")
+        .orElse(System.getenv("CI")));
+    // configuration parameters: set per run, or as system properties (-Dagentdouble.mode=...)
     String mode = !tape.mode().isEmpty() ? tape.mode()
-        : System.getProperty("agentdouble.mode", ci ? "replay" : "auto");
-    Path root = Path.of(System.getProperty("agentdouble.tapes", "src/test/resources/agentdouble"));
+        : context.getConfigurationParameter("agentdouble.mode").orElse(ci ? "replay" : "auto");
+    Path root = Path.of(context.getConfigurationParameter("agentdouble.tapes")
+        .orElse("src/test/resources/agentdouble"));
     Path file = root.resolve(context.getRequiredTestClass().getSimpleName())
         .resolve(tape.value() + ".tape.ndjson");
     switch (mode) {
@@ -284,7 +302,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     return s.length() > 40 ? s.substring(0, 40) : s;
   }
 
-  private static void deleteQuietly(Path dir, boolean tree) {
+  private static void deleteQuietly(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {

@@ -7,10 +7,11 @@ import java.lang.annotation.Target;
 
 /**
  * A recorded tape answers every invocation of this test's fake agent (VCR style). The file is
- * {@code src/test/resources/agentdouble/<TestClass>/<name>.tape.ndjson} unless the system property
- * {@code agentdouble.tapes} names another root.
+ * {@code src/test/resources/agentdouble/<TestClass>/<name>.tape.ndjson} unless the configuration
+ * parameter (or system property) {@code agentdouble.tapes} names another root.
  *
- * <p>The mode comes from {@link #mode()} or the system property {@code agentdouble.mode}: {@code
+ * <p>The mode comes from {@link #mode()} or the configuration parameter (or system property)
+ * {@code agentdouble.mode}: {@code
  * replay} (the tape must exist), {@code record} (always re-record), {@code auto} (record when
  * missing). With {@code CI=true} the default is {@code replay} and recording is refused.
  */

@@ -27,7 +27,8 @@ import org.junit.platform.testkit.engine.Events;
 /** The extension's lifecycle and failure messages, run through JUnit's EngineTestKit. */
 @Timeout(120)
 class AgentDoubleExtensionTest {
-  static final List<String> SEEN = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<String> LIFECYCLES = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<String> REPLAYED = java.util.Collections.synchronizedList(new ArrayList<>());
 
   static Tape says(String text) {
     return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
@@ -116,25 +117,25 @@ class AgentDoubleExtensionTest {
 
     @Test
     void one(FakeAgent parameter) {
-      SEEN.add("class:" + perClass.directory());
-      SEEN.add("test:" + perTest.directory());
-      SEEN.add("param:" + parameter.directory());
+      LIFECYCLES.add("class:" + perClass.directory());
+      LIFECYCLES.add("test:" + perTest.directory());
+      LIFECYCLES.add("param:" + parameter.directory());
     }
 
     @Test
     void two(FakeAgent parameter) {
-      SEEN.add("class:" + perClass.directory());
-      SEEN.add("test:" + perTest.directory());
-      SEEN.add("param:" + parameter.directory());
+      LIFECYCLES.add("class:" + perClass.directory());
+      LIFECYCLES.add("test:" + perTest.directory());
+      LIFECYCLES.add("param:" + parameter.directory());
     }
   }
 
   @Test
   void aStaticFieldLivesForTheClassAnInstanceFieldOrParameterForOneTest() {
-    SEEN.clear();
+    LIFECYCLES.clear();
     run(Lifecycles.class).assertStatistics(stats -> stats.succeeded(2));
 
-    List<String> seen = new ArrayList<>(SEEN);
+    List<String> seen = new ArrayList<>(LIFECYCLES);
     assertThat(seen).hasSize(6);
     assertThat(seen.get(0)).isEqualTo(seen.get(3)); // one fake for the class
     assertThat(seen.get(1).substring(5)).isEqualTo(seen.get(2).substring(6)); // field and parameter: same
@@ -213,8 +214,8 @@ class AgentDoubleExtensionTest {
     @Test
     @AgentTape(value = "hello", mode = "replay")
     void replays(FakeAgent agent) {
-      SEEN.add(Runs.run(agent.executable(), "-p", "one").out());
-      SEEN.add(Runs.run(agent.executable(), "-p", "two").out());
+      REPLAYED.add(Runs.run(agent.executable(), "-p", "one").out());
+      REPLAYED.add(Runs.run(agent.executable(), "-p", "two").out());
     }
   }
 
@@ -223,18 +224,43 @@ class AgentDoubleExtensionTest {
     Path root = Files.createTempDirectory("tapes");
     Path file = root.resolve("RecordedTape/hello.tape.ndjson");
     says("recorded hello").write(file);
-    SEEN.clear();
-    String previous = System.getProperty("agentdouble.tapes");
-    System.setProperty("agentdouble.tapes", root.toString());
-    try {
-      run(RecordedTape.class).assertStatistics(stats -> stats.succeeded(1));
-    } finally {
-      if (previous == null) {
-        System.clearProperty("agentdouble.tapes");
-      } else {
-        System.setProperty("agentdouble.tapes", previous);
-      }
-    }
-    assertThat(SEEN).containsExactly("recorded hello\n", "recorded hello\n");
+    REPLAYED.clear();
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .selectors(selectClass(RecordedTape.class))
+        .execute()
+        .testEvents()
+        .assertStatistics(stats -> stats.succeeded(1));
+
+    assertThat(REPLAYED).containsExactly("recorded hello\n", "recorded hello\n");
+  }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  static class Records {
+    @Test
+    @AgentTape("fresh")
+    void records(FakeAgent agent) {}
+  }
+
+  @Test
+  void recordingIsRefusedOnCiAndNeedsTheRecorderElsewhere() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    Events onCi = EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("agentdouble.ci", "true")
+        .configurationParameter("agentdouble.mode", "record")
+        .selectors(selectClass(Records.class)).execute().testEvents();
+    Events local = EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("agentdouble.ci", "false")
+        .selectors(selectClass(Records.class)).execute().testEvents();
+
+    onCi.assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class),
+        message(m -> m.startsWith("@AgentTape(\"fresh\"): recording is refused when CI=true"))));
+    local.assertThatEvents().haveExactly(1, finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class),
+        message(m -> m.contains("recording needs the recorder (agentdouble record), which is not "
+            + "available in this version"))));
   }
 }
