@@ -14,6 +14,7 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.github.tomakehurst.wiremock.verification.NearMiss;
+import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.Shim;
@@ -314,10 +315,24 @@ public final class FakeAgent {
     try {
       plane.server().verify(times, pattern.toRequest(postRequestedFor(urlEqualTo(path))));
     } catch (VerificationException e) {
-      throw new AssertionError("expected " + times + (times == 1 ? " invocation" : " invocations")
-          + " matching " + pattern + ", got " + count(pattern) + "\n" + e.getMessage(), e);
+      int count = count(pattern);
+      StringBuilder message = new StringBuilder("expected " + times
+          + (times == 1 ? " invocation" : " invocations") + " matching " + pattern + ", got " + count
+          + " (of " + invocations().size() + ")");
+      if (count < times) {
+        List<NearMiss> misses = plane.server().findAllNearMissesFor(
+            pattern.toRequest(postRequestedFor(urlEqualTo(path))));
+        if (!misses.isEmpty()) {
+          NearMiss closest = misses.get(0);
+          message.append("\nclosest: ").append(parse(closest.getRequest().getBodyAsString()).summary())
+              .append('\n').append(DIFF.render(closest.getDiff()));
+        }
+      }
+      throw new AssertionError(message.toString(), e);
     }
   }
+
+  private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
 
   private int count(InvocationPattern pattern) {
     return plane.server().findAll(pattern.toRequest(postRequestedFor(urlEqualTo(path)))).size();
@@ -429,11 +444,9 @@ public final class FakeAgent {
   }
 
   private String nearest(LoggedRequest request) {
-    List<NearMiss> misses = plane.server().findNearMissesFor(request);
-    for (NearMiss miss : misses) {
+    for (NearMiss miss : plane.server().findNearMissesFor(request)) {
       if (miss.getStubMapping() != null && stubs.contains(miss.getStubMapping().getId())) {
-        return "\n  closest stub: " + miss.getStubMapping().getRequest().toString()
-            .replace("\n", "\n  ");
+        return "\n  closest stub:\n" + DIFF.render(miss.getDiff()).strip().replace("\n", "\n  ");
       }
     }
     return "";

@@ -94,4 +94,16 @@ class FakeAgentTest {
 
     assertThat(run.get().out()).isEqualTo("before\nafter\n");
   }
+
+  @Test
+  void verifyFailuresNameTheClosestInvocationAndWhatDiffered(FakeAgent agent) {
+    agent.enqueue(says("ok", 0));
+    Runs.run(agent.executable(), "-p", "--output-format", "json", "refactor the cart");
+
+    assertThatThrownBy(() -> agent.verify(1, invocation().prompt(containing("deploy")).outputFormat("json")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageStartingWith("expected 1 invocation matching prompt deploy, output format json, got 0 (of 1)\n"
+            + "closest: prompt \"refactor the cart\", json, argv [-p, --output-format, json, refactor the cart]")
+        .hasMessageContaining("$.prompt");
+  }
 }
