@@ -21,13 +21,16 @@ public final class Commands {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show");
+  static final List<String> COMMANDS = List.of("demo", "record", "replay", "import", "lint",
+      "show");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
 
       Commands:
         demo                      replay a built-in run in every output format, and a failure
+        record [options] -- COMMAND ARGS...
+                                  run a command (the real cursor-agent) and record it as a tape
         replay TAPE [options]     play a tape through the fake agent, as a consumer would see it
             --output-format F       text, json or stream-json (default: the tape's own)
             --timing T              fast, recorded (default), scale:F or max-gap:MS
@@ -83,6 +86,7 @@ public final class Commands {
         case "show" -> show(rest);
         case "lint" -> new LintCommand(out, err).run(rest);
         case "import" -> new ImportCommand(out, err).run(rest);
+        case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };

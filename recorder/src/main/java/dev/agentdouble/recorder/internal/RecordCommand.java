@@ -1,0 +1,267 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@code agentdouble record}: runs a command with the caller's stdin, passes its stdout and stderr
+ * through as they come, and writes what it captured — every read, with its time — as a tape.
+ */
+final class RecordCommand {
+  static final String HELP = """
+      usage: agentdouble record [--out FILE] [--raw] [--redact REGEX]... [--quiet] -- COMMAND ARGS...
+
+      Runs COMMAND with your stdin, shows its stdout and stderr live, and writes the run as a tape:
+      every write with its time, partial lines, bytes that are not UTF-8, and how it ended (exit
+      code or signal). Secrets are always redacted; volatile values are normalised unless --raw.
+        --out FILE       where to write the tape (default: recording-<time>.tape.ndjson here);
+                         written atomically, so it is either complete or absent
+        --raw            keep ids, paths and timestamps as recorded (no vars)
+        --redact REGEX   also replace text matching REGEX (repeatable)
+        --quiet          no summary line on stderr
+      Exit status: the command's (128 + n when it died by signal n); 125 when the recorder itself
+      failed, 126 when COMMAND cannot be run, 127 when it is not found.
+      """;
+
+  static final int RECORDER_FAILED = 125;
+  static final int NOT_EXECUTABLE = 126;
+  static final int NOT_FOUND = 127;
+
+  private final InputStream in;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Map<String, String> env;
+
+  RecordCommand(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+    this.in = in;
+    this.out = out;
+    this.err = err;
+    this.env = env;
+  }
+
+  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes) {}
+
+  int run(List<String> args) throws InterruptedException {
+    Args a = Args.parse(args, List.of("--out", "--redact"), List.of("--raw", "--quiet"));
+    if (a.help()) {
+      out.print(HELP);
+      return Commands.OK;
+    }
+    if (a.positional().isEmpty()) {
+      throw new UsageException("record needs a COMMAND to run, after --");
+    }
+    List<Pattern> redact = new ArrayList<>();
+    for (String regex : a.all("--redact")) {
+      try {
+        redact.add(Pattern.compile(regex));
+      } catch (PatternSyntaxException e) {
+        throw new UsageException("--redact " + regex + " is not a valid regular expression: "
+            + e.getDescription());
+      }
+    }
+    List<String> command = a.positional();
+    Path target = Path.of(a.value("--out").orElse("recording-" + DateTimeFormatter
+        .ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
+        + ".tape.ndjson"));
+    String cliVersion = cliVersion(command);
+    Instant recordedAt = Instant.now();
+
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.redirectInput(in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
+    long origin = System.nanoTime();
+    Process process;
+    try {
+      process = pb.start();
+    } catch (IOException e) {
+      String m = String.valueOf(e.getMessage());
+      int status = m.contains("error=2,") ? NOT_FOUND : m.contains("error=13,") ? NOT_EXECUTABLE
+          : RECORDER_FAILED;
+      err.println("agentdouble: record: cannot run " + command.get(0) + ": "
+          + (status == NOT_FOUND ? "not found" : status == NOT_EXECUTABLE ? "not executable" : m));
+      return status;
+    }
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Signals.forward(process, interrupted);
+    if (in != System.in) {
+      pump(in, process.getOutputStream());
+    }
+    List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
+    long[] seq = {0};
+    Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
+    Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
+    int status = process.waitFor();
+    stdout.join();
+    stderr.join();
+    long endMs = (System.nanoTime() - origin) / 1_000_000;
+    Signals.restore();
+
+    List<Chunk> ordered = new ArrayList<>(chunks);
+    ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
+    ChunkFrames builder = new ChunkFrames();
+    for (Chunk c : ordered) {
+      builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes());
+    }
+    List<Frame> frames = new ArrayList<>(builder.finish());
+    long t = Math.max(endMs, builder.lastT());
+    frames.add(ending(status, t));
+    Header.Builder header = Header.builder()
+        .cli(Path.of(command.get(0)).getFileName().toString())
+        .argv(command.subList(1, command.size()))
+        .outputFormat(outputFormat(command))
+        .recordedAt(recordedAt.toString())
+        .source(Header.Source.RECORDED)
+        .recorder("agentdouble 0.1.0");
+    if (cliVersion != null) {
+      header.cliVersion(cliVersion);
+    }
+    if (interrupted.get()) {
+      header.extra("interrupted", "true");
+    }
+    Tape tape = new Tape(header.build(), frames);
+    Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"));
+    try {
+      recording.tape().write(target);
+    } catch (IOException e) {
+      err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
+          + " (the run's output was shown above)");
+      return RECORDER_FAILED;
+    }
+    if (!a.flag("--quiet")) {
+      err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
+    }
+    return status;
+  }
+
+  private static String summary(Recording r, long ms) {
+    return r.events() + (r.events() == 1 ? " event" : " events") + ", " + r.toolCalls()
+        + (r.toolCalls() == 1 ? " tool call" : " tool calls") + ", "
+        + String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0) + ", " + r.redactions()
+        + (r.redactions() == 1 ? " redaction" : " redactions");
+  }
+
+  /**
+   * The ending: an exit code, or the signal the command died by. The JVM reports a death by
+   * signal n as status 128 + n, as a shell does; a status in that range naming a signal a tape can
+   * end with is taken to be one (an explicit {@code exit 137} reads as SIGKILL).
+   */
+  static Frame ending(int status, long t) {
+    if (status > 128) {
+      var name = Frame.Kill.signalName(status - 128);
+      if (name.isPresent()) {
+        return new Frame.Kill(t, name.get());
+      }
+    }
+    return new Frame.Exit(t, status & 0xff);
+  }
+
+  private static OutputFormat outputFormat(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      String arg = command.get(i);
+      String value = null;
+      if (arg.equals("--output-format") && i + 1 < command.size()) {
+        value = command.get(i + 1);
+      } else if (arg.startsWith("--output-format=")) {
+        value = arg.substring("--output-format=".length());
+      }
+      if (value != null) {
+        return OutputFormat.fromCliName(value).orElse(OutputFormat.STREAM_JSON);
+      }
+    }
+    return OutputFormat.STREAM_JSON;
+  }
+
+  /** {@code COMMAND --version}'s first line, for the Cursor CLI only (5 s at most). */
+  private static String cliVersion(List<String> command) {
+    String name = Path.of(command.get(0)).getFileName().toString();
+    if (!name.equals("cursor-agent") && !name.equals("agent")) {
+      return null;
+    }
+    try {
+      Process p = new ProcessBuilder(command.get(0), "--version")
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+          .redirectErrorStream(true).start();
+      if (!p.waitFor(5, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      String first = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+          .lines().findFirst().orElse("").strip();
+      return p.exitValue() == 0 && !first.isEmpty() ? first : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  private static Thread reader(InputStream from, boolean stdout, PrintStream to, List<Chunk> chunks,
+      long[] seq, long origin) {
+    Thread t = new Thread(() -> {
+      byte[] buf = new byte[65536];
+      boolean passthrough = true;
+      try (from) {
+        int n;
+        while ((n = from.read(buf)) > 0) {
+          long now = System.nanoTime() - origin;
+          byte[] bytes = Arrays.copyOf(buf, n);
+          synchronized (seq) {
+            chunks.add(new Chunk(stdout, now, seq[0]++, bytes));
+          }
+          if (passthrough) {
+            to.write(bytes, 0, n);
+            to.flush();
+            if (to.checkError()) {
+              passthrough = false; // our reader went away; the capture goes on
+            }
+          }
+        }
+      } catch (IOException e) {
+        // the child closed the stream: nothing more to read
+      }
+    }, stdout ? "record-stdout" : "record-stderr");
+    t.start();
+    return t;
+  }
+
+  private static void pump(InputStream from, OutputStream to) {
+    Thread t = new Thread(() -> {
+      try (to) {
+        from.transferTo(to);
+      } catch (IOException e) {
+        // the child stopped reading
+      }
+    }, "record-stdin");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Check a path is writable before a long run, so a bad --out fails fast. */
+  static void checkTarget(Path target) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir != null && Files.exists(dir) && !Files.isWritable(dir)) {
+      throw new IOException(dir + ": not writable");
+    }
+  }
+}
