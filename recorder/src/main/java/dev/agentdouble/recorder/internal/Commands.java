@@ -21,8 +21,8 @@ public final class Commands {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  static final List<String> COMMANDS = List.of("demo", "record", "replay", "import", "lint",
-      "show");
+  static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
+      "lint", "show");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -31,6 +31,8 @@ public final class Commands {
         demo                      replay a built-in run in every output format, and a failure
         record [options] -- COMMAND ARGS...
                                   run a command (the real cursor-agent) and record it as a tape
+        shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR
+                                  write cursor-agent/agent scripts that record or replay
         replay TAPE [options]     play a tape through the fake agent, as a consumer would see it
             --output-format F       text, json or stream-json (default: the tape's own)
             --timing T              fast, recorded (default), scale:F or max-gap:MS
@@ -87,6 +89,7 @@ public final class Commands {
         case "lint" -> new LintCommand(out, err).run(rest);
         case "import" -> new ImportCommand(out, err).run(rest);
         case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
+        case "shim" -> new ShimCommand(out, err, home).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };

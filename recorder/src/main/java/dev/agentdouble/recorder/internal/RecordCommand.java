@@ -30,13 +30,15 @@ import java.util.regex.PatternSyntaxException;
  */
 final class RecordCommand {
   static final String HELP = """
-      usage: agentdouble record [--out FILE] [--raw] [--redact REGEX]... [--quiet] -- COMMAND ARGS...
+      usage: agentdouble record [--out FILE | --into DIR] [--raw] [--redact REGEX]... [--quiet]
+                                -- COMMAND ARGS...
 
       Runs COMMAND with your stdin, shows its stdout and stderr live, and writes the run as a tape:
       every write with its time, partial lines, bytes that are not UTF-8, and how it ended (exit
       code or signal). Secrets are always redacted; volatile values are normalised unless --raw.
         --out FILE       where to write the tape (default: recording-<time>.tape.ndjson here);
                          written atomically, so it is either complete or absent
+        --into DIR       write it into DIR as <time>-<prompt>-<hash>.tape.ndjson
         --raw            keep ids, paths and timestamps as recorded (no vars)
         --redact REGEX   also replace text matching REGEX (repeatable)
         --quiet          no summary line on stderr
@@ -63,7 +65,7 @@ final class RecordCommand {
   private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes) {}
 
   int run(List<String> args) throws InterruptedException {
-    Args a = Args.parse(args, List.of("--out", "--redact"), List.of("--raw", "--quiet"));
+    Args a = Args.parse(args, List.of("--out", "--into", "--redact"), List.of("--raw", "--quiet"));
     if (a.help()) {
       out.print(HELP);
       return Commands.OK;
@@ -81,9 +83,12 @@ final class RecordCommand {
       }
     }
     List<String> command = a.positional();
-    Path target = Path.of(a.value("--out").orElse("recording-" + DateTimeFormatter
-        .ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
-        + ".tape.ndjson"));
+    if (a.value("--out").isPresent() && a.value("--into").isPresent()) {
+      throw new UsageException("give --out FILE or --into DIR, not both");
+    }
+    Path target = a.value("--out").map(Path::of).orElseGet(() -> a.value("--into")
+        .map(dir -> Path.of(dir).resolve(nameFor(command)))
+        .orElse(Path.of("recording-" + STAMP.format(Instant.now()) + ".tape.ndjson")));
     String cliVersion = cliVersion(command);
     Instant recordedAt = Instant.now();
 
@@ -151,6 +156,23 @@ final class RecordCommand {
       err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
     }
     return status;
+  }
+
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
+
+  /** {@code <time>-<prompt slug>-<short hash>.tape.ndjson}: sortable, readable, unique. */
+  static String nameFor(List<String> command) {
+    String prompt = command.size() > 1 ? command.get(command.size() - 1) : "run";
+    String slug = prompt.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
+        .replaceAll("^-+|-+$", "");
+    if (slug.length() > 40) {
+      slug = slug.substring(0, 40).replaceAll("-+$", "");
+    }
+    String hash = Integer.toHexString((String.join("\u0000", command) + System.nanoTime()
+        + ProcessHandle.current().pid()).hashCode() & 0xffffff);
+    return STAMP.format(Instant.now()) + "-" + (slug.isEmpty() ? "run" : slug) + "-" + hash
+        + ".tape.ndjson";
   }
 
   private static String summary(Recording r, long ms) {
