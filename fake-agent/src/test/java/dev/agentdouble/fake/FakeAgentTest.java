@@ -400,6 +400,23 @@ class FakeAgentTest {
   }
 
   @Test
+  void derivesThePartialOutputFormWhenAskedForItOnATapeRecordedWithout() throws Exception {
+    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":5,\"out\":"
+        + "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
+        + "\"text\":\"one two three four\"}]},\"session_id\":\"" + SID + "\"}}", "{\"t\":9,\"exit\":0}"));
+    Path journal = dir.resolve("journal.ndjson");
+
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
+        "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--stream-partial-output", "x");
+
+    List<JsonNode> events = events(r.out());
+    assertThat(events).hasSizeGreaterThan(3);
+    assertThat(events.get(1).has("timestamp_ms")).isTrue();
+    assertThat(events.get(events.size() - 1).at("/message/content/0/text").asText()).isEqualTo("one two three four");
+    assertThat(JSON.readTree(Files.readString(journal)).get("derived").asText()).isEqualTo("stream-partial-output");
+  }
+
+  @Test
   void theAgentNameRunsTheSameProgram() {
     FakeProcess.Result r = FakeProcess.run(FakeProcess.launcher().resolveSibling("agent"), env(), new byte[0],
         "--version");

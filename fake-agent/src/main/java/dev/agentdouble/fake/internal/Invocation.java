@@ -5,6 +5,7 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Renderer;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
+import dev.agentdouble.tape.Variants;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -157,6 +158,13 @@ public final class Invocation {
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }
+    if (transform == null && args.streamPartialOutput() && format == OutputFormat.STREAM_JSON
+        && !header.argv().contains("--stream-partial-output")) {
+      // recorded without partial output, asked with it: stream it as a 2026 CLI would
+      Variants.PartialOutput partial = new Variants.PartialOutput();
+      transform = partial::next;
+      journal.derived = "stream-partial-output";
+    }
     String sessionId = sessionId(args, header);
     if (header.vars().sessionId().isPresent()) {
       journal.sessionId = sessionId; // otherwise the tape's own ids stand, whatever they are
@@ -304,6 +312,7 @@ public final class Invocation {
     String sessionId;
     String tape;
     String renderedFrom;
+    String derived;
     boolean written;
 
     JournalEntry(long startedAt) {
@@ -324,7 +333,7 @@ public final class Invocation {
       }
       try {
         Journal.append(file, new Journal.Entry(pid, Journal.isoInstant(startedAt), argv, cwd, prompt, stdin,
-            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, ending, error));
+            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, derived, ending, error));
       } catch (IOException e) {
         writeErr("agentdouble: AGENTDOUBLE_JOURNAL=" + file + ": cannot append: " + e.getMessage()
             + "\n");

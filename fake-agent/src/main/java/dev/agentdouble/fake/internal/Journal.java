@@ -28,6 +28,7 @@ public final class Journal {
       Map<String, String> env,
       String tape,
       String renderedFrom,
+      String derived,
       Ending ending,
       String error) {}
 
@@ -94,6 +95,7 @@ public final class Journal {
     object(sb, e.env());
     field(sb, "tape", e.tape());
     field(sb, "renderedFrom", e.renderedFrom());
+    field(sb, "derived", e.derived());
     if (e.ending() != null) {
       Ending end = e.ending();
       switch (end.kind()) {

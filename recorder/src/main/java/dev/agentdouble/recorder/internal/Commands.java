@@ -22,7 +22,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show");
+      "lint", "show", "vary");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -41,6 +41,8 @@ public final class Commands {
                                   turn a captured run into a tape
         lint TAPE...              check tapes against the format and the CLI's protocol
         show TAPE...              print a readable timeline of each tape
+        vary TAPE --variant NAME [--seed N] [--out FILE]
+                                  derive a damaged variant (re-chunked, cut, noisy, ...); --list
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -90,6 +92,7 @@ public final class Commands {
         case "import" -> new ImportCommand(out, err).run(rest);
         case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
         case "shim" -> new ShimCommand(out, err, home).run(rest);
+        case "vary" -> new VaryCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };

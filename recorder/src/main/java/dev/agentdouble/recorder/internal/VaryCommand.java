@@ -1,0 +1,76 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeReader;
+import dev.agentdouble.tape.TapeWriter;
+import dev.agentdouble.tape.Variants;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code agentdouble vary}: a damaged variant of a tape, deterministic for a seed. */
+final class VaryCommand {
+  static final String HELP = """
+      usage: agentdouble vary TAPE --variant NAME [--seed N] [--out FILE]
+             agentdouble vary --list
+
+      Derives a variant of TAPE: the same run with realistic damage. Without --out the variant is
+      written on stdout. The same seed always gives the same bytes (default seed 1).
+        --variant NAME   one of the names --list prints
+        --seed N         the seed for variants that pick places at random
+        --out FILE       write the tape there (atomically)
+        --list           list the variants
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  VaryCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(List<String> args) throws IOException {
+    Args a = Args.parse(args, List.of("--variant", "--seed", "--out"), List.of("--list"));
+    if (a.help()) {
+      out.print(HELP);
+      return Commands.OK;
+    }
+    if (a.flag("--list")) {
+      for (Variants.Variant v : Variants.all(1)) {
+        out.printf("%-20s %s%n", v.name(), v.description());
+      }
+      return Commands.OK;
+    }
+    if (a.positional().size() != 1) {
+      throw new UsageException("vary takes one TAPE");
+    }
+    String name = a.value("--variant").orElseThrow(
+        () -> new UsageException("vary needs --variant NAME (see agentdouble vary --list)"));
+    long seed;
+    try {
+      seed = Long.parseLong(a.value("--seed").orElse("1"));
+    } catch (NumberFormatException e) {
+      throw new UsageException("--seed must be a whole number, was '" + a.value("--seed").get() + "'");
+    }
+    Variants.Variant variant;
+    try {
+      variant = Variants.named(name, seed);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    Path file = Path.of(a.positional().get(0));
+    Tape tape = TapeReader.read(file);
+    Tape varied = variant.apply(tape);
+    if (a.value("--out").isPresent()) {
+      Path target = Path.of(a.value("--out").get());
+      varied.write(target);
+      err.println("agentdouble: wrote " + target + " (" + name + ", seed " + seed + ")");
+    } else {
+      out.write(TapeWriter.toBytes(varied));
+      out.flush();
+    }
+    return Commands.OK;
+  }
+}
