@@ -22,7 +22,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show");
+      "lint", "show", "drift");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -41,6 +41,7 @@ public final class Commands {
                                   turn a captured run into a tape
         lint TAPE...              check tapes against the format and the CLI's protocol
         show TAPE...              print a readable timeline of each tape
+        drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -90,6 +91,7 @@ public final class Commands {
         case "import" -> new ImportCommand(out, err).run(rest);
         case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
         case "shim" -> new ShimCommand(out, err, home).run(rest);
+        case "drift" -> new DriftCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
