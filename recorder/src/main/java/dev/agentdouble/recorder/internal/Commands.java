@@ -22,7 +22,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show", "vary");
+      "lint", "show", "vary", "drift");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -43,6 +43,7 @@ public final class Commands {
         show TAPE...              print a readable timeline of each tape
         vary TAPE --variant NAME [--seed N] [--out FILE]
                                   derive a damaged variant (re-chunked, cut, noisy, ...); --list
+        drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -93,6 +94,7 @@ public final class Commands {
         case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
         case "shim" -> new ShimCommand(out, err, home).run(rest);
         case "vary" -> new VaryCommand(out, err).run(rest);
+        case "drift" -> new DriftCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
