@@ -40,10 +40,11 @@ public final class ProcessClock {
 
   /** {@link System#nanoTime()} at the process start (as near as can be told). */
   public static long originNanos() {
-    long now = System.nanoTime();
     try {
       String stat = stat();
       String uptime = Files.readString(Path.of("/proc/uptime"), StandardCharsets.US_ASCII);
+      // read after the uptime: the uptime read is no later than this moment
+      long now = System.nanoTime();
       // field 22 (starttime, clock ticks since boot) counted after the ')' closing the command
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       long startTicks = Long.parseLong(fields[19]);
@@ -56,7 +57,7 @@ public final class ProcessClock {
       }
       return now - elapsedNanos;
     } catch (IOException | RuntimeException e) {
-      return now;
+      return System.nanoTime();
     }
   }
 }
