@@ -147,7 +147,7 @@ public final class CursorAgentClient {
   public JsonResult json(String prompt) throws InterruptedException {
     StringBuilder out = new StringBuilder();
     CliProcess.Outcome outcome = finish(command("json", prompt), out);
-    Optional<JsonNode> result = out.toString().lines()
+    Optional<JsonNode> result = stdout(out).lines()
         .filter(l -> !l.isBlank())
         .reduce((first, second) -> second)
         .flatMap(StreamJson::object)
@@ -169,7 +169,7 @@ public final class CursorAgentClient {
     StringBuilder out = new StringBuilder();
     CliProcess.Outcome outcome = finish(command("text", prompt), out);
     if (outcome.exitCode() == 0) {
-      return out.toString();
+      return stdout(out);
     }
     throw failure(outcome);
   }
@@ -190,6 +190,12 @@ public final class CursorAgentClient {
       return process.await(() -> false);
     } finally {
       process.kill();
+    }
+  }
+
+  private static String stdout(StringBuilder out) {
+    synchronized (out) {
+      return out.toString();
     }
   }
 
