@@ -1,0 +1,160 @@
+package dev.agentdouble.examples;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.agentdouble.examples.AgentEvent.AssistantText;
+import dev.agentdouble.examples.AgentEvent.Result;
+import dev.agentdouble.examples.AgentEvent.SystemInit;
+import dev.agentdouble.examples.AgentEvent.ThinkingDelta;
+import dev.agentdouble.examples.AgentEvent.ToolCallCompleted;
+import dev.agentdouble.examples.AgentEvent.ToolCallStarted;
+import dev.agentdouble.examples.AgentEvent.Unknown;
+import dev.agentdouble.examples.AgentEvent.UserMessage;
+import dev.agentdouble.junit.AgentDoubleExtension;
+import dev.agentdouble.junit.FakeAgent;
+import dev.agentdouble.junit.Invocation;
+import dev.agentdouble.tape.Frame;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(AgentDoubleExtension.class)
+@Timeout(60)
+class CursorAgentClientTest {
+  static final String DISCOUNT =
+      "Add an optional discount percentage to total() in src/cart.ts and run the cart tests";
+
+  @Test
+  void returnsTheAnswerAndTheToolCallsOfARun(FakeAgent agent) throws Exception {
+    agent.enqueueResource("tapes/add-discount.tape.ndjson");
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable()).force(true).build();
+
+    Run run = client.run(DISCOUNT);
+
+    assertThat(run.text()).startsWith("I'll read `src/cart.ts` first.")
+        .endsWith("the 4 cart tests pass.");
+    assertThat(run.toolCalls()).extracting(ToolCall::tool, ToolCall::outcome).containsExactly(
+        tuple("readToolCall", "success"), tuple("editToolCall", "success"),
+        tuple("shellToolCall", "success"));
+    assertThat(run.toolCalls().get(2).args().path("command").asText()).isEqualTo("npm test -- cart");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.stderr()).isEmpty();
+    assertThat(run.skippedLines()).isZero();
+  }
+
+  @Test
+  void readsEveryKindOfEventInOrder(FakeAgent agent) throws Exception {
+    agent.enqueue(Path.of("src/test/resources/tapes/add-discount.tape.ndjson"));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
+
+    Run run = client.run(DISCOUNT);
+
+    assertThat(run.events()).first().isInstanceOfSatisfying(SystemInit.class, init -> {
+      assertThat(init.model()).isEqualTo("Auto");
+      // the tape declares its session id and cwd as variables: the fake puts live values in
+      assertThat(init.sessionId()).isNotEqualTo("7c2e9a14-3b5d-4f8e-a1c6-0d9b8e7f6a52")
+          .isEqualTo(run.sessionId());
+      assertThat(init.cwd()).isEqualTo(Path.of("").toAbsolutePath().toString());
+    });
+    assertThat(run.events()).element(1).isEqualTo(new UserMessage(DISCOUNT));
+    assertThat(run.events()).filteredOn(ThinkingDelta.class::isInstance).hasSize(6);
+    assertThat(run.events()).filteredOn(AssistantText.class::isInstance).hasSize(4);
+    assertThat(run.events()).filteredOn(ToolCallStarted.class::isInstance).hasSize(3);
+    assertThat(run.events()).filteredOn(ToolCallCompleted.class::isInstance).hasSize(3);
+    assertThat(run.events()).last().isInstanceOf(Result.class);
+  }
+
+  @Test
+  void passesEachEventToTheListenerAsItArrives(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.answers("say hi", "Hi!"));
+    List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+
+    Run run = CursorAgentClient.builder(agent.executable()).build().run("say hi", heard::add);
+
+    assertThat(heard).containsExactlyElementsOf(run.events()).hasSize(4);
+    assertThat(run.text()).isEqualTo("Hi!");
+  }
+
+  @Test
+  void survivesEventTypesAndFieldsItDoesNotKnow(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "plan it"),
+        Tapes.out(400, "type", "connection", "subtype", "reconnecting", "session_id",
+            Tapes.SESSION, "timestamp_ms", 1790000000400L, "attempt", 1),
+        Tapes.out(700, "type", "interaction_query", "subtype", "request", "query_type",
+            "createPlanRequestQuery", "session_id", Tapes.SESSION),
+        Tapes.out(800, "type", "assistant", "message", Tapes.object("role", "assistant",
+            "content", List.of(Tapes.object("type", "text", "text", "A plan."))),
+            "session_id", Tapes.SESSION, "model_call_id", "8d2e4b1c-0-ab12", "sentiment", "calm"),
+        Tapes.result(900, "A plan."), new Frame.Exit(910, 0)));
+
+    Run run = CursorAgentClient.builder(agent.executable()).build().run("plan it");
+
+    assertThat(run.text()).isEqualTo("A plan.");
+    assertThat(run.events()).filteredOn(Unknown.class::isInstance)
+        .extracting(e -> ((Unknown) e).type())
+        .containsExactly("connection", "interaction_query");
+  }
+
+  @Test
+  void skipsAndCountsStdoutLinesThatAreNotJsonObjects(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.tape(Tapes.init(150),
+        Frame.OutBytes.text(151, "npm WARN config production Use `--omit=dev` instead.\n"),
+        Tapes.user(152, "say hi"),
+        Frame.OutBytes.text(300, "{\"type\":\"assistant\",\"mess\n"),
+        Frame.OutBytes.text(310, "42\n"),
+        Tapes.assistant(700, "Hi!"), Tapes.result(710, "Hi!"), new Frame.Exit(720, 0)));
+
+    Run run = CursorAgentClient.builder(agent.executable()).build().run("say hi");
+
+    assertThat(run.skippedLines()).isEqualTo(3);
+    assertThat(run.events()).hasSize(4);
+    assertThat(run.text()).isEqualTo("Hi!");
+  }
+
+  @Test
+  void passesModelForceAndThePromptAfterADoubleDash(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.answers("fix the build", "Fixed."));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .model("sonnet-4.6").force(true).build();
+
+    client.run("fix the build");
+
+    Invocation invocation = agent.takeInvocation();
+    assertThat(invocation.argv()).containsExactly("-p", "--output-format", "stream-json",
+        "--model", "sonnet-4.6", "--force", "--", "fix the build");
+    assertThat(invocation.prompt()).isEqualTo("fix the build");
+    assertThat(invocation.model()).contains("sonnet-4.6");
+    assertThat(invocation.stdin()).contains("");
+    // argv(..) matches each element; argv("--force") would match nothing (see docs/junit.md)
+    agent.verify(1, invocation().argv(equalTo("--force")).model(equalTo("sonnet-4.6")));
+  }
+
+  @Test
+  void aPromptThatStartsWithADashIsNotTakenForAnOption(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.answers("--version in package.json is wrong", "Bumped it."));
+
+    Run run = CursorAgentClient.builder(agent.executable()).build()
+        .run("--version in package.json is wrong");
+
+    assertThat(run.text()).isEqualTo("Bumped it.");
+    assertThat(agent.takeInvocation().prompt()).isEqualTo("--version in package.json is wrong");
+  }
+
+  @Test
+  void passesTheApiKeyInTheEnvironment(FakeAgent agent) throws Exception {
+    agent.enqueue(Tapes.answers("say hi", "Hi!"));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .environment("CURSOR_API_KEY", "key-from-the-vault").build();
+
+    client.run("say hi");
+
+    // the fake never keeps a CURSOR_* value, only that it was set
+    agent.verify(1, invocation().env("CURSOR_API_KEY", equalTo("REDACTED")));
+  }
+}

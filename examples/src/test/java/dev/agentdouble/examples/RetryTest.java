@@ -1,0 +1,48 @@
+package dev.agentdouble.examples;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentdouble.junit.AgentDoubleExtension;
+import dev.agentdouble.junit.FakeAgent;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link CursorAgentClient#runWithRetries}: a sequence of tapes answers one prompt. */
+@ExtendWith(AgentDoubleExtension.class)
+@Timeout(60)
+class RetryTest {
+  static final String PROMPT = "Refactor the checkout flow";
+
+  @Test
+  void retriesARunThatLostTheNetworkAndReturnsTheNextAnswer(FakeAgent agent) throws Exception {
+    agent.when(invocation().prompt(containing("checkout")))
+        .reply(Tapes.networkFailure(PROMPT), Tapes.answers(PROMPT, "Done: checkout.ts is split."));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .retryDelay(Duration.ofMillis(10)).build();
+
+    Run run = client.runWithRetries(PROMPT, 3);
+
+    assertThat(run.text()).isEqualTo("Done: checkout.ts is split.");
+    agent.verify(2, invocation().prompt(containing("checkout")));
+  }
+
+  @Test
+  void givesUpAfterTheLastAttemptWithItsFailure(FakeAgent agent) {
+    agent.when(invocation()).reply(Tapes.networkFailure(PROMPT)).repeatLast();
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .retryDelay(Duration.ofMillis(10)).build();
+
+    assertThatThrownBy(() -> client.runWithRetries(PROMPT, 3))
+        .isInstanceOfSatisfying(AgentException.class, e -> {
+          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+          assertThat(e.stderr()).isEqualTo(Tapes.MAX_RETRIES);
+          assertThat(e.retryable()).isTrue();
+        });
+    agent.verify(3, invocation());
+  }
+}
