@@ -106,7 +106,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
       injectFields(context, instance, false);
     }
-    if (context.getTestMethod().map(m -> m.isAnnotationPresent(AgentTape.class)).orElse(false)) {
+    if (context.getTestMethod().map(m -> m.isAnnotationPresent(AgentTape.class)).orElse(false)
+        || context.getRequiredTestClass().isAnnotationPresent(AgentTape.class)) {
       handle(context); // a missing tape or a refused recording fails here, before the test runs
     }
   }
@@ -172,7 +173,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   }
 
   /** Closing the store without afterEach (an aborted test): the fake still ends. */
-  private record Handle(FakeAgent agent) implements ExtensionContext.Store.CloseableResource {
+  private record Handle(FakeAgent agent)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     @Override
     public void close() {
       agent.finish(new ArrayList<>());
@@ -194,7 +196,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
 
   /** The JVM-wide part: the control plane, the fake's runtime, a work folder. */
   private record Shared(ControlPlane plane, FakeAgentRuntime runtime, Path work)
-      implements ExtensionContext.Store.CloseableResource {
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     static Shared start() {
       try {
         Path work = Files.createTempDirectory("agentdouble-");
@@ -242,8 +244,12 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   }
 
   private static void vcr(ExtensionContext context, FakeAgent agent) {
+    // on the method for one test; on the class for every test (and a static fake) in it
     Optional<AgentTape> annotation = context.getTestMethod()
         .map(m -> m.getAnnotation(AgentTape.class));
+    if (annotation.isEmpty()) {
+      annotation = Optional.ofNullable(context.getRequiredTestClass().getAnnotation(AgentTape.class));
+    }
     if (annotation.isEmpty()) {
       return;
     }

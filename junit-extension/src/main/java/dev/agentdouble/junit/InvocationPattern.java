@@ -1,12 +1,10 @@
 package dev.agentdouble.junit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
-import dev.agentdouble.tape.internal.JsonText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,10 +45,11 @@ public final class InvocationPattern {
 
   /** argv holds this exact element. */
   public InvocationPattern argv(String element) {
-    return and("$.argv", containing(JsonText.quote(element)), "argv has \"" + element + "\"");
+    // on an array, WireMock's matchingJsonPath holds when any element matches
+    return and("$.argv", equalTo(element), "argv has \"" + element + "\"");
   }
 
-  /** argv, as a JSON array, matches (e.g. {@code equalToJson("[\"-p\",\"hi\"]")}). */
+  /** Some element of argv matches (e.g. {@code matching("--model=.*")}). */
   public InvocationPattern argv(StringValuePattern pattern) {
     return and("$.argv", pattern, "argv " + pattern.getExpected());
   }

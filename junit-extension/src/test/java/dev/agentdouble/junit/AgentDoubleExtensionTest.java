@@ -263,4 +263,29 @@ class AgentDoubleExtensionTest {
         message(m -> m.contains("recording needs the recorder (agentdouble record), which is not "
             + "available in this version"))));
   }
+
+  @ExtendWith(AgentDoubleExtension.class)
+  @AgentTape(value = "hello", mode = "replay")
+  static class ClassTape {
+    @Test
+    void usesTheClassTape(FakeAgent agent) {
+      CLASS_TAPE.add(Runs.run(agent.executable(), "-p", "one").out());
+    }
+  }
+
+  static final List<String> CLASS_TAPE = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  @Test
+  void aTapeOnTheClassAnswersItsTests() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    says("class tape").write(root.resolve("ClassTape/hello.tape.ndjson"));
+    CLASS_TAPE.clear();
+
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .selectors(selectClass(ClassTape.class)).execute().testEvents()
+        .assertStatistics(stats -> stats.succeeded(1));
+
+    assertThat(CLASS_TAPE).containsExactly("class tape\n");
+  }
 }

@@ -106,4 +106,13 @@ class FakeAgentTest {
             + "closest: prompt \"refactor the cart\", json, argv [-p, --output-format, json, refactor the cart]")
         .hasMessageContaining("$.prompt");
   }
+
+  @Test
+  void argvPatternsMatchAnyElement(FakeAgent agent) {
+    agent.when(invocation().argv("--force")).reply(says("forced", 0));
+
+    assertThat(Runs.run(agent.executable(), "-p", "--force", "go").out()).isEqualTo("forced\n");
+    agent.verify(1, invocation().argv("--force"));
+    agent.verify(0, invocation().argv("--trust"));
+  }
 }

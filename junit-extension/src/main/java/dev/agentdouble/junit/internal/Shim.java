@@ -38,9 +38,12 @@ public final class Shim {
         .append(" -cp ").append(quote(runtime.classpath())).append(' ')
         .append(FakeAgentRuntime.MAIN).append(" \"$@\"\n");
     for (String name : new String[] {"cursor-agent", "agent"}) {
-      Path file = bin.resolve(name);
-      Files.writeString(file, sh, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+      // a temp file and a rename: a run starting meanwhile sees the old script or the new one
+      Path tmp = bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp");
+      Files.writeString(tmp, sh, StandardCharsets.UTF_8);
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.move(tmp, bin.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
   }
 
