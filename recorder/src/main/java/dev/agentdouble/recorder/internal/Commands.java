@@ -21,7 +21,7 @@ public final class Commands {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show");
+  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show", "diff");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -36,6 +36,8 @@ public final class Commands {
                                   turn a captured run into a tape
         lint TAPE...              check tapes against the format and the CLI's protocol
         show TAPE...              print a readable timeline of each tape
+        diff A B [--timing]       show what differs between two tapes (timing ignored unless
+                                  --timing); exit 0 when the same, 1 when they differ
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -83,6 +85,7 @@ public final class Commands {
         case "show" -> show(rest);
         case "lint" -> new LintCommand(out, err).run(rest);
         case "import" -> new ImportCommand(out, err).run(rest);
+        case "diff" -> new DiffCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
