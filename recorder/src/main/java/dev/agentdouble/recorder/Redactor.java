@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  * the secrets changes. Markers need no escaping in JSON. The same input always gives the same tape.
  *
  * <pre>{@code
- * Redactor redactor = Redactor.from(System.getenv(), argv, List.of(Pattern.compile("sk-[A-Za-z0-9]+")));
+ * Redactor redactor =
+ *     Redactor.from(System.getenv(), argv, List.of(Pattern.compile("sk-[A-Za-z0-9]+")));
  * Redacted redacted = redactor.redact(Normaliser.normalise(captured, context));
  * redacted.tape().write(file);
  * err.println("redacted " + redacted.summary());

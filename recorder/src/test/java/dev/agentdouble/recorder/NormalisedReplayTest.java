@@ -67,7 +67,8 @@ class NormalisedReplayTest {
   /** The ids the fake has no variable for, masked: they are canonical after normalising. */
   static String maskIds(byte[] stdout) {
     return new String(stdout, StandardCharsets.UTF_8).replaceAll(
-        "\"(request_id|model_call_id|call_id|toolCallId)\":\"(?:[^\"\\\\]|\\\\.)*\"", "\"$1\":\"#\"");
+        "\"(request_id|model_call_id|call_id|toolCallId)\":\"(?:[^\"\\\\]|\\\\.)*\"",
+        "\"$1\":\"#\"");
   }
 
   record Result(byte[] stdout, String err, int exit) {}
@@ -80,7 +81,8 @@ class NormalisedReplayTest {
         "-p", "--output-format", "stream-json", "--resume", live.sessionId(),
         "--workspace", live.cwd(), live.prompt()));
     ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
+    pb.environment().keySet()
+        .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
     pb.environment().putAll(Map.of("AGENTDOUBLE_TAPE", file.toString(),
         "AGENTDOUBLE_TIMING", "fast",
         "AGENTDOUBLE_EPOCH_MS", Long.toString(live.epochMs()),
@@ -140,7 +142,8 @@ class NormalisedReplayTest {
     assertThat(new String(original.stdout(), StandardCharsets.UTF_8)).isEqualTo(written.toString());
     assertThat(maskIds(replayed.stdout())).isEqualTo(maskIds(original.stdout()));
     assertThat(new String(replayed.stdout(), StandardCharsets.UTF_8))
-        .contains(SID, CWD + "/notes.txt", HOME + "/.cursor/rules.md", "\"timestamp_ms\":" + (EPOCH + 10))
+        .contains(SID, CWD + "/notes.txt", HOME + "/.cursor/rules.md",
+            "\"timestamp_ms\":" + (EPOCH + 10))
         .doesNotContain(Normaliser.SESSION_ID, Normaliser.CWD, Normaliser.HOME);
   }
 

@@ -122,15 +122,18 @@ class NormaliserTest {
     String second = ((Frame.Out) a.frames().get(3)).json();
     String request = "00000000-0000-4000-9000-000000000001";
     assertThat(first).isEqualTo("{\"type\":\"tool_call\",\"subtype\":\"started\",\"call_id\":"
-        + "\"call_000000000000000000000001\\nfc_00000000000000000000000000000000000000000000000001\","
+        + "\"call_000000000000000000000001\\nfc_0000000000000000000000000000000000000000000000000"
+        + "1\","
         + "\"tool_call\":{\"writeToolCall\":{\"args\":{\"path\":\"/workspace/a.txt\","
         + "\"fileText\":\"x\",\"toolCallId\":\"call_000000000000000000000001\\nfc_0000000000000000"
         + "0000000000000000000000000000000001\"}},\"toolCallId\":\"call_000000000000000000000001"
         + "\\nfc_00000000000000000000000000000000000000000000000001\"},\"model_call_id\":\""
         + request + "-0-0001\",\"session_id\":\"" + Normaliser.SESSION_ID + "\"}");
     assertThat(second).contains("\"call_id\":\"call-00000000-0000-0000-0000-000000000000-2\\nfc_"
-        + "00000000-0000-0000-0000-000000000000_2\"", "\"model_call_id\":\"" + request + "-1-0002\"");
-    assertThat(((Frame.Out) a.frames().get(4)).json()).contains("\"request_id\":\"" + request + "\"");
+        + "00000000-0000-0000-0000-000000000000_2\"",
+        "\"model_call_id\":\"" + request + "-1-0002\"");
+    assertThat(((Frame.Out) a.frames().get(4)).json())
+        .contains("\"request_id\":\"" + request + "\"");
   }
 
   @Test
@@ -155,8 +158,8 @@ class NormaliserTest {
       }
       JsonNode started = was.path("tool_call").path("startedAtMs");
       if (started.isTextual()) {
-        assertThat(now.path("tool_call").path("startedAtMs").asText())
-            .isEqualTo(Long.toString(Long.parseLong(started.asText()) - epoch + Normaliser.EPOCH_MS));
+        assertThat(now.path("tool_call").path("startedAtMs").asText()).isEqualTo(
+            Long.toString(Long.parseLong(started.asText()) - epoch + Normaliser.EPOCH_MS));
         checked++;
       }
       JsonNode completed = was.path("tool_call").path("completedAtMs");

@@ -169,7 +169,8 @@ class RedactorTest {
 
     Redacted redacted = Redactor.from(ENV, List.of(), List.of()).redact(run);
 
-    assertThat(new String(redacted.tape().toBytes(), StandardCharsets.UTF_8)).doesNotContain(API_KEY);
+    assertThat(new String(redacted.tape().toBytes(), StandardCharsets.UTF_8))
+        .doesNotContain(API_KEY);
     assertThat(Linter.lint(redacted.tape(), Linter.Scope.RUN)).noneMatch(f -> f.isError());
     assertThat(redacted.tape().frames()).allSatisfy(f -> assertThat(f).isNotInstanceOf(
         Frame.OutBytes.class));
@@ -219,7 +220,8 @@ class RedactorTest {
         new Frame.Exit(3, 0)));
 
     Redacted redacted = Redactor.from(Map.of(), List.of(),
-        List.of(Pattern.compile("sk-live-[a-z0-9]+"), Pattern.compile("sk-test-\\w+"))).redact(tape);
+        List.of(Pattern.compile("sk-live-[a-z0-9]+"), Pattern.compile("sk-test-\\w+")))
+        .redact(tape);
 
     String bytes = new String(redacted.tape().toBytes(), StandardCharsets.UTF_8);
     assertThat(bytes).doesNotContain("sk-live-a1b2c3", "sk-test-zz9")
@@ -252,8 +254,8 @@ class RedactorTest {
 
     Redacted redacted = Redactor.from(env, List.of(), List.of()).redact(tape);
 
-    assertThat(redacted.tape().frames().get(0))
-        .isEqualTo(new Frame.Out(0, "{\"n\":\"REDACTED:PIN_SECRET\",\"m\":\"1REDACTED:PIN_SECRET\"}"));
+    assertThat(redacted.tape().frames().get(0)).isEqualTo(new Frame.Out(0,
+        "{\"n\":\"REDACTED:PIN_SECRET\",\"m\":\"1REDACTED:PIN_SECRET\"}"));
     assertThat(redacted.tape().frames().get(1))
         .isEqualTo(new Frame.Out(1, "{\"a\":\"REDACTED:ODD_TOKEN\"}"));
     assertThat(redacted.total()).isEqualTo(3);

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class CanonicalIds {
-  private static final Pattern UUID =
-      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  private static final Pattern UUID = Pattern.compile(
+      "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern MODEL_CALL_ID = Pattern.compile("(.+)-([0-9]+)-([A-Za-z0-9]+)");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z]{1,5}[_-]");
 

@@ -152,8 +152,8 @@ public final class Secrets {
 
   /**
    * {@code s} as the inside of a JSON string: as {@link JsonText#quote} writes it, optionally with
-   * {@code \/}, optionally with every non-ASCII character as a {@code \}{@code u} escape, optionally
-   * with upper-case hex digits.
+   * {@code \/}, optionally with every non-ASCII character as a {@code \}{@code u} escape,
+   * optionally with upper-case hex digits.
    */
   static String escape(String s, boolean slash, boolean ascii, boolean upper) {
     String quoted = JsonText.quote(s);
