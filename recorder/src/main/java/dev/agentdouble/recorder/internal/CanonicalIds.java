@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  *       request id becomes that request's stand-in and its last part the digits of N.
  * </ul>
  */
-public final class CanonicalIds {
+final class CanonicalIds {
   private static final Pattern UUID = Pattern.compile(
       "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern MODEL_CALL_ID = Pattern.compile("(.+)-([0-9]+)-([A-Za-z0-9]+)");

@@ -12,7 +12,7 @@ import java.util.Optional;
  * them at replay: on the bytes as {@code JSON.stringify} escapes the value. Normalising with these
  * rules and replaying with the reverse ones gives back every string.
  */
-public final class StringRules {
+final class StringRules {
   private record Rule(String from, String needle, String to, String toInner, boolean prefix) {}
 
   private final List<Rule> rules = new ArrayList<>();

@@ -23,7 +23,7 @@ import java.util.Set;
  * event type) in the same place show as one changed frame, with each JSON path that differs.
  * Timing is ignored unless asked for: see {@link #TIMING_FIELDS}.
  */
-public final class TapeDiff {
+final class TapeDiff {
   /** Event fields that hold timing, ignored with frame times unless timing is compared. */
   public static final Set<String> TIMING_FIELDS = Set.of("timestamp_ms", "startedAtMs",
       "completedAtMs", "duration_ms", "duration_api_ms", "executionTime");
