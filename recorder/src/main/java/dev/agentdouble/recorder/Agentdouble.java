@@ -6,8 +6,8 @@ import java.io.PrintStream;
 
 /**
  * The {@code agentdouble} command: {@code demo}, {@code replay}, {@code import}, {@code lint},
- * {@code show}. Data goes to stdout, diagnostics to stderr as {@code agentdouble: subject:
- * problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ * {@code show}, {@code diff}. Data goes to stdout, diagnostics to stderr as {@code agentdouble:
+ * subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
  */
 public final class Agentdouble {
   private Agentdouble() {}

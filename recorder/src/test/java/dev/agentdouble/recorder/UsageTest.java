@@ -17,7 +17,7 @@ class UsageTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
         .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
-            "drift [--stdout] OLD NEW");
+            "diff A B [--timing]", "drift [--stdout] OLD NEW");
     assertThat(r.err()).isEmpty();
   }
 
@@ -31,7 +31,7 @@ class UsageTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "vary", "drift"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift"})
   void everyCommandExplainsItselfWithHelp(String command) {
     Cli.Result longFlag = Cli.run(command, "--help");
     Cli.Result shortFlag = Cli.run(command, "-h");
@@ -60,11 +60,11 @@ class UsageTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, vary, drift\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show, diff, vary, drift\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "vary", "drift"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift"})
   void anUnknownOptionExits2AndPointsAtTheCommandsHelp(String command) {
     Cli.Result r = Cli.run(command, "--verbose", "x.tape.ndjson");
 
@@ -132,7 +132,8 @@ class UsageTest {
     String[][] lines = {
         {"bogus"}, {"import"}, {"import", "--stdout"}, {"import", "--stdout", "a", "--out", "b",
             "--exit", "x"}, {"import", "--stdout", "a", "--out", "b", "--signal", "99999999999"},
-        {"lint", "--"}, {"show", "-x"}, {"replay", "--prompt"}, {"demo", "--timing", "max-gap:x"}};
+        {"lint", "--"}, {"show", "-x"}, {"replay", "--prompt"}, {"demo", "--timing", "max-gap:x"},
+        {"diff", "a"}, {"diff", "--timing"}};
     for (String[] line : lines) {
       Cli.Result r = Cli.run(line);
 

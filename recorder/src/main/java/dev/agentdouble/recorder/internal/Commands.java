@@ -22,7 +22,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show", "vary", "drift");
+      "lint", "show", "diff", "vary", "drift");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -41,6 +41,8 @@ public final class Commands {
                                   turn a captured run into a tape
         lint TAPE...              check tapes against the format and the CLI's protocol
         show TAPE...              print a readable timeline of each tape
+        diff A B [--timing]       show what differs between two tapes (timing ignored unless
+                                  --timing); exit 0 when the same, 1 when they differ
         vary TAPE --variant NAME [--seed N] [--out FILE]
                                   derive a damaged variant (re-chunked, cut, noisy, ...); --list
         drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
@@ -95,6 +97,7 @@ public final class Commands {
         case "shim" -> new ShimCommand(out, err, home).run(rest);
         case "vary" -> new VaryCommand(out, err).run(rest);
         case "drift" -> new DriftCommand(out, err).run(rest);
+        case "diff" -> new DiffCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };

@@ -144,7 +144,8 @@ final class RecordCommand {
       header.extra("interrupted", "true");
     }
     Tape tape = new Tape(header.build(), frames);
-    Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"));
+    Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"),
+        System.getProperty("user.dir"), recordedAt.toEpochMilli());
     try {
       recording.tape().write(target);
     } catch (IOException e) {

@@ -1,25 +1,42 @@
 package dev.agentdouble.recorder.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdouble.recorder.Normaliser;
+import dev.agentdouble.recorder.Redacted;
+import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.internal.Json;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A captured run made ready to keep: redacted (always) and normalised (unless raw), with the
- * figures of the summary line.
+ * A captured run made ready to keep: normalised (unless raw), then redacted (always, last, so no
+ * secret survives in the vars either), with the figures of the summary line.
  */
-record Recording(Tape tape, int events, int toolCalls, int redactions) {
+record Recording(Tape tape, int events, int toolCalls, Redacted redacted) {
+
+  /**
+   * @param cwd the folder the command ran in ({@code --workspace} when it named one)
+   * @param epochMs the wall-clock time at which the command started
+   */
   static Recording finish(Tape captured, Map<String, String> env, List<String> command,
-      List<Pattern> redact, boolean raw) {
+      List<Pattern> redact, boolean raw, String cwd, long epochMs) {
     Tape tape = captured;
-    int redactions = 0;
+    if (!raw) {
+      Normaliser.Context context = Normaliser.Context.NONE.cwd(workspace(command).orElse(cwd))
+          .epochMs(epochMs);
+      String home = env.get("HOME");
+      if (home != null && !home.isEmpty() && !home.equals("/")) {
+        context = context.home(home);
+      }
+      tape = Normaliser.normalise(tape, context);
+    }
+    Redacted redacted = Redactor.from(env, command.subList(1, command.size()), redact).redact(tape);
     int events = 0;
     int tools = 0;
-    for (Frame f : tape.frames()) {
+    for (Frame f : redacted.tape().frames()) {
       if (f instanceof Frame.Out out) {
         events++;
         JsonNode node = Json.tree(out.json());
@@ -29,6 +46,22 @@ record Recording(Tape tape, int events, int toolCalls, int redactions) {
         }
       }
     }
-    return new Recording(tape, events, tools, redactions);
+    return new Recording(redacted.tape(), events, tools, redacted);
+  }
+
+  int redactions() {
+    return redacted.total();
+  }
+
+  private static java.util.Optional<String> workspace(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      if (command.get(i).equals("--workspace") && i + 1 < command.size()) {
+        return java.util.Optional.of(command.get(i + 1));
+      }
+      if (command.get(i).startsWith("--workspace=")) {
+        return java.util.Optional.of(command.get(i).substring("--workspace=".length()));
+      }
+    }
+    return java.util.Optional.empty();
   }
 }

@@ -1,0 +1,151 @@
+package dev.agentdouble.recorder;
+
+import dev.agentdouble.recorder.internal.ArgvSecrets;
+import dev.agentdouble.recorder.internal.Redaction;
+import dev.agentdouble.recorder.internal.Secrets;
+import dev.agentdouble.tape.Tape;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Takes secrets out of a tape before it is written, so that a recording cannot leak one by
+ * omission. Each secret is replaced everywhere — header argv and every other header text, stdout
+ * JSON lines, raw stdout, stderr — in its raw form and in the forms JSON writers give it (escaped
+ * as {@code JSON.stringify} escapes, with {@code \/}, with {@code \}{@code u} escapes, escaped
+ * twice), by a stable marker naming its source:
+ *
+ * <ul>
+ *   <li>the value of an environment variable whose name contains {@code KEY}, {@code TOKEN},
+ *       {@code SECRET}, {@code PASSWORD}, {@code PASSWD}, {@code CREDENTIAL} or {@code AUTH}
+ *       (any case; {@code AUTHOR} is not {@code AUTH}), at least {@value #MIN_LENGTH} characters:
+ *       {@code REDACTED:CURSOR_API_KEY};
+ *   <li>the values of {@code --api-key} and {@code --auth-token} ({@code REDACTED:api-key},
+ *       {@code REDACTED:auth-token}) and of {@code -H}/{@code --header}: for {@code Name: value}
+ *       the whole string becomes {@code Name: REDACTED:header:Name}, the value alone and a
+ *       credential after an auth scheme ({@code Bearer xyz}) become {@code
+ *       REDACTED:header:Name}. Found in the argv given to {@link #from} and in the tape's own
+ *       header argv. In the header argv the value is always replaced; elsewhere only values of at
+ *       least {@value #MIN_LENGTH} characters are looked for, so a short value cannot wreck the
+ *       tape;
+ *   <li>every text a user pattern matches (in header text, in each JSON string, in raw stdout and
+ *       stderr): {@code REDACTED:pattern-1} for the first pattern, and so on; each match is then
+ *       replaced wherever it occurs, like any other secret.
+ * </ul>
+ *
+ * Where secrets overlap the longest wins; when two sources share a value, the first in the order
+ * above (environment variables by name) names it. Inside JSON, strings are decoded, cleaned and
+ * written back escaped as the CLI escapes them, so lines stay valid compact JSON and nothing but
+ * the secrets changes. Markers need no escaping in JSON. The same input always gives the same tape.
+ *
+ * <pre>{@code
+ * Redactor redactor =
+ *     Redactor.from(System.getenv(), argv, List.of(Pattern.compile("sk-[A-Za-z0-9]+")));
+ * Redacted redacted = redactor.redact(Normaliser.normalise(captured, context));
+ * redacted.tape().write(file);
+ * err.println("redacted " + redacted.summary());
+ * }</pre>
+ *
+ * Normalise first, then redact: redaction then also covers what normalisation declares in {@code
+ * vars} (a prompt holding a secret, say).
+ */
+public final class Redactor {
+  /** The shortest value looked for everywhere: shorter ones would match ordinary text. */
+  public static final int MIN_LENGTH = 8;
+
+  /** What makes an environment variable's name look secret. */
+  public static final List<String> SECRET_WORDS =
+      List.of("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH");
+
+  private final List<Secrets.Secret> secrets;
+  private final List<Pattern> patterns;
+
+  private Redactor(List<Secrets.Secret> secrets, List<Pattern> patterns) {
+    this.secrets = List.copyOf(secrets);
+    this.patterns = List.copyOf(patterns);
+  }
+
+  /**
+   * A redactor of the secrets in a run's environment and command line, and of what {@code
+   * patterns} match.
+   *
+   * @param env the environment the CLI ran with
+   * @param argv the arguments it ran with (without the program name)
+   * @param patterns user patterns ({@code --redact}), numbered from 1 in markers
+   */
+  public static Redactor from(Map<String, String> env, List<String> argv, List<Pattern> patterns) {
+    Objects.requireNonNull(env, "env");
+    List<Secrets.Secret> list = new ArrayList<>();
+    new TreeMap<>(env).forEach((name, value) -> {
+      if (value != null && looksSecret(name)) {
+        String source = Redaction.sourceName(name);
+        for (String v : List.of(value, value.strip())) {
+          if (v.length() >= MIN_LENGTH) {
+            list.add(new Secrets.Secret(v, Redaction.marker(source), source));
+          }
+        }
+      }
+    });
+    for (ArgvSecrets.Found found : ArgvSecrets.find(argv)) {
+      list.addAll(found.secrets(MIN_LENGTH));
+    }
+    return new Redactor(list, patterns);
+  }
+
+  /** Whether an environment variable of this name holds a secret, by its name. */
+  public static boolean looksSecret(String name) {
+    String upper = name.toUpperCase(Locale.ROOT);
+    for (String word : SECRET_WORDS) {
+      for (int i = upper.indexOf(word); i >= 0; i = upper.indexOf(word, i + 1)) {
+        if (!(word.equals("AUTH") && upper.startsWith("AUTHOR", i))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The sources this redactor knows secrets of before it sees a tape, in order, e.g. {@code
+   * [CURSOR_API_KEY, api-key]}; user patterns add theirs per tape. Values are never exposed.
+   */
+  public List<String> sources() {
+    return secrets.stream().map(Secrets.Secret::source).distinct().toList();
+  }
+
+  /** The tape without the secrets, and how many replacements were made per source. */
+  public Redacted redact(Tape tape) {
+    List<ArgvSecrets.Found> positional = ArgvSecrets.find(tape.header().argv());
+    List<Secrets.Secret> all = new ArrayList<>(secrets);
+    for (ArgvSecrets.Found found : positional) {
+      all.addAll(found.secrets(MIN_LENGTH));
+    }
+    all.addAll(Redaction.patternSecrets(tape, patterns));
+    Map<String, Integer> counts = new HashMap<>();
+    Tape clean = Redaction.apply(tape, new Secrets(all), positional, counts);
+    return new Redacted(clean, counts);
+  }
+
+  /**
+   * {@code text} without the secrets: those of the environment and argv, and what the patterns
+   * match in it. For redacting what a recorder prints about a run (its command line, say).
+   */
+  public String redact(String text) {
+    List<Secrets.Secret> all = new ArrayList<>(secrets);
+    for (int k = 0; k < patterns.size(); k++) {
+      String source = "pattern-" + (k + 1);
+      java.util.regex.Matcher m = patterns.get(k).matcher(text);
+      while (m.find()) {
+        if (!m.group().isEmpty()) {
+          all.add(new Secrets.Secret(m.group(), Redaction.marker(source), source));
+        }
+      }
+    }
+    return new Secrets(all).replace(text, new HashMap<>());
+  }
+}

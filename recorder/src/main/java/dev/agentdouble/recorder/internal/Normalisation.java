@@ -1,0 +1,290 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.Vars;
+import dev.agentdouble.tape.internal.EventFields;
+import dev.agentdouble.tape.internal.JsonCursor;
+import dev.agentdouble.tape.internal.JsonText;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The work behind {@code Normaliser}: one pass over the stdout JSON lines to find the volatile
+ * values, one to rewrite them. Only whole JSON strings (and the numbers under {@code timestamp_ms})
+ * change, spliced into the line's bytes; the cwd and home prefix rule is the one exception, as it
+ * is at replay. Raw stdout and stderr are kept as they are, since the fake never substitutes there.
+ */
+public final class Normalisation {
+  private static final String TIMESTAMP_MS = "\"timestamp_ms\"";
+  private static final Set<String> MS_STRINGS = Set.of("\"startedAtMs\"", "\"completedAtMs\"");
+  private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
+
+  /** The canonical values a tape is rebased to. */
+  public record Canon(String sessionId, String cwd, String home, long epochMs) {}
+
+  /** What the recorder knows about the run; each empty where it does not. */
+  public record Known(Optional<String> cwd, Optional<String> home, Optional<String> prompt,
+      OptionalLong epochMs) {}
+
+  private final Tape tape;
+  private final Canon canon;
+  private final List<byte[]> lines = new ArrayList<>();
+  private final List<EventFields> events = new ArrayList<>();
+
+  // found by the scan
+  private Optional<String> initSessionId = Optional.empty();
+  private Optional<String> initCwd = Optional.empty();
+  private Optional<String> firstSessionId = Optional.empty();
+  private Optional<String> userText = Optional.empty();
+  private OptionalLong derivedEpoch = OptionalLong.empty();
+  private final CanonicalIds ids = new CanonicalIds();
+
+  private Normalisation(Tape tape, Canon canon) {
+    this.tape = tape;
+    this.canon = canon;
+  }
+
+  /** {@code tape} rebased to {@code canon}. */
+  public static Tape normalise(Tape tape, Known known, Canon canon) {
+    return new Normalisation(tape, canon).run(known);
+  }
+
+  private Tape run(Known known) {
+    scan();
+    Vars recorded = tape.header().vars();
+    Optional<String> sessionId = recorded.sessionId().or(() -> initSessionId)
+        .or(() -> firstSessionId).filter(id -> id.length() >= CanonicalIds.MIN_LENGTH);
+    Optional<String> cwd = folder(known.cwd()).or(() -> folder(recorded.cwd()))
+        .or(() -> folder(initCwd));
+    Optional<String> home = folder(known.home()).or(() -> folder(recorded.home()));
+    Optional<String> prompt = known.prompt().or(recorded::prompt)
+        .or(() -> userText.filter(t -> !t.isEmpty()));
+    OptionalLong epoch = known.epochMs().isPresent() ? known.epochMs()
+        : recorded.epochMs().isPresent() ? recorded.epochMs() : derivedEpoch;
+
+    // which of sessionId, cwd, home can be rebased so that replay gives every string back
+    StringRules rules = rules(sessionId, cwd, home, prompt);
+    boolean rebaseSession = sessionId.isPresent() && rules.applyText(sessionId.get())
+        .equals(canon.sessionId());
+    boolean rebaseCwd = cwd.isPresent() && rules.applyText(cwd.get()).equals(canon.cwd());
+    boolean rebaseHome = home.isPresent() && rules.applyText(home.get()).equals(canon.home());
+
+    long shift = epoch.isPresent() ? canon.epochMs() - epoch.getAsLong() : 0;
+    Map<String, String> idMap = ids.all();
+    List<Frame> frames = new ArrayList<>(tape.frames().size());
+    int line = 0;
+    for (Frame f : tape.frames()) {
+      if (f instanceof Frame.Out out) {
+        byte[] json = lines.get(line);
+        byte[] rewritten = rewrite(json, events.get(line), rules, idMap, shift, prompt);
+        line++;
+        frames.add(rewritten == json ? out
+            : new Frame.Out(out.t(), new String(rewritten, StandardCharsets.UTF_8)));
+      } else {
+        frames.add(f);
+      }
+    }
+
+    Header h = tape.header();
+    Vars vars = new Vars(
+        sessionId.map(id -> rebaseSession ? canon.sessionId() : id),
+        cwd.map(c -> rebaseCwd ? canon.cwd() : c),
+        home.map(c -> rebaseHome ? canon.home() : c),
+        prompt,
+        epoch.isPresent() ? OptionalLong.of(canon.epochMs()) : OptionalLong.empty(),
+        recorded.extras());
+    List<String> argv = h.argv().stream().map(a -> argvElement(a, rules)).toList();
+    Header header = new Header(h.version(), h.cli(), h.cliVersion(), argv, h.outputFormat(),
+        h.textStyle(), h.recordedAt(), h.source(), h.recorder(), vars, h.match(), h.extras());
+    return new Tape(header, frames);
+  }
+
+  /** The path as a folder variable: absolute, not the root, no trailing {@code /}. */
+  private static Optional<String> folder(Optional<String> path) {
+    return path.map(p -> p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p)
+        .filter(p -> !p.isEmpty());
+  }
+
+  private static boolean rebasable(String folder) {
+    return folder.startsWith("/") && folder.length() > 1;
+  }
+
+  /**
+   * The rules from recorded to canonical values: as many of sessionId, cwd and home as can be
+   * rebased without a replay mistaking some other string for a canonical value (a tape that
+   * already mentions {@code /workspace}, say, keeps its recorded cwd).
+   */
+  private StringRules rules(Optional<String> sessionId, Optional<String> cwd,
+      Optional<String> home, Optional<String> prompt) {
+    // bit 1: sessionId, 2: cwd, 4: home; more rebased is better
+    for (int mask : new int[] {7, 3, 5, 6, 1, 2, 4, 0}) {
+      StringRules rules = new StringRules();
+      if ((mask & 1) != 0 && sessionId.isPresent()) {
+        rules.exact(sessionId.get(), canon.sessionId());
+      }
+      if ((mask & 2) != 0 && cwd.isPresent() && rebasable(cwd.get())) {
+        rules.prefix(cwd.get(), canon.cwd());
+      }
+      if ((mask & 4) != 0 && home.isPresent() && rebasable(home.get())) {
+        rules.prefix(home.get(), canon.home());
+      }
+      if (roundTrips(rules, prompt)) {
+        return rules;
+      }
+    }
+    return new StringRules();
+  }
+
+  /** Whether replaying with {@code rules} reversed gives back every string they rewrite. */
+  private boolean roundTrips(StringRules rules, Optional<String> prompt) {
+    if (rules.isEmpty()) {
+      return true;
+    }
+    StringRules back = rules.reversed();
+    boolean[] ok = {true};
+    for (int i = 0; i < lines.size() && ok[0]; i++) {
+      byte[] json = lines.get(i);
+      boolean user = events.get(i).isUser();
+      walk(json, (c, token, place) -> {
+        if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
+          return;
+        }
+        String raw = c.raw();
+        if (!rules.mayMatchRaw(raw) && !back.mayMatchRaw(raw)) {
+          return;
+        }
+        String written = isPrompt(user, token, place, c, prompt) ? raw
+            : rules.applyRaw(raw).orElse(raw);
+        if (!back.applyRaw(written).orElse(written).equals(raw)) {
+          ok[0] = false;
+        }
+      });
+    }
+    return ok[0];
+  }
+
+  /** Reads every stdout JSON line once: ids, the init event, the prompt, the first timestamp. */
+  private void scan() {
+    for (Frame f : tape.frames()) {
+      if (!(f instanceof Frame.Out out)) {
+        continue;
+      }
+      byte[] json = out.json().getBytes(StandardCharsets.UTF_8);
+      EventFields event = EventFields.read(json, 0, json.length, userText.isEmpty());
+      lines.add(json);
+      events.add(event);
+      if (event.isInit() && initSessionId.isEmpty() && initCwd.isEmpty()) {
+        initSessionId = event.sessionId();
+        initCwd = event.cwd();
+      }
+      if (firstSessionId.isEmpty()) {
+        firstSessionId = event.sessionId();
+      }
+      if (event.isUser() && userText.isEmpty()) {
+        userText = event.text();
+      }
+      if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
+        derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - out.t());
+      }
+      walk(json, (c, token, place) -> {
+        if (token != JsonCursor.Token.STRING) {
+          return;
+        }
+        switch (place.keyRaw()) {
+          case "\"request_id\"" -> ids.request(c.text());
+          case "\"model_call_id\"" -> ids.modelCall(c.text());
+          case "\"call_id\"", "\"toolCallId\"" -> ids.call(c.text());
+          default -> {
+            // not an id
+          }
+        }
+      });
+    }
+  }
+
+  private byte[] rewrite(byte[] json, EventFields event, StringRules rules,
+      Map<String, String> idMap, long shift, Optional<String> prompt) {
+    // an id's token is at least its length plus quotes, at most six bytes a character (a u-escape)
+    int minRaw = idMap.keySet().stream().mapToInt(String::length).min().orElse(0) + 2;
+    int maxRaw = idMap.keySet().stream().mapToInt(String::length).max().orElse(0) * 6 + 2;
+    boolean user = event.isUser();
+    JsonWalk.Splice splice = new JsonWalk.Splice();
+    walk(json, (c, token, place) -> {
+      if (token == JsonCursor.Token.NUMBER) {
+        if (shift != 0 && place.keyRaw().equals(TIMESTAMP_MS) && c.isInteger()
+            && c.raw().replace("-", "").length() <= 18) {
+          splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(c.longValue() + shift));
+        }
+        return;
+      }
+      if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
+        return;
+      }
+      if (isPrompt(user, token, place, c, prompt)) {
+        return;
+      }
+      int length = c.tokenEnd() - c.tokenStart();
+      if (!idMap.isEmpty() && length >= minRaw && length <= maxRaw) {
+        String id = idMap.get(c.text());
+        if (id != null) {
+          splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(id));
+          return;
+        }
+      }
+      String raw = c.raw();
+      Optional<String> rebased = rules.applyRaw(raw);
+      if (rebased.isPresent()) {
+        splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
+        return;
+      }
+      if (shift != 0 && token == JsonCursor.Token.STRING && MS_STRINGS.contains(place.keyRaw())
+          && DIGITS.matcher(raw).matches()) {
+        long ms = Long.parseLong(raw.substring(1, raw.length() - 1));
+        splice.add(c.tokenStart(), c.tokenEnd(), '"' + Long.toString(ms + shift) + '"');
+      }
+    });
+    return splice.isEmpty() ? json : splice.apply(json, 0, json.length);
+  }
+
+  /** Whether the token is the user event's prompt, which replay replaces by its own rule. */
+  private static boolean isPrompt(boolean user, JsonCursor.Token token, JsonWalk.Place place,
+      JsonCursor c, Optional<String> prompt) throws JsonCursor.Malformed {
+    if (!user || prompt.isEmpty() || token != JsonCursor.Token.STRING) {
+      return false;
+    }
+    List<Object> path = place.path();
+    return path.size() == 4 && "message".equals(path.get(0)) && "content".equals(path.get(1))
+        && path.get(2) instanceof Integer && "text".equals(path.get(3))
+        && prompt.get().equals(c.text());
+  }
+
+  /** An argv element rebased like a JSON string, or the value of an {@code --option=value}. */
+  private static String argvElement(String a, StringRules rules) {
+    String whole = rules.applyText(a);
+    if (!whole.equals(a)) {
+      return whole;
+    }
+    int eq = a.indexOf('=');
+    if (a.startsWith("--") && eq > 0) {
+      return a.substring(0, eq + 1) + rules.applyText(a.substring(eq + 1));
+    }
+    return a;
+  }
+
+  private static void walk(byte[] json, JsonWalk.Visitor visitor) {
+    try {
+      JsonWalk.walk(json, 0, json.length, visitor);
+    } catch (JsonCursor.Malformed e) {
+      // an out frame holds well-formed JSON by construction
+      throw new IllegalStateException("malformed out frame: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,262 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Match;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.Vars;
+import dev.agentdouble.tape.internal.JsonCursor;
+import dev.agentdouble.tape.internal.JsonText;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Takes secrets out of a whole tape: the header's text (argv, provenance, vars, match, unknown
+ * fields), every stdout JSON line, raw stdout and stderr bytes. Inside JSON every string (and field
+ * name) is decoded, cleaned and written back with {@link JsonText#quote}, so a secret is found
+ * however it was escaped and the line stays valid JSON; a number holding a secret becomes a string.
+ * Should a secret still show in a line's bytes afterwards (it would have to straddle JSON tokens),
+ * it is replaced in the bytes, and a line that is then no longer compact JSON is kept as raw
+ * stdout: the secret goes, whatever it costs the line.
+ */
+public final class Redaction {
+  private Redaction() {}
+
+  /** The marker standing in for a secret from {@code source}: {@code REDACTED:source}. */
+  public static String marker(String source) {
+    return "REDACTED:" + source;
+  }
+
+  /** A name fit for a marker: letters, digits, {@code _ . : -}; anything else becomes {@code _}. */
+  public static String sourceName(String name) {
+    StringBuilder sb = new StringBuilder(name.length());
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '_' || c == '.' || c == ':' || c == '-';
+      sb.append(ok ? c : '_');
+    }
+    return sb.length() == 0 ? "_" : sb.toString();
+  }
+
+  /**
+   * The secrets user patterns find in the tape's text: every distinct match of pattern {@code k}
+   * (from 1) becomes a secret named {@code pattern-k}.
+   */
+  public static List<Secrets.Secret> patternSecrets(Tape tape, List<Pattern> patterns) {
+    if (patterns.isEmpty()) {
+      return List.of();
+    }
+    List<Set<String>> matches = new ArrayList<>();
+    for (int k = 0; k < patterns.size(); k++) {
+      matches.add(new LinkedHashSet<>());
+    }
+    texts(tape, text -> {
+      for (int k = 0; k < patterns.size(); k++) {
+        Matcher m = patterns.get(k).matcher(text);
+        while (m.find()) {
+          String found = m.group();
+          if (!found.isEmpty() && found.indexOf('\uFFFD') < 0) {
+            matches.get(k).add(found);
+          }
+        }
+      }
+    });
+    List<Secrets.Secret> secrets = new ArrayList<>();
+    for (int k = 0; k < patterns.size(); k++) {
+      String source = "pattern-" + (k + 1);
+      for (String found : matches.get(k)) {
+        secrets.add(new Secrets.Secret(found, marker(source), source));
+      }
+    }
+    return secrets;
+  }
+
+  /** Every piece of text in the tape: header strings, JSON strings, raw stdout and stderr. */
+  private static void texts(Tape tape, Consumer<String> sink) {
+    Header h = tape.header();
+    h.argv().forEach(sink);
+    h.cli().ifPresent(sink);
+    h.cliVersion().ifPresent(sink);
+    h.recordedAt().ifPresent(sink);
+    h.recorder().ifPresent(sink);
+    Vars v = h.vars();
+    v.sessionId().ifPresent(sink);
+    v.cwd().ifPresent(sink);
+    v.home().ifPresent(sink);
+    v.prompt().ifPresent(sink);
+    v.extras().values().forEach(raw -> jsonStrings(raw.getBytes(StandardCharsets.UTF_8), sink));
+    h.match().ifPresent(m -> {
+      m.prompt().ifPresent(sink);
+      m.argv().forEach(sink);
+      m.model().ifPresent(sink);
+    });
+    h.extras().values().forEach(raw -> jsonStrings(raw.getBytes(StandardCharsets.UTF_8), sink));
+    for (Frame f : tape.frames()) {
+      if (f instanceof Frame.Out out) {
+        jsonStrings(out.json().getBytes(StandardCharsets.UTF_8), sink);
+      } else if (f instanceof Frame.OutBytes b) {
+        sink.accept(new String(b.bytes(), StandardCharsets.UTF_8));
+      } else if (f instanceof Frame.Err e) {
+        sink.accept(new String(e.bytes(), StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  private static void jsonStrings(byte[] json, Consumer<String> sink) {
+    try {
+      JsonWalk.walk(json, 0, json.length, (c, token, place) -> {
+        if (token == JsonCursor.Token.STRING || token == JsonCursor.Token.FIELD_NAME
+            || token == JsonCursor.Token.NUMBER) {
+          sink.accept(token == JsonCursor.Token.NUMBER ? c.raw() : c.text());
+        }
+      });
+    } catch (JsonCursor.Malformed e) {
+      sink.accept(new String(json, StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * The tape without {@code secrets}; header argv elements holding the values of secret options
+   * ({@code positional}) are replaced whatever their length.
+   */
+  public static Tape apply(Tape tape, Secrets secrets, List<ArgvSecrets.Found> positional,
+      Map<String, Integer> counts) {
+    Header header = header(tape.header(), secrets, positional, counts);
+    List<Frame> frames = new ArrayList<>(tape.frames().size());
+    for (Frame f : tape.frames()) {
+      frames.add(frame(f, secrets, counts));
+    }
+    return new Tape(header, frames);
+  }
+
+  private static Header header(Header h, Secrets s, List<ArgvSecrets.Found> positional,
+      Map<String, Integer> counts) {
+    List<String> argv = new ArrayList<>(h.argv());
+    for (ArgvSecrets.Found found : positional) {
+      String redacted = found.redactedElement();
+      if (!argv.get(found.index()).equals(redacted)) {
+        argv.set(found.index(), redacted);
+        counts.merge(found.source(), 1, Integer::sum);
+      }
+    }
+    argv.replaceAll(a -> s.replace(a, counts));
+    Vars v = h.vars();
+    Vars vars = new Vars(text(v.sessionId(), s, counts), text(v.cwd(), s, counts),
+        text(v.home(), s, counts), text(v.prompt(), s, counts), v.epochMs(),
+        rawMap(v.extras(), s, counts));
+    Optional<Match> match = h.match().map(m -> new Match(text(m.prompt(), s, counts),
+        m.argv().stream().map(a -> s.replace(a, counts)).toList(), m.outputFormat(),
+        text(m.model(), s, counts)));
+    return new Header(h.version(), text(h.cli(), s, counts), text(h.cliVersion(), s, counts),
+        argv, h.outputFormat(), h.textStyle(), text(h.recordedAt(), s, counts), h.source(),
+        text(h.recorder(), s, counts), vars, match, rawMap(h.extras(), s, counts));
+  }
+
+  private static Optional<String> text(Optional<String> value, Secrets s,
+      Map<String, Integer> counts) {
+    return value.map(x -> s.replace(x, counts));
+  }
+
+  private static Map<String, String> rawMap(Map<String, String> raw, Secrets s,
+      Map<String, Integer> counts) {
+    Map<String, String> result = new LinkedHashMap<>();
+    raw.forEach((k, json) -> {
+      Cleaned clean = json(json.getBytes(StandardCharsets.UTF_8), s, counts);
+      String text = new String(clean.bytes(), StandardCharsets.UTF_8);
+      result.put(s.replace(k, counts), clean.json() ? text : JsonText.quote(text));
+    });
+    return result;
+  }
+
+  private static Frame frame(Frame f, Secrets s, Map<String, Integer> counts) {
+    if (f instanceof Frame.Out out) {
+      byte[] json = out.json().getBytes(StandardCharsets.UTF_8);
+      Cleaned clean = json(json, s, counts);
+      if (clean.json()) {
+        return clean.bytes() == json ? out
+            : new Frame.Out(out.t(), new String(clean.bytes(), StandardCharsets.UTF_8));
+      }
+      // a secret straddled JSON tokens: the line's bytes without it, verbatim
+      byte[] line = java.util.Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
+      line[line.length - 1] = '\n';
+      return new Frame.OutBytes(out.t(), line);
+    }
+    if (f instanceof Frame.OutBytes b) {
+      byte[] bytes = b.bytes();
+      byte[] clean = s.replace(bytes, counts);
+      return clean == bytes ? b : new Frame.OutBytes(b.t(), clean);
+    }
+    if (f instanceof Frame.Err e) {
+      byte[] bytes = e.bytes();
+      byte[] clean = s.replace(bytes, counts);
+      return clean == bytes ? e : new Frame.Err(e.t(), clean);
+    }
+    if (f instanceof Frame.Gate g) {
+      String name = s.replace(g.name(), counts);
+      if (name.equals(g.name())) {
+        return g;
+      }
+      name = name.replace(':', '.');
+      return new Frame.Gate(g.t(), Frame.Gate.validGateName(name) ? name : "REDACTED");
+    }
+    return f;
+  }
+
+  /**
+   * What cleaning one JSON value gave.
+   *
+   * @param bytes the value without the secrets; the same array when nothing changed
+   * @param json whether the bytes are still one compact JSON value (false only when a secret had
+   *     to be replaced in the raw bytes)
+   */
+  record Cleaned(byte[] bytes, boolean json) {}
+
+  /** One compact JSON value without the secrets. */
+  static Cleaned json(byte[] json, Secrets s, Map<String, Integer> counts) {
+    if (s.isEmpty()) {
+      return new Cleaned(json, true);
+    }
+    String latin = new String(json, StandardCharsets.ISO_8859_1);
+    boolean mayHide = latin.contains("\\u") || latin.contains("\\/");
+    if (!mayHide && !s.occursIn(json)) {
+      return new Cleaned(json, true);
+    }
+    JsonWalk.Splice splice = new JsonWalk.Splice();
+    try {
+      JsonWalk.walk(json, 0, json.length, (c, token, place) -> {
+        if (token == JsonCursor.Token.STRING || token == JsonCursor.Token.FIELD_NAME) {
+          String text = c.text();
+          String clean = s.replace(text, counts);
+          if (!clean.equals(text)) {
+            splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
+          }
+        } else if (token == JsonCursor.Token.NUMBER) {
+          String raw = c.raw();
+          String clean = s.replace(raw, counts);
+          if (!clean.equals(raw)) {
+            splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
+          }
+        }
+      });
+    } catch (JsonCursor.Malformed e) {
+      byte[] raw = s.replace(json, counts);
+      return new Cleaned(raw, false);
+    }
+    byte[] result = splice.isEmpty() ? json : splice.apply(json, 0, json.length);
+    if (s.occursIn(result)) {
+      byte[] raw = s.replace(result, counts);
+      return new Cleaned(raw, JsonText.isCompactValue(raw, 0, raw.length));
+    }
+    return new Cleaned(result, true);
+  }
+}

@@ -1,0 +1,189 @@
+package dev.agentdouble.recorder.internal;
+
+import dev.agentdouble.tape.internal.JsonText;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Literal secrets and what stands in for them, found in text in every form a JSON writer may give
+ * them: as they are, escaped as JavaScript's {@code JSON.stringify} escapes them, with {@code \/}
+ * for {@code /}, with non-ASCII and control characters as {@code \}{@code uXXXX} (either case), and
+ * each of these escaped once more (JSON inside a JSON string). Replacement is one left-to-right
+ * pass; where several needles start at the same place the longest wins, so a secret inside another
+ * is handled, and a replacement is never searched again.
+ */
+public final class Secrets {
+  /**
+   * One secret.
+   *
+   * @param value the secret as it is
+   * @param replacement what stands in its place; needs no escaping in JSON
+   * @param source what the secret is, for counting, e.g. {@code CURSOR_API_KEY}
+   */
+  public record Secret(String value, String replacement, String source) {}
+
+  private record Needle(String text, String replacement, String source) {}
+
+  private final List<Secret> secrets;
+  /** Needles for text as characters (decoded JSON strings, argv, header fields). */
+  private final List<Needle> chars;
+  /** The same needles as UTF-8 bytes read as ISO-8859-1, for raw bytes (one char per byte). */
+  private final List<Needle> bytes;
+
+  /** Secrets in order of precedence: when two have the same value, the first one names it. */
+  public Secrets(List<Secret> secrets) {
+    Map<String, Secret> byValue = new LinkedHashMap<>();
+    for (Secret s : secrets) {
+      if (!s.value().isEmpty()) {
+        byValue.putIfAbsent(s.value(), s);
+      }
+    }
+    this.secrets = List.copyOf(byValue.values());
+    Map<String, Needle> needles = new LinkedHashMap<>();
+    for (Secret s : this.secrets) {
+      for (String form : forms(s.value())) {
+        needles.putIfAbsent(form, new Needle(form, s.replacement(), s.source()));
+      }
+    }
+    Comparator<Needle> longestFirst = Comparator.comparingInt((Needle n) -> n.text().length())
+        .reversed().thenComparing(Needle::text);
+    this.chars = needles.values().stream().sorted(longestFirst).toList();
+    this.bytes = chars.stream()
+        .map(n -> new Needle(latin1(n.text()), latin1(n.replacement()), n.source()))
+        .sorted(longestFirst)
+        .toList();
+  }
+
+  public List<Secret> secrets() {
+    return secrets;
+  }
+
+  public boolean isEmpty() {
+    return secrets.isEmpty();
+  }
+
+  /** {@code text} with every secret replaced; each replacement counted under its source. */
+  public String replace(String text, Map<String, Integer> counts) {
+    return replace(text, chars, counts);
+  }
+
+  /** {@code data} with every secret replaced, byte for byte elsewhere; counted under sources. */
+  public byte[] replace(byte[] data, Map<String, Integer> counts) {
+    String text = new String(data, StandardCharsets.ISO_8859_1);
+    String replaced = replace(text, bytes, counts);
+    return replaced == text ? data : replaced.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** Whether any form of any secret occurs in {@code data}. */
+  public boolean occursIn(byte[] data) {
+    String text = new String(data, StandardCharsets.ISO_8859_1);
+    for (Needle n : bytes) {
+      if (text.contains(n.text())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String replace(String text, List<Needle> needles, Map<String, Integer> counts) {
+    if (needles.isEmpty()) {
+      return text;
+    }
+    // where each needle occurs next, from the current position; -1 when it no longer does
+    int[] next = new int[needles.size()];
+    boolean any = false;
+    for (int j = 0; j < next.length; j++) {
+      next[j] = text.indexOf(needles.get(j).text());
+      any |= next[j] >= 0;
+    }
+    if (!any) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    int pos = 0;
+    while (true) {
+      int best = -1;
+      for (int j = 0; j < next.length; j++) {
+        if (next[j] >= 0 && next[j] < pos) {
+          next[j] = text.indexOf(needles.get(j).text(), pos);
+        }
+        // needles are longest first: a later one wins only by starting strictly earlier
+        if (next[j] >= 0 && (best < 0 || next[j] < next[best])) {
+          best = j;
+        }
+      }
+      if (best < 0) {
+        break;
+      }
+      Needle n = needles.get(best);
+      out.append(text, pos, next[best]).append(n.replacement());
+      pos = next[best] + n.text().length();
+      counts.merge(n.source(), 1, Integer::sum);
+    }
+    return out.append(text, pos, text.length()).toString();
+  }
+
+  /** The forms a secret may take in text that went through JSON writers once or twice. */
+  static Set<String> forms(String secret) {
+    Set<String> once = new LinkedHashSet<>(escapes(secret));
+    Set<String> all = new LinkedHashSet<>();
+    all.add(secret);
+    all.addAll(once);
+    all.addAll(escapes(escape(secret, false, false, false)));
+    all.removeIf(String::isEmpty);
+    return all;
+  }
+
+  private static List<String> escapes(String s) {
+    List<String> forms = new ArrayList<>();
+    for (boolean slash : new boolean[] {false, true}) {
+      forms.add(escape(s, slash, false, false));
+      forms.add(escape(s, slash, true, false));
+      forms.add(escape(s, slash, true, true));
+    }
+    return forms;
+  }
+
+  /**
+   * {@code s} as the inside of a JSON string: as {@link JsonText#quote} writes it, optionally with
+   * {@code \/}, optionally with every non-ASCII character as a {@code \}{@code u} escape,
+   * optionally with upper-case hex digits.
+   */
+  static String escape(String s, boolean slash, boolean ascii, boolean upper) {
+    String quoted = JsonText.quote(s);
+    String inner = quoted.substring(1, quoted.length() - 1);
+    StringBuilder sb = new StringBuilder(inner.length());
+    for (int i = 0; i < inner.length(); i++) {
+      char c = inner.charAt(i);
+      if (c == '\\') {
+        char e = inner.charAt(i + 1);
+        if (e == 'u') {
+          String hex = inner.substring(i + 2, i + 6);
+          sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+          i += 5;
+        } else {
+          sb.append(c).append(e);
+          i++;
+        }
+      } else if (c == '/' && slash) {
+        sb.append("\\/");
+      } else if (c >= 0x7f && ascii) {
+        String hex = String.format("%04x", (int) c);
+        sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String latin1(String s) {
+    return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+  }
+}
