@@ -1,0 +1,53 @@
+package dev.agentdouble.recorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `agentdouble record` as a process: what it writes never holds the secrets it saw. */
+@Timeout(120)
+class RecordRedactionTest {
+  static final String KEY = "sk-live-0123456789abcdef";
+  static final String TOKEN = "tok/with\"quote-987654";
+
+  @TempDir Path dir;
+
+  @Test
+  void secretsFromEnvAndArgvNeverReachTheTapeButReachTheCaller() throws Exception {
+    Path script = dir.resolve("leaky.sh");
+    Files.writeString(script, String.join("\n", "#!/bin/sh",
+        "printf '{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"%s\",\"key\":\"%s\"}\\n' \"$PWD\" \"$CURSOR_API_KEY\"",
+        "printf 'raw line with %s\\n' \"$2\"",
+        "printf 'stderr %s\\n' \"$CURSOR_API_KEY\" >&2",
+        "exit 3", ""));
+    script.toFile().setExecutable(true);
+    Path tape = dir.resolve("run.tape.ndjson");
+    ProcessBuilder pb = new ProcessBuilder(Cli.root().resolve("agentdouble").toString(), "record",
+        "--quiet", "--out", tape.toString(), "--", script.toString(), "--auth-token", TOKEN)
+        .directory(dir.toFile());
+    pb.environment().put("CURSOR_API_KEY", KEY);
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(p.exitValue()).isEqualTo(3);
+    assertThat(out).contains(KEY, TOKEN); // the caller sees the run as it was
+    assertThat(err).contains(KEY);
+    String bytes = Files.readString(tape, StandardCharsets.UTF_8);
+    assertThat(bytes).doesNotContain(KEY).doesNotContain(TOKEN)
+        .doesNotContain(TOKEN.replace("\"", "\\\"")).doesNotContain(TOKEN.replace("/", "\\/"));
+    assertThat(bytes).contains("REDACTED:CURSOR_API_KEY", "REDACTED:auth-token");
+    // normalised by default: the working folder became the canonical one, declared in vars
+    assertThat(bytes).contains("\"cwd\":\"/workspace\"").doesNotContain(dir.toString());
+    assertThat(List.of(bytes.split("\n")).get(0)).contains("\"vars\":{");
+  }
+}
