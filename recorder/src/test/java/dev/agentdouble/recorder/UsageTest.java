@@ -16,7 +16,8 @@ class UsageTest {
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
-        .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...");
+        .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
+            "catalog [--show NAME | --write NAME --out FILE]");
     assertThat(r.err()).isEmpty();
   }
 
@@ -30,7 +31,7 @@ class UsageTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "catalog"})
   void everyCommandExplainsItselfWithHelp(String command) {
     Cli.Result longFlag = Cli.run(command, "--help");
     Cli.Result shortFlag = Cli.run(command, "-h");
@@ -59,11 +60,11 @@ class UsageTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "replay, import, lint, show\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show, catalog\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "catalog"})
   void anUnknownOptionExits2AndPointsAtTheCommandsHelp(String command) {
     Cli.Result r = Cli.run(command, "--verbose", "x.tape.ndjson");
 
