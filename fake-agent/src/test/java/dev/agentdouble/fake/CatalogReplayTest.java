@@ -231,6 +231,8 @@ class CatalogReplayTest {
           .as("exited although the tape hangs").isFalse();
       assertThat(types(new String(run.stdout.bytes(), StandardCharsets.UTF_8)))
           .last().isEqualTo("tool_call/started");
+      assertThat(Files.readString(run.journal()))
+          .contains("\"tape\":\"builtin:hang-mid-stream\"", "\"hang\":true");
     } finally {
       FakeProcess.kill(run.process);
     }

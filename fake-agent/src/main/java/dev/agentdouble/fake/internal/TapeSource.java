@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.tape.internal.CatalogGenerated;
 import dev.agentdouble.tape.internal.CatalogIndex;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -38,9 +39,7 @@ public record TapeSource(String name, Opener opener) {
           return CatalogIndex.open(item);
         }
         if (generated == null) {
-          try (InputStream in = CatalogIndex.open(item)) {
-            generated = in.readAllBytes();
-          }
+          generated = CatalogGenerated.build(item.name()).toBytes();
         }
         return new ByteArrayInputStream(generated);
       }
