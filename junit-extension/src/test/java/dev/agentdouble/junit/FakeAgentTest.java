@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.agentdouble.tape.Catalog;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
@@ -39,6 +40,21 @@ class FakeAgentTest {
     assertThat(second.model()).contains("gpt-5");
     assertThat(second.argv()).containsExactly("-p", "--model", "gpt-5", "two");
     assertThat(agent.invocations()).hasSize(2);
+  }
+
+  @Test
+  void answersWithBuiltInTapesOfTheCatalog(FakeAgent agent) {
+    agent.enqueue(Catalog.tape("usage-limit")).enqueue(Catalog.tape("tool-read"));
+
+    Runs.Result limit = Runs.run(agent.executable(), "-p", "refactor it");
+    Runs.Result read = Runs.run(agent.executable(), "-p", "--output-format", "json", "what?");
+
+    assertThat(limit.exit()).isEqualTo(1);
+    assertThat(limit.out().lines()).hasSize(2);
+    assertThat(limit.err()).startsWith("ActionRequiredError: You've hit your usage limit");
+    assertThat(read.exit()).isZero();
+    assertThat(read.out()).startsWith("{\"type\":\"result\",\"subtype\":\"success\"")
+        .contains("exports the `Item` interface");
   }
 
   @Test

@@ -17,7 +17,8 @@ class UsageTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
         .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
-            "diff A B [--timing]", "drift [--stdout] OLD NEW");
+            "diff A B [--timing]", "drift [--stdout] OLD NEW",
+            "catalog [--show NAME | --write NAME --out FILE]");
     assertThat(r.err()).isEmpty();
   }
 
@@ -31,7 +32,7 @@ class UsageTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
   void everyCommandExplainsItselfWithHelp(String command) {
     Cli.Result longFlag = Cli.run(command, "--help");
     Cli.Result shortFlag = Cli.run(command, "-h");
@@ -60,11 +61,11 @@ class UsageTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, diff, vary, drift\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift"})
+  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
   void anUnknownOptionExits2AndPointsAtTheCommandsHelp(String command) {
     Cli.Result r = Cli.run(command, "--verbose", "x.tape.ndjson");
 

@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.internal.CatalogIndex;
 import dev.agentdouble.tape.internal.HeaderCodec;
 import dev.agentdouble.tape.internal.LineReader;
 import java.io.IOException;
@@ -18,7 +19,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file) or the first tape
+ * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file, or {@code
+ * builtin:NAME}, a tape of the catalog) or the first tape
  * in {@code AGENTDOUBLE_TAPES} (a folder, by file name) whose {@code match} holds. When none does,
  * the failure names the closest tape and what differed.
  */
@@ -34,7 +36,11 @@ public final class TapeSelection {
 
   public record Failed(String message) implements Result {}
 
+  /** The prefix of {@code AGENTDOUBLE_TAPE} naming a built-in tape: {@code builtin:NAME}. */
+  static final String BUILTIN = "builtin:";
+
   static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape), "
+      + "AGENTDOUBLE_TAPE=builtin:NAME (a built-in tape; `agentdouble catalog` lists them), "
       + "AGENTDOUBLE_TAPES=DIR (a folder of tapes with match rules) or AGENTDOUBLE_URL (a control "
       + "server, as the JUnit extension runs); see docs/cli.md";
 
@@ -52,6 +58,9 @@ public final class TapeSelection {
       return ControlClient.ask(url, call);
     }
     String tape = env.get("AGENTDOUBLE_TAPE");
+    if (tape != null && tape.startsWith(BUILTIN)) {
+      return builtin(tape.substring(BUILTIN.length()));
+    }
     if (tape != null && !tape.isEmpty()) {
       Path file = Path.of(tape);
       if (!Files.isRegularFile(file)) {
@@ -64,6 +73,15 @@ public final class TapeSelection {
       return fromFolder(Path.of(folder), request);
     }
     return new Failed("no tape configured: " + HOW_TO_CONFIGURE);
+  }
+
+  /** A built-in tape of the catalog, by name ({@code AGENTDOUBLE_TAPE=builtin:NAME}). */
+  private static Result builtin(String name) {
+    Optional<CatalogIndex.Item> item = CatalogIndex.find(name);
+    if (item.isEmpty()) {
+      return new Failed("AGENTDOUBLE_TAPE=" + BUILTIN + name + ": " + CatalogIndex.unknown(name));
+    }
+    return new Selected(TapeSource.builtin(item.get()));
   }
 
   private static Result fromFolder(Path dir, Request request) throws IOException {

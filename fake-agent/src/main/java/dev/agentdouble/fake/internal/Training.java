@@ -53,6 +53,12 @@ public final class Training {
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
+      // a built-in tape: the catalog's index and a tape read from the jar
+      new Invocation("cursor-agent", List.of("-p", "p"),
+          Map.of("AGENTDOUBLE_TAPE", "builtin:documented-minimal", "AGENTDOUBLE_TIMING", "fast"),
+          "/w", "/h", false, false, new ByteArrayInputStream(new byte[0]),
+          OutputStream.nullOutputStream(), OutputStream.nullOutputStream(), System.nanoTime(), 1)
+          .run();
       if (mainClass.isEmpty()) {
         throw new AssertionError();
       }

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.tape.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
@@ -22,7 +23,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show", "diff", "vary", "drift");
+      "lint", "show", "diff", "vary", "drift", "catalog");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -33,7 +34,8 @@ public final class Commands {
                                   run a command (the real cursor-agent) and record it as a tape
         shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR
                                   write cursor-agent/agent scripts that record or replay
-        replay TAPE [options]     play a tape through the fake agent, as a consumer would see it
+        replay TAPE [options]     play a tape (a file or builtin:NAME) through the fake agent, as a
+                                  consumer would see it
             --output-format F       text, json or stream-json (default: the tape's own)
             --timing T              fast, recorded (default), scale:F or max-gap:MS
             --prompt P              the prompt to pass (default: the tape's vars.prompt)
@@ -46,6 +48,8 @@ public final class Commands {
         vary TAPE --variant NAME [--seed N] [--out FILE]
                                   derive a damaged variant (re-chunked, cut, noisy, ...); --list
         drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
+        catalog [--show NAME | --write NAME --out FILE]
+                                  list the built-in tapes; print one, or write it to a file
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -98,6 +102,7 @@ public final class Commands {
         case "vary" -> new VaryCommand(out, err).run(rest);
         case "drift" -> new DriftCommand(out, err).run(rest);
         case "diff" -> new DiffCommand(out, err).run(rest);
+        case "catalog" -> new CatalogCommand(out, err).run(rest);
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
@@ -140,7 +145,8 @@ public final class Commands {
       usage: agentdouble replay TAPE [--output-format F] [--timing T] [--prompt P]
 
       Plays TAPE through the fake agent exactly as a consumer would see it: stdout, stderr, timing,
-      and the ending (the exit status is the run's; a death by signal n exits 128 + n).
+      and the ending (the exit status is the run's; a death by signal n exits 128 + n). TAPE is a
+      tape file, or builtin:NAME for a built-in tape (`agentdouble catalog` lists them).
         --output-format F   text, json or stream-json (default: the format the tape was recorded in)
         --timing T          fast, recorded (default), scale:F or max-gap:MS
         --prompt P          the prompt to pass (default: the tape's vars.prompt, else "replay")
@@ -162,15 +168,27 @@ public final class Commands {
     }
     String timing = timing(a.value("--timing").orElse("recorded"));
     String name = a.positional().get(0);
-    Tape tape = UserFile.tape(name);
+    boolean builtin = name.startsWith(BUILTIN);
+    Tape tape = builtin ? builtin(name.substring(BUILTIN.length())) : UserFile.tape(name);
     String prompt = a.value("--prompt").orElse(tape.header().vars().prompt()
         .filter(p -> !p.isBlank()).orElse("replay"));
     // "--" so that a prompt starting with a dash is not taken for an option
     return fakeRun().run(List.of("-p", "--output-format",
             format.orElse(tape.header().format().cliName()), "--", prompt),
-        Map.of("AGENTDOUBLE_TAPE", Path.of(name).toAbsolutePath().toString(),
+        Map.of("AGENTDOUBLE_TAPE", builtin ? name : Path.of(name).toAbsolutePath().toString(),
             "AGENTDOUBLE_TIMING", timing),
         24 * 3600);
+  }
+
+  /** The prefix naming a built-in tape, as {@code AGENTDOUBLE_TAPE} takes it. */
+  static final String BUILTIN = "builtin:";
+
+  private static Tape builtin(String name) {
+    try {
+      return Catalog.tape(name);
+    } catch (IllegalArgumentException e) {
+      throw new CommandFailure(e.getMessage());
+    }
   }
 
   static final String SHOW_HELP = """
