@@ -59,7 +59,7 @@ class UsageTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "replay, import, lint, show\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest
