@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -383,5 +384,36 @@ class RecordTest {
       }
     }
     return false;
+  }
+
+  /**
+   * A stdout line longer than one read of the pipe (64 KiB), written with one write, is one
+   * {@code out} frame: the reads it took are not partial writes.
+   */
+  @Test
+  void aJsonLineLongerThanOneReadIsOneOutFrame() {
+    Path script = Child.script(dir, "big.py", """
+        import json, os
+        event = {"type": "tool_call", "subtype": "completed",
+                 "content": "".join("line %d of the file: ünïcödé ✓ 😀\\n" % i for i in range(30000))}
+        line = json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode() + b"\\n"
+        view = memoryview(line)
+        while view:
+            view = view[os.write(1, view):]
+        """);
+
+    Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
+        tape().toString(), "--", Child.python3(), script.toString()), dir, Child.noBuild(dir));
+
+    assertThat(r.waitFor()).isZero();
+    Tape tape = Frames.read(tape());
+    List<String> shapes = new ArrayList<>();
+    for (Frame f : tape.frames()) {
+      shapes.add(f.getClass().getSimpleName() + (f instanceof Frame.OutBytes o
+          ? "(" + o.bytes().length + " bytes)" : ""));
+    }
+    assertThat(shapes).containsExactly("Out", "Exit");
+    assertThat(Frames.digest(tape, true)).isEqualTo(r.outDigest());
+    assertThat(((Frame.Out) tape.frames().get(0)).json().length()).isGreaterThan(1_000_000);
   }
 }

@@ -62,7 +62,14 @@ final class RecordCommand {
     this.env = env;
   }
 
-  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes) {}
+  /**
+   * A read that waited less than this for its data is taken to continue the previous read's write
+   * (a line longer than the pipe, or stdio's block buffering), not to start a write of its own.
+   */
+  static final long CONTINUATION_NANOS = 10_000_000;
+
+  /** One read: its stream, when it returned, its order, its bytes; see {@link ChunkFrames#add}. */
+  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes, boolean continues) {}
 
   int run(List<String> args) throws InterruptedException {
     Args a = Args.parse(args, List.of("--out", "--into", "--redact"), List.of("--raw", "--quiet"));
@@ -125,7 +132,7 @@ final class RecordCommand {
     ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
     ChunkFrames builder = new ChunkFrames();
     for (Chunk c : ordered) {
-      builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes());
+      builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes(), c.continues());
     }
     List<Frame> frames = new ArrayList<>(builder.finish());
     long t = Math.max(endMs, builder.lastT());
@@ -243,13 +250,21 @@ final class RecordCommand {
     Thread t = new Thread(() -> {
       byte[] buf = new byte[65536];
       boolean passthrough = true;
+      boolean full = false;
       try (from) {
-        int n;
-        while ((n = from.read(buf)) > 0) {
-          long now = System.nanoTime() - origin;
+        while (true) {
+          long asked = System.nanoTime();
+          int n = from.read(buf);
+          if (n <= 0) {
+            break;
+          }
+          long read = System.nanoTime();
+          // a full buffer means more was waiting; data at once means it was already on its way
+          boolean continues = full || read - asked < CONTINUATION_NANOS;
+          full = n == buf.length;
           byte[] bytes = Arrays.copyOf(buf, n);
           synchronized (seq) {
-            chunks.add(new Chunk(stdout, now, seq[0]++, bytes));
+            chunks.add(new Chunk(stdout, read - origin, seq[0]++, bytes, continues));
           }
           if (passthrough) {
             to.write(bytes, 0, n);
