@@ -371,6 +371,44 @@ class RecordTest {
     }
   }
 
+  /**
+   * A signal that comes after the child ended, while the recorder turns a long run into a tape,
+   * neither kills the recorder (the run would be lost) nor marks the run interrupted.
+   */
+  @Test
+  void aSignalWhileTheTapeIsWrittenNeitherLosesItNorMarksItInterrupted() throws Exception {
+    Path pidFile = dir.resolve("child.pid");
+    Path script = Child.script(dir, "long.py", """
+        import os, sys
+        with open(sys.argv[1], "w") as f:
+            f.write("%d\\n" % os.getpid())
+        block = b'{"type":"assistant","message":{"role":"assistant","content":"a line"}}\\n' * 1000
+        for _ in range(500):
+            view = memoryview(block)
+            while view:
+                view = view[os.write(1, view):]
+        """);
+
+    try (Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
+        tape().toString(), "--", Child.python3(), script.toString(), pidFile.toString()), dir,
+        Child.noBuild(dir))) {
+      org.awaitility.Awaitility.await("the child's pid in " + pidFile).atMost(Child.PATIENCE)
+          .until(() -> Files.exists(pidFile) && Cli.read(pidFile).endsWith("\n"));
+      long pid = Long.parseLong(Cli.read(pidFile).strip());
+      ProcessHandle.of(pid).ifPresent(child -> child.onExit().join());
+      Thread.sleep(100);
+      org.junit.jupiter.api.Assumptions.assumeTrue(r.process().isAlive(),
+          "the recorder had written the tape before the signal: nothing to see this time");
+
+      r.terminate();
+
+      assertThat(r.waitFor()).isZero();
+      Tape tape = Frames.read(tape());
+      assertThat(tape.header().extras()).doesNotContainKey("interrupted");
+      assertThat(Frames.digest(tape, true)).isEqualTo(r.outDigest());
+    }
+  }
+
   /** Whether signal {@code n} is ignored by this JVM (and so by the processes it starts). */
   private static boolean ignored(int n) throws IOException {
     Path status = Path.of("/proc/self/status");

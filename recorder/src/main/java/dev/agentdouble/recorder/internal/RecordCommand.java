@@ -114,55 +114,56 @@ final class RecordCommand {
       return status;
     }
     AtomicBoolean interrupted = new AtomicBoolean();
-    Signals.forward(process, interrupted);
-    if (in != System.in) {
-      pump(in, process.getOutputStream());
-    }
-    List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
-    long[] seq = {0};
-    Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
-    Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
-    int status = process.waitFor();
-    stdout.join();
-    stderr.join();
-    long endMs = (System.nanoTime() - origin) / 1_000_000;
-    Signals.restore();
+    // until the tape is written: a signal meanwhile must not cut the recorder short
+    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted)) {
+      if (in != System.in) {
+        pump(in, process.getOutputStream());
+      }
+      List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
+      long[] seq = {0};
+      Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
+      Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
+      int status = process.waitFor();
+      stdout.join();
+      stderr.join();
+      long endMs = (System.nanoTime() - origin) / 1_000_000;
 
-    List<Chunk> ordered = new ArrayList<>(chunks);
-    ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
-    ChunkFrames builder = new ChunkFrames();
-    for (Chunk c : ordered) {
-      builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes(), c.continues());
+      List<Chunk> ordered = new ArrayList<>(chunks);
+      ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
+      ChunkFrames builder = new ChunkFrames();
+      for (Chunk c : ordered) {
+        builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes(), c.continues());
+      }
+      List<Frame> frames = new ArrayList<>(builder.finish());
+      long t = Math.max(endMs, builder.lastT());
+      frames.add(ending(status, t));
+      Header.Builder header = Header.builder()
+          .cli(Path.of(command.get(0)).getFileName().toString())
+          .argv(command.subList(1, command.size()))
+          .outputFormat(outputFormat(command))
+          .recordedAt(recordedAt.toString())
+          .source(Header.Source.RECORDED)
+          .recorder("agentdouble 0.1.0");
+      if (cliVersion != null) {
+        header.cliVersion(cliVersion);
+      }
+      if (interrupted.get()) {
+        header.extra("interrupted", "true");
+      }
+      Tape tape = new Tape(header.build(), frames);
+      Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"));
+      try {
+        recording.tape().write(target);
+      } catch (IOException e) {
+        err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
+            + " (the run's output was shown above)");
+        return RECORDER_FAILED;
+      }
+      if (!a.flag("--quiet")) {
+        err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
+      }
+      return status;
     }
-    List<Frame> frames = new ArrayList<>(builder.finish());
-    long t = Math.max(endMs, builder.lastT());
-    frames.add(ending(status, t));
-    Header.Builder header = Header.builder()
-        .cli(Path.of(command.get(0)).getFileName().toString())
-        .argv(command.subList(1, command.size()))
-        .outputFormat(outputFormat(command))
-        .recordedAt(recordedAt.toString())
-        .source(Header.Source.RECORDED)
-        .recorder("agentdouble 0.1.0");
-    if (cliVersion != null) {
-      header.cliVersion(cliVersion);
-    }
-    if (interrupted.get()) {
-      header.extra("interrupted", "true");
-    }
-    Tape tape = new Tape(header.build(), frames);
-    Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"));
-    try {
-      recording.tape().write(target);
-    } catch (IOException e) {
-      err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
-          + " (the run's output was shown above)");
-      return RECORDER_FAILED;
-    }
-    if (!a.flag("--quiet")) {
-      err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
-    }
-    return status;
   }
 
   private static final DateTimeFormatter STAMP =
