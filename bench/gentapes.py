@@ -12,6 +12,9 @@ Tapes (all valid per docs/tape-format.md: a header, {"t":N,"out":{...}} frames, 
   small-novars/-vars        ~1 MB, the same event sequence cut short (the same longest line:
                             the first big tool result is the largest of the run)
   timing.tape.ndjson        1,000 small events 5 ms apart, the first at t=1000 ms
+  recorder-200mb.stdout     not a tape: what the CLI writes on stdout in a ~200 MB run of the same
+                            kind as big-novars, for the recorder benchmarks to record (cat'ed)
+  recorder-2mb.stdout       the same run cut short at ~2 MB (the same longest line)
 
 Beside each tape, NAME.expected.json holds the stdout a replay must produce (byte count, and the
 SHA-256 where the replay is byte-identical: tapes without vars).
@@ -22,7 +25,7 @@ import os
 import random
 import sys
 
-VERSION = "3"  # bump when the tapes change, so bench/run regenerates them
+VERSION = "4"  # bump when the tapes change, so bench/run regenerates them
 
 SESSION = "ebb521c2-404d-4a4e-8c2f-1f8bdb141043"
 CWD = "/Users/dev/src/acme-billing"
@@ -244,6 +247,25 @@ def write_run(path, vars_, budget):
     w.close(t + 5, with_hash=not vars_)
 
 
+def write_stream(path, budget):
+    """The stdout of a run (each event compactly, then a newline), and its expected.json."""
+    rng = random.Random(20260723)
+    pool = code_pool(rng)
+    h = hashlib.sha256()
+    size = [0]
+    lines = [0]
+    with open(path + ".tmp", "wb") as f:
+        for _, event in run_events(rng, pool, budget, lambda: size[0]):
+            b = (dumps(event) + "\n").encode("utf-8")
+            f.write(b)
+            h.update(b)
+            size[0] += len(b)
+            lines[0] += 1
+    os.replace(path + ".tmp", path)
+    with open(path[: -len(".stdout")] + ".expected.json", "w") as f:
+        json.dump({"stdoutBytes": size[0], "stdoutSha256": h.hexdigest(), "outFrames": lines[0]}, f)
+
+
 def write_small_events(path, count, t0, step, vars_):
     rng = random.Random(7)
     w = TapeWriter(path, vars_)
@@ -277,6 +299,8 @@ def main():
     write_run(p("small-vars"), True, 1 * MB)
     write_run(p("big-novars"), False, 100 * MB)
     write_run(p("big-vars"), True, 100 * MB)
+    write_stream(os.path.join(out, "recorder-200mb.stdout"), 200 * MB)
+    write_stream(os.path.join(out, "recorder-2mb.stdout"), 2 * MB)
     with open(os.path.join(out, "tapes.version"), "w") as f:
         f.write(VERSION + "\n")
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The AgentDouble benchmark harness; bench/run calls it (see bench/README.md).
 
-    harness.py --launcher FILE --java JAVA --empty DIR --out DIR [--quick]
+    harness.py --launcher FILE --agentdouble FILE --java JAVA --empty DIR --out DIR [--quick]
     harness.py emit TAPE        the timing benchmark's reference emitter
+    harness.py stamp N GAP_MS   the recorder latency benchmark's child: N lines GAP_MS apart, each
+                                carrying the CLOCK_MONOTONIC time (ns) at which it was written
 
 Every process is spawned the same way (posix_spawn, stdin /dev/null, stdout a pipe this process
 reads to the end, stderr to a log file) and timed from just before the spawn to just after it is
@@ -13,6 +15,8 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
+import shutil
 import statistics
 import sys
 import time
@@ -23,8 +27,9 @@ READ_SIZE = 1 << 20
 class Run:
     """One spawned process, read to the end of its stdout and reaped."""
 
-    def __init__(self, wall_ns, nbytes, lines, status, maxrss_kb, sha256, extra):
+    def __init__(self, wall_ns, nbytes, lines, status, maxrss_kb, sha256, extra, last_ns=None):
         self.wall_ns = wall_ns
+        self.last_ns = last_ns  # from the spawn to the read that returned the last byte
         self.bytes = nbytes
         self.lines = lines
         self.status = status
@@ -67,6 +72,7 @@ class Harness:
         nbytes = 0
         lines = 0
         extra = None
+        last = None
         t0 = time.perf_counter_ns()
         pid = self.spawn(argv, env, w)
         os.close(w)
@@ -75,6 +81,7 @@ class Harness:
                 k = os.readv(r, [buf])
                 if k == 0:
                     break
+                last = time.perf_counter_ns()
                 if nbytes == 0 and on_first_output is not None:
                     extra = on_first_output(pid)
                 nbytes += k
@@ -87,7 +94,7 @@ class Harness:
             _, status, usage = os.wait4(pid, 0)
         t1 = time.perf_counter_ns()
         return Run(t1 - t0, nbytes, lines, status, usage.ru_maxrss,
-                   h.hexdigest() if h else None, extra)
+                   h.hexdigest() if h else None, extra, None if last is None else last - t0)
 
     def run_timed_lines(self, argv, env):
         """Spawns argv and stamps each stdout line with time.monotonic at the read that ends it."""
@@ -111,6 +118,29 @@ class Harness:
             os.close(r)
             _, status, _ = os.wait4(pid, 0)
         return stamps, status
+
+    def run_stamped(self, argv, env):
+        """Spawns argv, whose stdout lines are "I NS": the latency of each line, in ns, is the
+        CLOCK_MONOTONIC time of the read that completed it minus NS."""
+        r, w = os.pipe()
+        pid = self.spawn(argv, env, w)
+        os.close(w)
+        latencies = []
+        pending = b""
+        try:
+            while True:
+                chunk = os.read(r, 65536)
+                now = time.monotonic_ns()
+                if not chunk:
+                    break
+                pending += chunk
+                *complete, pending = pending.split(b"\n")
+                for line in complete:
+                    latencies.append(now - int(line.split(b" ")[1]))
+        finally:
+            os.close(r)
+            _, status, _ = os.wait4(pid, 0)
+        return latencies, status
 
 
 def median(xs):
@@ -366,11 +396,151 @@ class Bench:
                      % (f["trend"], r["last"], rounds, noisy if f["last"] > 2.0 and r["last"] > 2.0 else ""),
                      "<= 2 ms", f["last"] <= 2.0)
 
+    # ---- 4. the recorder ---------------------------------------------------------------------
+
+    def record_argv(self, command):
+        return [self.args.agentdouble, "record", "--quiet", "--out",
+                os.path.join(self.out, "recorder.tape.ndjson"), "--"] + command
+
+    def check_recorded(self, what, out_frames):
+        """The tape the last recorder run wrote: out_frames "out" frames (lines longer than a pipe
+        read are not cut into outRaw pieces), nothing else on stdout, and an exit 0 ending."""
+        outs, others, ending = 0, 0, None
+        with open(os.path.join(self.out, "recorder.tape.ndjson"), "rb") as f:
+            f.readline()
+            for line in f:
+                if line.startswith(b'{"t":') and b',"out":' in line[:40]:
+                    outs += 1
+                else:
+                    frame = json.loads(line)
+                    if "exit" in frame or "kill" in frame:
+                        ending = frame
+                    else:
+                        others += 1
+        if outs != out_frames or others or ending is None or ending.get("exit") != 0:
+            fail("%s: the tape has %d out frames (expected %d), %d other frames, ending %s"
+                 % (what, outs, out_frames, others, ending))
+
+    def latency_percentiles(self, latencies):
+        late = sorted(x / 1e3 for x in latencies)  # microseconds
+        p = lambda q: late[min(len(late) - 1, int(q * len(late)))]
+        return {"p50": p(0.50), "p99": p(0.99), "max": late[-1]}
+
+    def recorder(self):
+        self.recorder_latency()
+        self.recorder_throughput()
+
+    def recorder_latency(self):
+        rounds = 2 if self.args.quick else 5
+        lines, gap = 1000, 2
+        self.say("== recorder latency: %d lines %d ms apart, each with its write time; through "
+                 "agentdouble record vs straight to the reader; %d runs each, interleaved" % (lines, gap, rounds))
+        stamp = [sys.executable, os.path.abspath(__file__), "stamp", str(lines), str(gap)]
+        stats = {"direct": [], "recorder": []}
+        for _ in range(rounds):
+            for who, argv in (("direct", stamp), ("recorder", self.record_argv(stamp))):
+                latencies, status = self.h.run_stamped(argv, self.base_env)
+                if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+                    fail("latency run %s did not exit 0 (wait status %d); see bench/out/stderr.log" % (who, status))
+                if len(latencies) != lines:
+                    fail("latency run %s: %d lines, expected %d" % (who, len(latencies), lines))
+                stats[who].append(self.latency_percentiles(latencies))
+        med = {who: {k: median([s[k] for s in runs]) for k in runs[0]} for who, runs in stats.items()}
+        for who in ("direct", "recorder"):
+            m = med[who]
+            self.say("   %-8s latency us: p50 %.0f, p99 %.0f, max %.0f (medians of %d runs)"
+                     % (who, m["p50"], m["p99"], m["max"], rounds))
+        added99 = (med["recorder"]["p99"] - med["direct"]["p99"]) / 1e3
+        added50 = (med["recorder"]["p50"] - med["direct"]["p50"]) / 1e3
+        self.results["recorder_latency"] = stats
+        self.summary.append("recorder added latency p50: %.3f ms [recorder %.3f ms / direct %.3f ms] (no target)"
+                            % (added50, med["recorder"]["p50"] / 1e3, med["direct"]["p50"] / 1e3))
+        self.verdict("recorder added latency p99", "%.3f ms" % added99,
+                     "recorder p99 %.3f ms / direct p99 %.3f ms, medians of %d runs"
+                     % (med["recorder"]["p99"] / 1e3, med["direct"]["p99"] / 1e3, rounds),
+                     "<= 1 ms", added99 <= 1.0)
+
+    def recorder_throughput(self):
+        n = 3 if self.args.quick else 5
+        big, small = os.path.join(self.out, "recorder-200mb.stdout"), os.path.join(self.out, "recorder-2mb.stdout")
+        with open(os.path.join(self.out, "recorder-200mb.expected.json")) as f:
+            exp_big = json.load(f)
+        with open(os.path.join(self.out, "recorder-2mb.expected.json")) as f:
+            exp_small = json.load(f)
+        size = exp_big["stdoutBytes"]
+        script = shutil.which("script")
+        self.say("== recorder throughput and peak RSS: cat of a %.0f MB stream-json run, straight to the reader vs "
+                 "through agentdouble record%s; %d runs each, interleaved"
+                 % (size / 1e6, " vs script -T (util-linux)" if script else "", n))
+        cat = ["cat", big]
+        # verifying runs: every byte passes through, and the tape holds every event as an out frame
+        v = self.h.run(self.record_argv(cat), self.base_env, digest=True)
+        check(v, "agentdouble record on the 200 MB stream", exp_big)
+        self.check_recorded("agentdouble record on the 200 MB stream", exp_big["outFrames"])
+        vs = self.h.run(self.record_argv(["cat", small]), self.base_env, digest=True)
+        check(vs, "agentdouble record on the 2 MB stream", exp_small)
+        self.check_recorded("agentdouble record on the 2 MB stream", exp_small["outFrames"])
+        script_argv = None
+        if script:
+            script_argv = [script, "-q", "-e", "-T", os.path.join(self.out, "script.timing"),
+                           "-O", os.path.join(self.out, "script.typescript"), "-c", "cat " + shlex.quote(big)]
+            check(self.h.run(script_argv, self.base_env), "script")
+        else:
+            self.say("   script (util-linux) is not installed: its comparison is left out")
+        direct, rec, rec_small, scr = [], [], [], []
+        for _ in range(n):
+            a = self.h.run(cat, self.base_env)
+            check(a, "cat")
+            b = self.h.run(self.record_argv(cat), self.base_env)
+            check(b, "agentdouble record")
+            if b.bytes != size:
+                fail("agentdouble record passed %d bytes through, expected %d" % (b.bytes, size))
+            c = self.h.run(self.record_argv(["cat", small]), self.base_env)
+            check(c, "agentdouble record (2 MB)")
+            direct.append(a)
+            rec.append(b)
+            rec_small.append(c)
+            if script_argv:
+                d = self.h.run(script_argv, self.base_env)
+                check(d, "script")
+                scr.append(d)
+        mbs = lambda runs, attr="wall_ns": median([size / 1e6 / (getattr(r, attr) / 1e9) for r in runs])
+        d_mbs, r_mbs, r_pass = mbs(direct), mbs(rec), mbs(rec, "last_ns")
+        self.say("   direct:   median %.0f MB/s (%.0f ms)" % (d_mbs, median([r.ms for r in direct])))
+        self.say("   recorder: median %.0f MB/s to its exit (%.0f ms); %.0f MB/s to the last byte passed through "
+                 "(%.0f ms)" % (r_mbs, median([r.ms for r in rec]), r_pass, median([r.last_ns / 1e6 for r in rec])))
+        if scr:
+            s_mbs = mbs(scr)
+            self.say("   script:   median %.0f MB/s to its exit (%.0f ms)" % (s_mbs, median([r.ms for r in scr])))
+        rss_big, rss_small = median([r.maxrss_kb for r in rec]), median([r.maxrss_kb for r in rec_small])
+        self.say("   peak RSS: recorder %.1f MB on %.0f MB, %.1f MB on %.1f MB%s (medians of %d)"
+                 % (rss_big / 1024, size / 1e6, rss_small / 1024, exp_small["stdoutBytes"] / 1e6,
+                    "; script %.1f MB on %.0f MB" % (median([r.maxrss_kb for r in scr]) / 1024, size / 1e6) if scr else "", n))
+        self.results["recorder_throughput"] = {
+            "direct_ms": [r.ms for r in direct], "recorder_ms": [r.ms for r in rec],
+            "recorder_last_byte_ms": [r.last_ns / 1e6 for r in rec], "script_ms": [r.ms for r in scr],
+            "recorder_rss_kb": [r.maxrss_kb for r in rec], "recorder_small_rss_kb": [r.maxrss_kb for r in rec_small],
+            "script_rss_kb": [r.maxrss_kb for r in scr]}
+        ratio = r_mbs / d_mbs
+        self.verdict("recorder throughput", "%.2fx direct pipe" % ratio,
+                     "recorder %.0f MB/s to exit / cat %.0f MB/s, medians of %d; %.0f MB"
+                     % (r_mbs, d_mbs, n, size / 1e6), ">= 0.8x", ratio >= 0.8)
+        self.summary.append("recorder passthrough: %.2fx direct pipe [%.0f MB/s to the last byte passed through] (no target)"
+                            % (r_pass / d_mbs, r_pass))
+        if scr:
+            self.summary.append("script -T throughput: %.2fx direct pipe [%.0f MB/s to exit, for comparison] (no target)"
+                                % (s_mbs / d_mbs, s_mbs))
+        rss_ratio = rss_big / rss_small
+        self.verdict("recorder peak RSS", "%.2fx 2MB-run" % rss_ratio,
+                     "%.0f MB run %.1f MB / %.1f MB run %.1f MB, medians of %d"
+                     % (size / 1e6, rss_big / 1024, exp_small["stdoutBytes"] / 1e6, rss_small / 1024, n),
+                     "<= 1.2x", rss_ratio <= 1.2)
+
     def main(self):
         started = time.monotonic()
         self.say("bench: java %s, %d CPUs, load average %s" % (
             self.args.java, os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
-        for name in ("startup", "throughput", "timing"):
+        for name in ("startup", "throughput", "timing", "recorder"):
             if not self.args.only or name in self.args.only.split(","):
                 getattr(self, name)()
         with open(os.path.join(self.out, "results.json"), "w") as f:
@@ -402,16 +572,30 @@ def emit(tape):
     return 0
 
 
+def stamp(n, gap_ms):
+    """The latency benchmark's child: line i at start + i * gap, as "i NS\\n", NS its write time."""
+    start = time.monotonic()
+    for i in range(n):
+        left = start + i * gap_ms / 1000.0 - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+        os.write(1, b"%d %d\n" % (i, time.monotonic_ns()))
+    return 0
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "emit":
         return emit(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "stamp":
+        return stamp(int(sys.argv[2]), float(sys.argv[3]))
     ap = argparse.ArgumentParser()
     ap.add_argument("--launcher", required=True)
+    ap.add_argument("--agentdouble", required=True, help="the project's ./agentdouble launcher")
     ap.add_argument("--java", required=True)
     ap.add_argument("--empty", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing")
+    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder")
     return Bench(ap.parse_args()).main()
 
 

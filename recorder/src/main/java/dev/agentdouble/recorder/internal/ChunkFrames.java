@@ -14,17 +14,32 @@ import java.util.List;
  * that ends mid-line becomes an {@code outRaw} frame and so does the rest of that line; stderr
  * keeps its chunks. A multi-byte character split across two reads is reassembled: the incomplete
  * tail waits for the next read of the same stream, so no frame ever holds half a character.
+ *
+ * <p>A read that ends mid-line is not always a write that did: a line longer than the pipe holds
+ * (64 KiB) takes several reads however it was written. So the unfinished end of a stdout line
+ * waits, like a split character, for the next stdout read; when that read <em>continues</em> the
+ * same write (see {@link #add}) the line goes on in it, and only otherwise does the waiting part
+ * become an {@code outRaw} frame of its own, at its own time.
  */
 final class ChunkFrames {
   private final List<Frame> frames = new ArrayList<>();
   private byte[] outCarry = new byte[0];
   private byte[] errCarry = new byte[0];
+  /** The current stdout line's bytes that are not a frame yet. */
   private final ByteArrayOutputStream line = new ByteArrayOutputStream();
   private boolean lineStartedEarlier;
   private long lastT;
+  private long pendingT;
+  /** Where in {@link #frames} the pending bytes go if they become a frame of their own. */
+  private int pendingIndex;
 
-  /** Adds one read's bytes of stdout ({@code stdout} true) or stderr at {@code t} ms. */
-  void add(boolean stdout, long t, byte[] chunk) {
+  /**
+   * Adds one read's bytes of stdout ({@code stdout} true) or stderr at {@code t} ms. For stdout,
+   * {@code continues} says the read carried on the previous read's write rather than a new one
+   * (the previous read filled the buffer, or this one found data at once): then a line the
+   * previous read left unfinished is continued by this read instead of being a partial write.
+   */
+  void add(boolean stdout, long t, byte[] chunk, boolean continues) {
     t = Math.max(t, lastT);
     lastT = t;
     byte[] data = concat(stdout ? outCarry : errCarry, chunk);
@@ -32,6 +47,9 @@ final class ChunkFrames {
     byte[] carry = Arrays.copyOfRange(data, complete, data.length);
     if (stdout) {
       outCarry = carry;
+      if (!continues) {
+        emitPending();
+      }
       stdout(t, data, complete);
     } else {
       errCarry = carry;
@@ -51,9 +69,18 @@ final class ChunkFrames {
       }
     }
     if (start < len) {
-      // a write that stops mid-line: the bytes go out as they came
-      byte[] partial = Arrays.copyOfRange(data, start, len);
-      frames.add(new Frame.OutBytes(t, partial));
+      // the read stops mid-line: wait for the next read to tell a partial write from a long one
+      line.write(data, start, len - start);
+      pendingT = t;
+      pendingIndex = frames.size();
+    }
+  }
+
+  /** The unfinished end of a line was a write that stopped mid-line: its bytes, as they came. */
+  private void emitPending() {
+    if (line.size() > 0) {
+      frames.add(pendingIndex, new Frame.OutBytes(pendingT, line.toByteArray()));
+      line.reset();
       lineStartedEarlier = true;
     }
   }
@@ -76,6 +103,7 @@ final class ChunkFrames {
 
   /** The frames so far, plus what is left unfinished (bytes of a character never completed). */
   List<Frame> finish() {
+    emitPending();
     if (outCarry.length > 0) {
       frames.add(new Frame.OutBytes(lastT, outCarry));
       outCarry = new byte[0];

@@ -62,7 +62,14 @@ final class RecordCommand {
     this.env = env;
   }
 
-  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes) {}
+  /**
+   * A read that waited less than this for its data is taken to continue the previous read's write
+   * (a line longer than the pipe, or stdio's block buffering), not to start a write of its own.
+   */
+  static final long CONTINUATION_NANOS = 10_000_000;
+
+  /** One read: its stream, when it returned, its order, its bytes; see {@link ChunkFrames#add}. */
+  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes, boolean continues) {}
 
   int run(List<String> args) throws InterruptedException {
     Args a = Args.parse(args, List.of("--out", "--into", "--redact"), List.of("--raw", "--quiet"));
@@ -107,56 +114,57 @@ final class RecordCommand {
       return status;
     }
     AtomicBoolean interrupted = new AtomicBoolean();
-    Signals.forward(process, interrupted);
-    if (in != System.in) {
-      pump(in, process.getOutputStream());
-    }
-    List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
-    long[] seq = {0};
-    Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
-    Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
-    int status = process.waitFor();
-    stdout.join();
-    stderr.join();
-    long endMs = (System.nanoTime() - origin) / 1_000_000;
-    Signals.restore();
+    // until the tape is written: a signal meanwhile must not cut the recorder short
+    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted)) {
+      if (in != System.in) {
+        pump(in, process.getOutputStream());
+      }
+      List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
+      long[] seq = {0};
+      Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
+      Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
+      int status = process.waitFor();
+      stdout.join();
+      stderr.join();
+      long endMs = (System.nanoTime() - origin) / 1_000_000;
 
-    List<Chunk> ordered = new ArrayList<>(chunks);
-    ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
-    ChunkFrames builder = new ChunkFrames();
-    for (Chunk c : ordered) {
-      builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes());
+      List<Chunk> ordered = new ArrayList<>(chunks);
+      ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
+      ChunkFrames builder = new ChunkFrames();
+      for (Chunk c : ordered) {
+        builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes(), c.continues());
+      }
+      List<Frame> frames = new ArrayList<>(builder.finish());
+      long t = Math.max(endMs, builder.lastT());
+      frames.add(ending(status, t));
+      Header.Builder header = Header.builder()
+          .cli(Path.of(command.get(0)).getFileName().toString())
+          .argv(command.subList(1, command.size()))
+          .outputFormat(outputFormat(command))
+          .recordedAt(recordedAt.toString())
+          .source(Header.Source.RECORDED)
+          .recorder("agentdouble 0.1.0");
+      if (cliVersion != null) {
+        header.cliVersion(cliVersion);
+      }
+      if (interrupted.get()) {
+        header.extra("interrupted", "true");
+      }
+      Tape tape = new Tape(header.build(), frames);
+      Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"),
+          System.getProperty("user.dir"), recordedAt.toEpochMilli());
+      try {
+        recording.tape().write(target);
+      } catch (IOException e) {
+        err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
+            + " (the run's output was shown above)");
+        return RECORDER_FAILED;
+      }
+      if (!a.flag("--quiet")) {
+        err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
+      }
+      return status;
     }
-    List<Frame> frames = new ArrayList<>(builder.finish());
-    long t = Math.max(endMs, builder.lastT());
-    frames.add(ending(status, t));
-    Header.Builder header = Header.builder()
-        .cli(Path.of(command.get(0)).getFileName().toString())
-        .argv(command.subList(1, command.size()))
-        .outputFormat(outputFormat(command))
-        .recordedAt(recordedAt.toString())
-        .source(Header.Source.RECORDED)
-        .recorder("agentdouble 0.1.0");
-    if (cliVersion != null) {
-      header.cliVersion(cliVersion);
-    }
-    if (interrupted.get()) {
-      header.extra("interrupted", "true");
-    }
-    Tape tape = new Tape(header.build(), frames);
-    Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"),
-        System.getProperty("user.dir"), recordedAt.toEpochMilli());
-    try {
-      recording.tape().write(target);
-    } catch (IOException e) {
-      err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
-          + " (the run's output was shown above)");
-      return RECORDER_FAILED;
-    }
-    if (!a.flag("--quiet")) {
-      err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
-    }
-    return status;
   }
 
   private static final DateTimeFormatter STAMP =
@@ -244,13 +252,21 @@ final class RecordCommand {
     Thread t = new Thread(() -> {
       byte[] buf = new byte[65536];
       boolean passthrough = true;
+      boolean full = false;
       try (from) {
-        int n;
-        while ((n = from.read(buf)) > 0) {
-          long now = System.nanoTime() - origin;
+        while (true) {
+          long asked = System.nanoTime();
+          int n = from.read(buf);
+          if (n <= 0) {
+            break;
+          }
+          long read = System.nanoTime();
+          // a full buffer means more was waiting; data at once means it was already on its way
+          boolean continues = full || read - asked < CONTINUATION_NANOS;
+          full = n == buf.length;
           byte[] bytes = Arrays.copyOf(buf, n);
           synchronized (seq) {
-            chunks.add(new Chunk(stdout, now, seq[0]++, bytes));
+            chunks.add(new Chunk(stdout, read - origin, seq[0]++, bytes, continues));
           }
           if (passthrough) {
             to.write(bytes, 0, n);

@@ -1,40 +1,88 @@
 package dev.agentdouble.recorder.internal;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * SIGINT and SIGTERM to the recorder go to the recorded command instead: the recorder waits for
- * it and still writes the tape, marked interrupted.
+ * it and still writes the tape, marked interrupted. Recordings may overlap (several
+ * {@code Agentdouble.run} calls in one JVM): the handlers are installed by the first and the
+ * JVM's own put back when the last one ends, and a signal goes to every command being recorded.
  */
 @SuppressWarnings("removal")
 final class Signals {
+  private static final Map<Forwarding, Process> live = new LinkedHashMap<>();
   private static sun.misc.SignalHandler previousInt;
   private static sun.misc.SignalHandler previousTerm;
 
   private Signals() {}
 
-  static synchronized void forward(Process child, AtomicBoolean interrupted) {
-    previousInt = install("INT", child, interrupted);
-    previousTerm = install("TERM", child, interrupted);
+  /** Forwarding to one child until {@link #close}. */
+  static final class Forwarding implements AutoCloseable {
+    private final AtomicBoolean interrupted;
+
+    private Forwarding(AtomicBoolean interrupted) {
+      this.interrupted = interrupted;
+    }
+
+    @Override
+    public void close() {
+      synchronized (Signals.class) {
+        if (live.remove(this) != null && live.isEmpty()) {
+          restore();
+        }
+      }
+    }
   }
 
-  private static sun.misc.SignalHandler install(String name, Process child, AtomicBoolean flag) {
+  /**
+   * Forwards SIGINT and SIGTERM to {@code child}, setting {@code interrupted} when one comes,
+   * until the returned forwarding is closed.
+   */
+  static Forwarding forward(Process child, AtomicBoolean interrupted) {
+    Forwarding f = new Forwarding(interrupted);
+    synchronized (Signals.class) {
+      if (live.isEmpty()) {
+        previousInt = install("INT");
+        previousTerm = install("TERM");
+      }
+      live.put(f, child);
+    }
+    return f;
+  }
+
+  private static sun.misc.SignalHandler install(String name) {
     try {
-      return sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
-        flag.set(true);
-        try {
-          new ProcessBuilder("kill", "-s", name, Long.toString(child.pid())).start();
-        } catch (IOException e) {
-          child.destroy();
-        }
-      });
+      return sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> deliver(name));
     } catch (IllegalArgumentException e) {
       return null; // the JVM keeps this signal (-Xrs): nothing to forward
     }
   }
 
-  static synchronized void restore() {
+  private static void deliver(String name) {
+    List<Map.Entry<Forwarding, Process>> targets;
+    synchronized (Signals.class) {
+      targets = new ArrayList<>(live.entrySet());
+    }
+    for (Map.Entry<Forwarding, Process> target : targets) {
+      Process child = target.getValue();
+      if (!child.isAlive()) {
+        continue; // it ended by itself (and was reaped: its pid may be another's by now)
+      }
+      target.getKey().interrupted.set(true);
+      try {
+        new ProcessBuilder("kill", "-s", name, Long.toString(child.pid())).start();
+      } catch (IOException e) {
+        child.destroy();
+      }
+    }
+  }
+
+  private static void restore() {
     try {
       if (previousInt != null) {
         sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInt);
@@ -45,5 +93,7 @@ final class Signals {
     } catch (IllegalArgumentException e) {
       // nothing to restore
     }
+    previousInt = null;
+    previousTerm = null;
   }
 }

@@ -1,0 +1,297 @@
+package dev.agentdouble.recorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A process a test started through real pipes: its stdout and stderr are collected as they come
+ * (kept, or only counted and hashed for floods), its stdin stays open until the test closes it.
+ * {@link #close} kills it and its descendants, so a failed test leaves nothing running.
+ */
+final class Child implements AutoCloseable {
+  /** How long a test waits for a process to end; generous, the machine is shared. */
+  static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  private final List<String> command;
+  private final Process process;
+  private final Stream out;
+  private final Stream err;
+
+  private Child(List<String> command, Process process, boolean keep) {
+    this.command = command;
+    this.process = process;
+    this.out = new Stream(process.getInputStream(), keep, "stdout of " + command.get(0));
+    this.err = new Stream(process.getErrorStream(), keep, "stderr of " + command.get(0));
+  }
+
+  /** Starts {@code command} in {@code dir} with {@code env} added to the test's environment. */
+  static Child start(List<String> command, Path dir, Map<String, String> env) {
+    return start(command, dir, env, true);
+  }
+
+  /** Like {@link #start}, but keeping only the size and SHA-256 of what the process writes. */
+  static Child startHashing(List<String> command, Path dir, Map<String, String> env) {
+    return start(command, dir, env, false);
+  }
+
+  private static Child start(List<String> command, Path dir, Map<String, String> env,
+      boolean keep) {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().putAll(env);
+    try {
+      return new Child(List.copyOf(command), pb.start(), keep);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code ./agentdouble ARGS}, the project's launcher, run in {@code dir}. A stand-in {@code mvn}
+   * that fails comes first on PATH, so stale jars fail the test instead of starting a build.
+   */
+  static List<String> agentdouble(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Cli.root().resolve("agentdouble").toString());
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /** The environment every launcher run gets: PATH with a failing {@code mvn} first. */
+  static Map<String, String> noBuild(Path dir) {
+    Path bin = dir.resolve(".no-build");
+    try {
+      Files.createDirectories(bin);
+      Path mvn = Cli.write(bin, "mvn", "#!/bin/sh\necho 'stale jars: the launcher tried to build "
+          + "during a test' >&2\nexit 1\n");
+      Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Map.of("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+  }
+
+  /** An executable script {@code name} in {@code dir}. */
+  static Path script(Path dir, String name, String text) {
+    Path file = Cli.write(dir, name, text);
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return file;
+  }
+
+  /** The {@code python3} on PATH; the test is skipped (not failed) without one. */
+  static String python3() {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!d.isEmpty() && Files.isExecutable(Path.of(d, "python3"))) {
+        return Path.of(d, "python3").toString();
+      }
+    }
+    Assumptions.abort("no python3 on PATH");
+    return null;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  Process process() {
+    return process;
+  }
+
+  /**
+   * Sends SIGTERM. Not {@link Process#destroy()}: that also closes this side of the pipes, and
+   * the test would stop seeing what the process writes afterwards.
+   */
+  void terminate() {
+    process.toHandle().destroy();
+  }
+
+  OutputStream stdin() {
+    return process.getOutputStream();
+  }
+
+  void closeStdin() {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits until stdout holds {@code text}, at most {@link #PATIENCE}. */
+  void awaitOut(String text) {
+    Awaitility.await("\"" + text + "\" on the stdout of " + command).atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> out().contains(text) || (!process.isAlive() && out.done()));
+    assertThat(out()).as("stdout of %s (stderr: %s)", command, err()).contains(text);
+  }
+
+  /** Waits for the process to end and its streams to be read to the end; returns its status. */
+  int waitFor() {
+    closeStdinQuietly();
+    try {
+      if (!process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        String state = "stdout so far: " + abbreviate(out()) + "\nstderr so far: "
+            + abbreviate(err());
+        close();
+        throw new AssertionError(command + " did not end within " + PATIENCE.toSeconds()
+            + " s\n" + state);
+      }
+      out.join();
+      err.join();
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private void closeStdinQuietly() {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // already closed, or the process is gone
+    }
+  }
+
+  byte[] stdout() {
+    return out.bytes();
+  }
+
+  byte[] stderr() {
+    return err.bytes();
+  }
+
+  String out() {
+    return new String(out.bytes(), StandardCharsets.UTF_8);
+  }
+
+  String err() {
+    return new String(err.bytes(), StandardCharsets.UTF_8);
+  }
+
+  /** Size and SHA-256 of stdout: {@code "N bytes, sha256 HEX"}. */
+  String outDigest() {
+    return out.digest();
+  }
+
+  String errDigest() {
+    return err.digest();
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
+
+  /** {@code "N bytes, sha256 HEX"} of {@code bytes} repeated {@code times} times. */
+  static String digest(byte[] bytes, int times) {
+    MessageDigest md = sha256();
+    for (int i = 0; i < times; i++) {
+      md.update(bytes);
+    }
+    return (long) bytes.length * times + " bytes, sha256 " + HexFormat.of().formatHex(md.digest());
+  }
+
+  static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 2000 ? s : s.substring(0, 1000) + " [...] " + s.substring(s.length() - 1000);
+  }
+
+  @Override
+  public String toString() {
+    return String.join(" ", command);
+  }
+
+  /** One of the process's output streams, read to its end on a thread of its own. */
+  private static final class Stream {
+    private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+    private final boolean keep;
+    private final MessageDigest md = sha256();
+    private long count;
+    private final Thread thread;
+    private volatile boolean done;
+    private String digest;
+
+    Stream(InputStream in, boolean keep, String name) {
+      this.keep = keep;
+      this.thread = new Thread(() -> {
+        byte[] buf = new byte[65536];
+        try (in) {
+          int n;
+          while ((n = in.read(buf)) != -1) {
+            synchronized (this) {
+              count += n;
+              md.update(buf, 0, n);
+              if (keep) {
+                kept.write(buf, 0, n);
+              }
+            }
+          }
+        } catch (IOException e) {
+          // the process went away
+        } finally {
+          done = true;
+        }
+      }, name);
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    boolean done() {
+      return done;
+    }
+
+    void join() throws InterruptedException {
+      thread.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    synchronized byte[] bytes() {
+      if (!keep) {
+        throw new IllegalStateException("this stream is only hashed");
+      }
+      return kept.toByteArray();
+    }
+
+    synchronized String digest() {
+      if (!done) {
+        throw new IllegalStateException("read the stream to its end first (waitFor)");
+      }
+      if (digest == null) {
+        digest = count + " bytes, sha256 " + HexFormat.of().formatHex(md.digest());
+      }
+      return digest;
+    }
+  }
+}
