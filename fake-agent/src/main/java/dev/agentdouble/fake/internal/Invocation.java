@@ -178,6 +178,9 @@ public final class Invocation {
         OptionalLong.of(epochMs(wallAtOrigin))));
     Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
     journal.end(checked.ending(), null);
+    if (checked.ending().kind() == Ending.Kind.KILL) {
+      Signals.prepare(checked.ending().signal(), pid);
+    }
     Gates gates = Gates.fromEnv(env);
     try {
       return new Player(source, timing, originNanos, substitution, transform, stdout, stderr, gates,

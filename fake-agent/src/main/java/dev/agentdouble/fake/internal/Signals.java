@@ -8,7 +8,27 @@ import java.util.concurrent.TimeUnit;
 
 /** How the fake ends a run the way the tape says: really dying by a signal, or hanging. */
 public final class Signals {
+  private static Process killer;
+
   private Signals() {}
+
+  /**
+   * Readies a death by {@code signal} for a run whose tape ends that way: a JVM cannot raise a
+   * signal it has no handler for, and starting {@code kill(1)} at the moment of death would make
+   * the ending tens of milliseconds late. So a small shell waits now, and one byte makes it send
+   * the signal. If this process ends any other way, the shell reads end-of-file and goes.
+   */
+  public static void prepare(String signal, long pid) {
+    try {
+      killer = new ProcessBuilder("sh", "-c",
+          "read _ && exec kill -s " + signal.substring(3) + " " + pid)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+    } catch (IOException e) {
+      killer = null; // die() falls back to kill(1) then
+    }
+  }
 
   /** Ends the process as {@code ending} says: exit, death by signal, or hang. */
   public static void end(Ending ending) {
@@ -25,6 +45,15 @@ public final class Signals {
    */
   @SuppressWarnings("removal")
   public static void die(String signal) {
+    if (killer != null) {
+      try {
+        killer.getOutputStream().write('\n');
+        killer.getOutputStream().flush();
+        pause(2000);
+      } catch (IOException e) {
+        // the waiting shell is gone: try the slower ways
+      }
+    }
     String name = signal.substring(3);
     try {
       sun.misc.Signal.raise(new sun.misc.Signal(name));
