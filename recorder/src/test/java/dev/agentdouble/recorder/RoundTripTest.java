@@ -91,7 +91,9 @@ class RoundTripTest {
     for (int i = 0; i < want.size(); i++) {
       long expected = want.get(i).t();
       long tolerance = TOLERANCE_MS + expected * TOLERANCE_PERCENT / 100;
-      long late = want.get(i) instanceof Frame.Kill ? KILL_LATENCY_MS : 0;
+      // the ending is when the recorder sees the process gone: after a JVM's exit or a death by
+      // signal, which on a loaded machine can come a good while after the last write
+      long late = want.get(i).terminal() ? KILL_LATENCY_MS : 0;
       times.assertThat(got.get(i).t()).as("t of frame %d (%s)", i, Frames.kind(want.get(i)))
           .isBetween(expected - tolerance, expected + tolerance + late);
     }
