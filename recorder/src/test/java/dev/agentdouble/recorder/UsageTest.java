@@ -16,7 +16,8 @@ class UsageTest {
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
-        .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...");
+        .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
+            "serve --tapes DIR [--port N] [--timing T]");
     assertThat(r.err()).isEmpty();
   }
 
@@ -53,13 +54,23 @@ class UsageTest {
   }
 
   @Test
+  void serveRunInTheRecordersJvmPointsAtTheLauncher() {
+    Cli.Result r = Cli.run("serve", "--tapes", "tapes");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).startsWith("agentdouble: serve is started by the ./agentdouble launcher")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void anUnknownCommandExits2AndListsTheCommands() {
     Cli.Result r = Cli.run("record-all");
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "replay, import, lint, show\nRun 'agentdouble --help' for usage.\n");
+        + "replay, import, lint, show, serve\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest

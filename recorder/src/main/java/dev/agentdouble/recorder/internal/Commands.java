@@ -21,7 +21,8 @@ public final class Commands {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show");
+  static final List<String> COMMANDS = List.of("demo", "replay", "import", "lint", "show",
+      "serve");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -36,6 +37,10 @@ public final class Commands {
                                   turn a captured run into a tape
         lint TAPE...              check tapes against the format and the CLI's protocol
         show TAPE...              print a readable timeline of each tape
+        serve --tapes DIR [--port N] [--timing T]
+                                  answer fake agents from a folder of tapes over HTTP, for test
+                                  runners not on the JVM; prints AGENTDOUBLE_URL=... (see
+                                  `agentdouble serve --help`)
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -83,6 +88,7 @@ public final class Commands {
         case "show" -> show(rest);
         case "lint" -> new LintCommand(out, err).run(rest);
         case "import" -> new ImportCommand(out, err).run(rest);
+        case "serve" -> serveElsewhere();
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
@@ -108,6 +114,18 @@ public final class Commands {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
     }
+  }
+
+  /**
+   * {@code serve} runs on the JUnit extension's classpath (WireMock), which this module does not
+   * depend on: the {@code ./agentdouble} launcher starts it. Reaching it here means this class was
+   * run directly.
+   */
+  private int serveElsewhere() {
+    err.println("agentdouble: serve is started by the ./agentdouble launcher of the project root, "
+        + "which runs it on the JUnit extension's classpath (dev.agentdouble.junit.internal.Serve); "
+        + "run ./agentdouble serve --help");
+    return FAILED;
   }
 
   private FakeRun fakeRun() {
