@@ -6,8 +6,10 @@ import java.io.PrintStream;
 
 /**
  * The {@code agentdouble} command: {@code demo}, {@code replay}, {@code import}, {@code lint},
- * {@code show}, {@code diff}. Data goes to stdout, diagnostics to stderr as {@code agentdouble:
- * subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ * {@code show}, {@code diff} and more ({@code agentdouble --help}). Data goes to stdout, diagnostics
+ * to stderr as {@code agentdouble: subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ * ({@code serve} is listed in the help, but the launcher runs it on the JUnit extension's
+ * classpath, which this module does not depend on.)
  */
 public final class Agentdouble {
   private Agentdouble() {}

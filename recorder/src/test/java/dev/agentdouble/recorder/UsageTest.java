@@ -18,7 +18,7 @@ class UsageTest {
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
         .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
             "diff A B [--timing]", "drift [--stdout] OLD NEW",
-            "catalog [--show NAME | --write NAME --out FILE]");
+            "catalog [--show NAME | --write NAME --out FILE]", "serve --tapes DIR [--port N] [--timing T]");
     assertThat(r.err()).isEmpty();
   }
 
@@ -55,13 +55,23 @@ class UsageTest {
   }
 
   @Test
+  void serveRunInTheRecordersJvmPointsAtTheLauncher() {
+    Cli.Result r = Cli.run("serve", "--tapes", "tapes");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).startsWith("agentdouble: serve is started by the ./agentdouble launcher")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void anUnknownCommandExits2AndListsTheCommands() {
     Cli.Result r = Cli.run("record-all");
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, serve\nRun 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest

@@ -18,9 +18,17 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Starts a server on 127.0.0.1 and a free port. */
   public static ControlPlane start() {
+    return start(0);
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one). A port that cannot be bound
+   * throws WireMock's {@code FatalStartupException}.
+   */
+  public static ControlPlane start(int port) {
     WireMockServer server = new WireMockServer(options()
         .bindAddress("127.0.0.1")
-        .dynamicPort()
+        .port(port)
         .containerThreads(16)
         .jettyAcceptors(1)
         .notifier(QUIET));

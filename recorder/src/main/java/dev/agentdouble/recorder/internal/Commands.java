@@ -23,7 +23,7 @@ public final class Commands {
   static final int USAGE = 2;
 
   static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show", "diff", "vary", "drift", "catalog");
+      "lint", "show", "diff", "vary", "drift", "catalog", "serve");
 
   static final String HELP = """
       usage: agentdouble <command> [options]
@@ -50,6 +50,10 @@ public final class Commands {
         drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
         catalog [--show NAME | --write NAME --out FILE]
                                   list the built-in tapes; print one, or write it to a file
+        serve --tapes DIR [--port N] [--timing T]
+                                  answer fake agents from a folder of tapes over HTTP, for test
+                                  runners not on the JVM; prints AGENTDOUBLE_URL=... (see
+                                  `agentdouble serve --help`)
 
       Run `agentdouble <command> --help` for a command's details.
       """;
@@ -103,6 +107,7 @@ public final class Commands {
         case "drift" -> new DriftCommand(out, err).run(rest);
         case "diff" -> new DiffCommand(out, err).run(rest);
         case "catalog" -> new CatalogCommand(out, err).run(rest);
+        case "serve" -> serveElsewhere();
         default -> usage("unknown command '" + command + "'; commands are "
             + String.join(", ", COMMANDS), "--help");
       };
@@ -128,6 +133,18 @@ public final class Commands {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
     }
+  }
+
+  /**
+   * {@code serve} runs on the JUnit extension's classpath (WireMock), which this module does not
+   * depend on: the {@code ./agentdouble} launcher starts it. Reaching it here means this class was
+   * run directly.
+   */
+  private int serveElsewhere() {
+    err.println("agentdouble: serve is started by the ./agentdouble launcher of the project root, "
+        + "which runs it on the JUnit extension's classpath (dev.agentdouble.junit.internal.Serve); "
+        + "run ./agentdouble serve --help");
+    return FAILED;
   }
 
   private FakeRun fakeRun() {

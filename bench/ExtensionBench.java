@@ -1,0 +1,444 @@
+import dev.agentdouble.junit.FakeAgent;
+import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Shim;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The JUnit extension's per-test overhead (bench/run --only extension; see bench/README.md).
+ *
+ * <pre>
+ *   java -cp ... ExtensionBench run CLASS TAPE LAUNCHER LINES RESULTS.json
+ *   java -cp ... ExtensionBench startup WORKDIR
+ *   java -cp ... ExtensionBench diagnose TAPE LINES WORKDIR ROUNDS POSTCLASSES
+ * </pre>
+ *
+ * {@code run} executes the generated test class CLASS (N tests, each one invocation of the fake
+ * agent through the extension) with the JUnit Platform launcher, and after each test, in the same
+ * JVM and with the same spawning code, one direct run of the fake ({@code LAUNCHER} with {@code
+ * AGENTDOUBLE_TAPE}): A B A B... A listener times each test from its start to its end, so a test's
+ * time holds everything the extension does for it (field or parameter injection, the shim, the
+ * stub, the invocation, the end-of-test checks, the clean-up). Writes every figure to RESULTS.json.
+ *
+ * <p>From the second test on, a third run follows each test: the fake through a shim written by
+ * the extension's own {@code Shim} with the extension's runtime (its classpath and CDS archive),
+ * but with {@code AGENTDOUBLE_TAPE} instead of {@code AGENTDOUBLE_URL}. It splits the invocation's
+ * overhead into what the control-plane round trip costs and what the shim costs.
+ *
+ * <p>{@code startup} times, in a fresh JVM, what the first test pays once: starting WireMock and
+ * making the fake's class-data sharing archive.
+ *
+ * <p>{@code diagnose} gathers the evidence of where the control-plane round trip goes (see
+ * bench/README.md): the same fake, through shims written by the extension's {@code Shim}, asking
+ * a WireMock control plane (as the extension does), reading {@code AGENTDOUBLE_TAPE} instead, or
+ * asking the control plane with a CDS archive trained on such a run; one POST in a fresh JVM with
+ * HttpURLConnection, a Socket or a SocketChannel ({@code ControlPost}); WireMock's own time for a
+ * POST from a warm client; and the classes the archive lacks on the control-plane path.
+ */
+public final class ExtensionBench {
+  static final List<String> ARGV = List.of("-p", "--output-format", "stream-json", "hi");
+
+  /** Set by {@code run} for the generated tests. */
+  static String tape;
+  static int lines;
+  static Path stderrLog;
+
+  /** The invocation time measured inside each test, in the order the tests ran. */
+  static final List<Long> invocationNs = new ArrayList<>();
+
+  private ExtensionBench() {}
+
+  /** One spawned process, read to the end of its stdout and reaped. */
+  record Spawned(long ns, int exit, int lines) {}
+
+  /**
+   * Spawns {@code command} as a test would: stdin /dev/null, stdout read to the end, stderr
+   * appended to the log; timed from just before the spawn to just after the exit.
+   */
+  static Spawned spawn(List<String> command, Map<String, String> env) {
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().putAll(env);
+    long t0 = System.nanoTime();
+    try {
+      Process p = pb.start();
+      int n = 0;
+      try (InputStream out = p.getInputStream()) {
+        byte[] buf = new byte[65536];
+        for (int k = out.read(buf); k >= 0; k = out.read(buf)) {
+          for (int i = 0; i < k; i++) {
+            if (buf[i] == '\n') {
+              n++;
+            }
+          }
+        }
+      }
+      int exit = p.waitFor();
+      return new Spawned(System.nanoTime() - t0, exit, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static void check(Spawned s, String what) {
+    if (s.exit() != 0 || s.lines() != lines) {
+      throw new AssertionError(what + ": exit " + s.exit() + ", " + s.lines() + " stdout lines ("
+          + lines + " expected); see bench/out/stderr.log");
+    }
+  }
+
+  /** The body of every generated test: one invocation of the fake through the extension. */
+  public static void invoke(FakeAgent agent) {
+    agent.enqueue(Path.of(tape));
+    List<String> command = new ArrayList<>();
+    command.add(agent.executable().toString());
+    command.addAll(ARGV);
+    Spawned s = spawn(command, Map.of());
+    check(s, "the fake through the extension");
+    invocationNs.add(s.ns());
+  }
+
+  public static void main(String[] args) throws Exception {
+    switch (args.length > 0 ? args[0] : "") {
+      case "run" -> System.exit(run(args[1], args[2], args[3], Integer.parseInt(args[4]),
+          Path.of(args[5])));
+      case "startup" -> startup(Path.of(args[1]));
+      case "diagnose" -> diagnose(args[1], Integer.parseInt(args[2]), Path.of(args[3]),
+          Integer.parseInt(args[4]), args[5]);
+      default -> {
+        System.err.println("usage: ExtensionBench run CLASS TAPE LAUNCHER LINES RESULTS.json"
+            + " | startup WORKDIR");
+        System.exit(2);
+      }
+    }
+  }
+
+  static int run(String testClass, String tapeFile, String launcher, int expectedLines,
+      Path results) throws IOException {
+    tape = Path.of(tapeFile).toAbsolutePath().toString();
+    lines = expectedLines;
+    stderrLog = Path.of("stderr.log").toAbsolutePath();
+    List<String> direct = new ArrayList<>();
+    direct.add(launcher);
+    direct.addAll(ARGV);
+    Map<String, String> directEnv = Map.of("AGENTDOUBLE_TAPE", tape, "AGENTDOUBLE_TIMING", "fast");
+
+    List<String> names = new ArrayList<>();
+    List<Long> testNs = new ArrayList<>();
+    List<Long> baselineNs = new ArrayList<>();
+    List<Long> noHttpNs = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    Path work = Files.createTempDirectory(Path.of("").toAbsolutePath(), "extension-bench-");
+    TestExecutionListener listener = new TestExecutionListener() {
+      private long started;
+      private List<String> shim;
+
+      @Override
+      public void executionStarted(TestIdentifier id) {
+        if (id.isTest()) {
+          started = System.nanoTime();
+        }
+      }
+
+      @Override
+      public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        if (!id.isTest()) {
+          if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+            failures.add(id.getDisplayName() + ": " + result.getThrowable().map(Throwable::toString)
+                .orElse(result.getStatus().toString()));
+          }
+          return;
+        }
+        testNs.add(System.nanoTime() - started);
+        names.add(id.getDisplayName());
+        if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+          failures.add(id.getDisplayName() + ": " + result.getThrowable().map(Throwable::toString)
+              .orElse(result.getStatus().toString()));
+        }
+        // the baseline, interleaved: the same invocation of the fake, run directly
+        Spawned s = spawn(direct, directEnv);
+        check(s, "the fake run directly");
+        baselineNs.add(s.ns());
+        if (shim == null) {
+          // after the first test, so that it does not change what the first test pays
+          shim = noHttpShim(work);
+          noHttpNs.add(-1L);
+          return;
+        }
+        Spawned c = spawn(shim, Map.of());
+        check(c, "the fake through a shim, without the control plane");
+        noHttpNs.add(c.ns());
+      }
+    };
+    LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(DiscoverySelectors.selectClass(testClass))
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .build();
+    Launcher junit = LauncherFactory.create();
+    TestPlan plan = junit.discover(request);
+    long t0 = System.nanoTime();
+    junit.execute(plan, listener);
+    long wallNs = System.nanoTime() - t0;
+
+    StringBuilder json = new StringBuilder();
+    json.append("{\"wallNs\":").append(wallNs);
+    json.append(",\"names\":[");
+    for (int i = 0; i < names.size(); i++) {
+      json.append(i == 0 ? "" : ",").append('"').append(names.get(i).replace("\"", "")).append('"');
+    }
+    json.append("],\"testNs\":").append(testNs);
+    json.append(",\"invocationNs\":").append(invocationNs);
+    json.append(",\"baselineNs\":").append(baselineNs);
+    json.append(",\"noHttpNs\":").append(noHttpNs);
+    json.append(",\"failures\":[");
+    for (int i = 0; i < failures.size(); i++) {
+      json.append(i == 0 ? "" : ",").append('"')
+          .append(failures.get(i).replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
+          .append('"');
+    }
+    json.append("]}\n");
+    Files.writeString(results, json, StandardCharsets.UTF_8);
+    deleteTree(work);
+    for (String f : failures) {
+      System.err.println("bench: failed: " + f);
+    }
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * A shim as the extension writes it ({@code Shim.write}, the extension's fake runtime: its
+   * classpath and CDS archive), configured with {@code AGENTDOUBLE_TAPE} instead of a control
+   * server URL.
+   */
+  static List<String> noHttpShim(Path work) {
+    try {
+      FakeAgentRuntime runtime = FakeAgentRuntime.create(work);
+      Path dir = Files.createDirectories(work.resolve("no-http"));
+      Map<String, String> env = new java.util.LinkedHashMap<>();
+      env.put("AGENTDOUBLE_TAPE", tape);
+      env.put("AGENTDOUBLE_TIMING", "fast");
+      env.put("AGENTDOUBLE_GATES", Files.createDirectories(dir.resolve("gates")).toString());
+      env.put("AGENTDOUBLE_GATE_TIMEOUT_MS", "30000");
+      env.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+      Shim.write(dir.resolve("bin"), runtime, env, dir.resolve("pids"));
+      List<String> command = new ArrayList<>();
+      command.add(dir.resolve("bin/cursor-agent").toString());
+      command.addAll(ARGV);
+      return command;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** What {@code diagnose} prints: medians in ms, and counts. */
+  static void diagnose(String tapeFile, int expectedLines, Path work, int rounds, String postClasses)
+      throws Exception {
+    tape = Path.of(tapeFile).toAbsolutePath().toString();
+    lines = expectedLines;
+    stderrLog = Path.of("stderr.log").toAbsolutePath();
+    Files.createDirectories(work);
+    ControlPlane plane = ControlPlane.start();
+    try {
+      String path = "/agentdouble/diagnose";
+      plane.server().stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(
+              com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(path + "/invocations"))
+          .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse().withStatus(200)
+              .withHeader("X-AgentDouble-Tape", "diagnose")
+              .withBody(Files.readAllBytes(Path.of(tape)))));
+      String url = plane.baseUrl() + path;
+      FakeAgentRuntime runtime = FakeAgentRuntime.create(work);
+      if (runtime.archive().isEmpty()) {
+        throw new IllegalStateException("the extension's runtime made no CDS archive");
+      }
+      String archive = runtime.archive().get().toString();
+      Path viaUrl = shim(work.resolve("url"), runtime, "AGENTDOUBLE_URL", url);
+      Path viaTape = shim(work.resolve("tape"), runtime, "AGENTDOUBLE_TAPE", tape);
+      // the same shim, its java made to archive what a control-plane run loads, then to use that
+      Path trained = work.resolve("trained.jsa");
+      Path train = rewrite(viaUrl, work.resolve("train"), "-XX:SharedArchiveFile=" + archive,
+          "-XX:ArchiveClassesAtExit=" + trained);
+      check(spawn(List.of(train.toString(), ARGV.get(0), ARGV.get(1), ARGV.get(2), ARGV.get(3)),
+          Map.of()), "the training run");
+      Path viaUrlTrained = rewrite(viaUrl, work.resolve("url-trained"),
+          "-XX:SharedArchiveFile=" + archive, "-XX:SharedArchiveFile=" + trained);
+      // which classes a control-plane run loads from outside the archive
+      Path classLog = work.resolve("classes.log");
+      Path logged = rewrite(viaUrl, work.resolve("url-logged"), "-Xlog:disable -Xlog:all=off",
+          "-Xlog:class+load=info:file=" + classLog);
+      check(spawn(withArgv(logged), Map.of()), "the class-logging run");
+      int outside = 0;
+      int total = 0;
+      for (String l : Files.readAllLines(classLog)) {
+        if (l.contains(" source: ")) {
+          total++;
+          if (!l.contains("shared objects file")) {
+            outside++;
+          }
+        }
+      }
+
+      // WireMock's own time: POSTs from this JVM, measured once warm
+      List<Double> server = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        long t0 = System.nanoTime();
+        int status = ControlPostClient.post(url);
+        long t1 = System.nanoTime();
+        if (status != 200) {
+          throw new IllegalStateException("HTTP " + status);
+        }
+        if (i >= 20) {
+          server.add((t1 - t0) / 1e6);
+        }
+      }
+      Map<String, List<Double>> ms = new java.util.LinkedHashMap<>();
+      for (String k : List.of("url", "urlTrained", "tape", "urlconnection", "socket", "channel")) {
+        ms.put(k, new ArrayList<>());
+      }
+      String java = runtime.java().toString();
+      // two rounds unmeasured, so that WireMock is as warm as in a test suite's later tests
+      for (int i = -2; i < rounds; i++) {
+        if (i == 0) {
+          ms.values().forEach(List::clear);
+        }
+        ms.get("url").add(timed(withArgv(viaUrl), "via the control plane"));
+        ms.get("urlTrained").add(timed(withArgv(viaUrlTrained), "via the control plane, trained"));
+        ms.get("tape").add(timed(withArgv(viaTape), "via AGENTDOUBLE_TAPE"));
+        for (String mode : List.of("urlconnection", "socket", "channel")) {
+          ms.get(mode).add(post(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+              "-XX:-UsePerfData", "-Xrs", "-cp", postClasses, "ControlPost", mode, url)));
+        }
+      }
+      StringBuilder json = new StringBuilder("{");
+      for (Map.Entry<String, List<Double>> e : ms.entrySet()) {
+        json.append('"').append(e.getKey()).append("\":").append(median(e.getValue())).append(',');
+      }
+      json.append("\"warmPost\":").append(median(server));
+      json.append(",\"classes\":").append(total).append(",\"classesOutsideArchive\":").append(outside);
+      json.append(",\"rounds\":").append(rounds).append('}');
+      System.out.println(json);
+    } finally {
+      plane.close();
+      deleteTree(work);
+    }
+  }
+
+  /** A warm client: HttpURLConnection in this JVM, after warm-up. */
+  static final class ControlPostClient {
+    static int post(String url) throws IOException {
+      java.net.HttpURLConnection c = (java.net.HttpURLConnection)
+          java.net.URI.create(url + "/invocations").toURL().openConnection();
+      c.setRequestMethod("POST");
+      c.setDoOutput(true);
+      c.setRequestProperty("Content-Type", "application/json");
+      try (java.io.OutputStream out = c.getOutputStream()) {
+        out.write("{\"argv\":[\"-p\",\"hi\"],\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8));
+      }
+      int status = c.getResponseCode();
+      try (InputStream in = c.getInputStream()) {
+        in.readAllBytes();
+      }
+      return status;
+    }
+  }
+
+  static Path shim(Path dir, FakeAgentRuntime runtime, String variable, String value)
+      throws IOException {
+    Map<String, String> env = new java.util.LinkedHashMap<>();
+    env.put(variable, value);
+    env.put("AGENTDOUBLE_TIMING", "fast");
+    env.put("AGENTDOUBLE_GATES", Files.createDirectories(dir.resolve("gates")).toString());
+    env.put("AGENTDOUBLE_GATE_TIMEOUT_MS", "30000");
+    env.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+    Shim.write(dir.resolve("bin"), runtime, env, dir.resolve("pids"));
+    return dir.resolve("bin/cursor-agent");
+  }
+
+  /** A copy of {@code shim} with one piece of its text replaced. */
+  static Path rewrite(Path shim, Path dir, String from, String to) throws IOException {
+    String text = Files.readString(shim);
+    if (!text.contains(from)) {
+      throw new IllegalStateException("the shim has no \"" + from + "\": " + shim);
+    }
+    Files.createDirectories(dir);
+    Path copy = dir.resolve("cursor-agent");
+    Files.writeString(copy, text.replace(from, to));
+    copy.toFile().setExecutable(true);
+    return copy;
+  }
+
+  static List<String> withArgv(Path executable) {
+    List<String> command = new ArrayList<>();
+    command.add(executable.toString());
+    command.addAll(ARGV);
+    return command;
+  }
+
+  static double timed(List<String> command, String what) {
+    Spawned s = spawn(command, Map.of());
+    check(s, what);
+    return s.ns() / 1e6;
+  }
+
+  /** Runs ControlPost; its stdout is the milliseconds it measured. */
+  static double post(List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile())).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("ControlPost failed: " + command);
+    }
+    return Double.parseDouble(out);
+  }
+
+  static double median(List<Double> xs) {
+    List<Double> s = new ArrayList<>(xs);
+    java.util.Collections.sort(s);
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+
+  /** In a fresh JVM: WireMock's start, then the fake's CDS archive, as the first test pays them. */
+  static void startup(Path work) throws IOException {
+    Files.createDirectories(work);
+    long t0 = System.nanoTime();
+    ControlPlane plane = ControlPlane.start();
+    long t1 = System.nanoTime();
+    FakeAgentRuntime runtime = FakeAgentRuntime.create(work);
+    long t2 = System.nanoTime();
+    plane.close();
+    System.out.println("{\"wiremockNs\":" + (t1 - t0) + ",\"archiveNs\":" + (t2 - t1)
+        + ",\"archive\":" + runtime.archive().isPresent() + "}");
+  }
+}

@@ -1,0 +1,458 @@
+package dev.agentdouble.junit.internal;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.matching.MatchResult;
+import com.github.tomakehurst.wiremock.matching.StringValuePattern;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Match;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.TapeReader;
+import dev.agentdouble.tape.TapeWriter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
+
+/**
+ * {@code agentdouble serve}: the control plane of the JUnit extension on its own, for test runners
+ * that are not on the JVM. A WireMock server on 127.0.0.1 with one stub per tape of a folder, in
+ * file-name order (the first whose {@code match} holds answers, as with {@code
+ * AGENTDOUBLE_TAPES}); it prints {@code AGENTDOUBLE_URL=...} on stdout and runs until the process
+ * is stopped. An invocation that no tape matches gets WireMock's near-miss report (HTTP 404),
+ * which the fake agent prints before it exits 70.
+ *
+ * <p>The {@code ./agentdouble} launcher runs {@link #main} on this module's classpath; the
+ * recorder module, which serves the other commands, does not depend on this one.
+ */
+public final class Serve implements AutoCloseable {
+  /** The URL path the fake agents are given; they POST to {@code PATH/invocations}. */
+  public static final String PATH = "/agentdouble/serve";
+
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+
+  static final String HELP = """
+      usage: agentdouble serve --tapes DIR [--port N] [--timing T]
+
+      Runs the JUnit extension's control plane on its own, for test runners that are not on the
+      JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent with the
+      first tape in DIR (by file name) whose "match" holds, as AGENTDOUBLE_TAPES=DIR would. Prints
+      one line on stdout,
+        AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve
+      to give the fake agent (fake-agent/bin/cursor-agent) in its environment, then runs until it
+      is stopped (SIGINT, SIGTERM). An invocation no tape matches gets WireMock's near-miss report
+      (HTTP 404); the fake prints it on stderr and exits 70.
+        --tapes DIR   the folder of *.tape.ndjson files; read and checked once, at start
+        --port N      the port to listen on (default: a free one)
+        --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
+                      scale:F or max-gap:MS; the fake's own AGENTDOUBLE_TIMING applies on top
+      WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
+      invocations received).
+      """;
+
+  private final ControlPlane plane;
+  private final String url;
+  private final List<String> tapes;
+  private final CountDownLatch closed = new CountDownLatch(1);
+
+  private Serve(ControlPlane plane, List<String> tapes) {
+    this.plane = plane;
+    this.url = plane.baseUrl() + PATH;
+    this.tapes = List.copyOf(tapes);
+  }
+
+  public static void main(String[] args) {
+    if (System.getProperty("slf4j.internal.verbosity") == null) {
+      // no SLF4J provider is wanted (WireMock runs quietly); keep SLF4J's warning about it off
+      // the user's terminal
+      System.setProperty("slf4j.internal.verbosity", "ERROR");
+    }
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs {@code agentdouble serve ARGS}: returns at once with 0 (help), 1 (failed) or 2 (usage);
+   * otherwise serves until the JVM is stopped.
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Started started = start(args, out, err);
+    if (started.serve() == null) {
+      return started.status();
+    }
+    Serve serve = started.serve();
+    Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
+    serve.awaitClose();
+    return OK;
+  }
+
+  /** The outcome of {@link #start}: a running server, or the exit status without one. */
+  record Started(int status, Serve serve) {}
+
+  /**
+   * Parses {@code args}, reads the tapes, starts the server and prints {@code AGENTDOUBLE_URL=...}
+   * on {@code out}; problems go to {@code err} as {@code agentdouble: ...}, without a server.
+   */
+  static Started start(String[] args, PrintStream out, PrintStream err) {
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (UsageException e) {
+      err.println("agentdouble: " + e.getMessage());
+      err.println("Run 'agentdouble serve --help' for usage.");
+      return new Started(USAGE, null);
+    }
+    if (options.help()) {
+      out.print(HELP);
+      out.flush();
+      return new Started(OK, null);
+    }
+    List<Stub> stubs;
+    try {
+      stubs = load(options.tapes(), options.timing());
+    } catch (Failure | TapeException e) {
+      err.println("agentdouble: " + e.getMessage());
+      return new Started(FAILED, null);
+    }
+    ControlPlane plane;
+    try {
+      plane = ControlPlane.start(options.port());
+    } catch (RuntimeException e) {
+      err.println("agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": "
+          + rootMessage(e));
+      return new Started(FAILED, null);
+    }
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < stubs.size(); i++) {
+      Stub stub = stubs.get(i);
+      plane.server().stubFor(mapping(stub, i + 1));
+      names.add(stub.name());
+    }
+    Serve serve = new Serve(plane, names);
+    out.println("AGENTDOUBLE_URL=" + serve.url());
+    out.flush();
+    err.println("agentdouble: serving " + names.size() + (names.size() == 1 ? " tape" : " tapes")
+        + " from " + options.tapes() + " at " + serve.url() + "; stop with Ctrl-C or SIGTERM");
+    err.flush();
+    return new Started(OK, serve);
+  }
+
+  /** {@code AGENTDOUBLE_URL} for the fake agents: {@code http://127.0.0.1:PORT/agentdouble/serve}. */
+  public String url() {
+    return url;
+  }
+
+  /** The port listened on. */
+  public int port() {
+    return plane.server().port();
+  }
+
+  /** The tapes served, by file name, in priority order. */
+  public List<String> tapes() {
+    return tapes;
+  }
+
+  /** The WireMock server (its request journal holds the invocations). */
+  public ControlPlane plane() {
+    return plane;
+  }
+
+  /** Waits until {@link #close()} (a shutdown hook calls it on SIGINT and SIGTERM). */
+  public void awaitClose() {
+    try {
+      closed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      plane.close();
+    } finally {
+      closed.countDown();
+    }
+  }
+
+  // ---- the tapes ------------------------------------------------------------------------------
+
+  /** One tape: its file name, its match rules, the bytes to answer with. */
+  record Stub(String name, Match match, byte[] body) {}
+
+  /** Reads every {@code *.tape.ndjson} of {@code dir}, in file-name order, and checks each. */
+  static List<Stub> load(String dirName, String timing) {
+    Path dir;
+    try {
+      dir = Path.of(dirName);
+    } catch (InvalidPathException e) {
+      throw new Failure(dirName + ": not a valid path (" + e.getReason() + ")");
+    }
+    if (!Files.exists(dir)) {
+      throw new Failure(dirName + ": no such folder");
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new Failure(dirName + ": not a folder; --tapes names a folder of *.tape.ndjson files");
+    }
+    List<Path> files = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path file : entries) {
+        if (file.getFileName().toString().endsWith(".tape.ndjson")) {
+          files.add(file);
+        }
+      }
+    } catch (IOException e) {
+      throw new Failure(dirName + ": cannot list the folder: " + reason(e));
+    }
+    // the order of AGENTDOUBLE_TAPES: Path order, i.e. by file name within one folder
+    Collections.sort(files);
+    if (files.isEmpty()) {
+      throw new Failure(dirName + ": no *.tape.ndjson files in the folder");
+    }
+    List<Stub> stubs = new ArrayList<>();
+    for (Path file : files) {
+      String source = file.toString();
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(file);
+      } catch (IOException e) {
+        throw new Failure(source + ": cannot read: " + reason(e));
+      }
+      Tape tape;
+      try {
+        tape = TapeReader.read(source, new ByteArrayInputStream(bytes));
+      } catch (IOException e) {
+        throw new IllegalStateException("reading from memory failed", e);
+      }
+      if (!timing.equals("recorded")) {
+        bytes = TapeWriter.toBytes(retime(tape, timing));
+      }
+      stubs.add(new Stub(file.getFileName().toString(), tape.header().match().orElse(Match.ANY),
+          bytes));
+    }
+    return stubs;
+  }
+
+  /**
+   * The stub of one tape: a POST to {@code PATH/invocations} whose body (the fake's invocation
+   * JSON) meets the tape's match rules; {@code priority} 1 is tried first.
+   */
+  static MappingBuilder mapping(Stub stub, int priority) {
+    MappingBuilder mapping = post(urlEqualTo(PATH + "/invocations"))
+        .atPriority(priority)
+        .withName(stub.name());
+    Match match = stub.match();
+    if (match.prompt().isPresent()) {
+      mapping.withRequestBody(matchingJsonPath("$.prompt", new FindPattern(match.prompt().get())));
+    }
+    for (String element : match.argv()) {
+      // WireMock matches a JSON path's array result element by element: "argv has this element"
+      mapping.withRequestBody(matchingJsonPath("$.argv", equalTo(element)));
+    }
+    if (match.outputFormat().isPresent()) {
+      mapping.withRequestBody(matchingJsonPath("$.outputFormat",
+          equalTo(match.outputFormat().get().cliName())));
+    }
+    if (match.model().isPresent()) {
+      mapping.withRequestBody(matchingJsonPath("$.model", equalTo(match.model().get())));
+    }
+    return mapping.willReturn(aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/x-ndjson")
+        .withHeader("X-AgentDouble-Tape", stub.name())
+        .withBody(stub.body()));
+  }
+
+  /**
+   * A regular expression <em>found</em> in the value, as {@code match.prompt} is (WireMock's
+   * {@code matching} must match the whole value, with {@code DOTALL}). Java syntax and default
+   * flags, exactly as the fake agent applies it to {@code AGENTDOUBLE_TAPES}.
+   */
+  public static final class FindPattern extends StringValuePattern {
+    private final Pattern pattern;
+
+    public FindPattern(@JsonProperty("find") String regex) {
+      super(regex);
+      this.pattern = Pattern.compile(regex);
+    }
+
+    @Override
+    public MatchResult match(String value) {
+      return MatchResult.of(value != null && pattern.matcher(value).find());
+    }
+  }
+
+  /**
+   * The tape with its frame times rewritten as the fake's {@code AGENTDOUBLE_TIMING=spec} would
+   * schedule them, so that a fake replaying it as recorded writes each frame at the same moment.
+   */
+  static Tape retime(Tape tape, String spec) {
+    List<Frame> frames = new ArrayList<>(tape.frames().size());
+    long lastT = 0;
+    long lastScheduled = 0;
+    double factor = spec.startsWith("scale:") ? Double.parseDouble(spec.substring(6)) : 1;
+    long maxGap = spec.startsWith("max-gap:") ? Long.parseLong(spec.substring(8)) : 0;
+    for (Frame frame : tape.frames()) {
+      long t = frame.t();
+      long scheduled;
+      if (spec.equals("fast")) {
+        scheduled = 0;
+      } else if (spec.startsWith("scale:")) {
+        scheduled = Math.round(t * factor);
+      } else if (spec.startsWith("max-gap:")) {
+        scheduled = lastScheduled + Math.min(t - lastT, maxGap);
+      } else {
+        scheduled = t;
+      }
+      lastT = t;
+      lastScheduled = scheduled;
+      frames.add(frame.at(scheduled));
+    }
+    return new Tape(tape.header(), frames);
+  }
+
+  // ---- the command line -----------------------------------------------------------------------
+
+  record Options(boolean help, String tapes, int port, String timing) {
+    static Options parse(String[] args) {
+      boolean help = false;
+      String tapes = null;
+      String port = null;
+      String timing = null;
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        String name = arg;
+        String value = null;
+        int eq = arg.indexOf('=');
+        if (arg.startsWith("--") && eq > 0) {
+          name = arg.substring(0, eq);
+          value = arg.substring(eq + 1);
+        }
+        switch (name) {
+          case "-h", "--help" -> {
+            if (value != null) {
+              throw new UsageException("unknown option '" + arg + "'");
+            }
+            help = true;
+          }
+          case "--tapes", "--port", "--timing" -> {
+            if (value == null) {
+              if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+                throw new UsageException(name + " needs a value");
+              }
+              value = args[++i];
+            }
+            switch (name) {
+              case "--tapes" -> tapes = value;
+              case "--port" -> port = value;
+              default -> timing = value;
+            }
+          }
+          default -> throw new UsageException(arg.startsWith("-")
+              ? "unknown option '" + arg + "'"
+              : "unexpected argument '" + arg + "'; the folder of tapes is given with --tapes DIR");
+        }
+      }
+      if (help) {
+        return new Options(true, null, 0, "recorded");
+      }
+      if (tapes == null || tapes.isEmpty()) {
+        throw new UsageException("serve needs --tapes DIR, a folder of *.tape.ndjson files");
+      }
+      return new Options(false, tapes, port == null ? 0 : port(port),
+          timing == null ? "recorded" : timing(timing));
+    }
+
+    private static int port(String value) {
+      try {
+        int port = Integer.parseInt(value);
+        if (port >= 0 && port <= 65535) {
+          return port;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException("--port must be a number from 0 to 65535 (0: a free port), was '"
+          + value + "'");
+    }
+
+    /** The policies of the fake's {@code AGENTDOUBLE_TIMING}, checked the same way. */
+    private static String timing(String spec) {
+      if (spec.equals("fast") || spec.equals("recorded")) {
+        return spec;
+      }
+      try {
+        if (spec.startsWith("scale:")) {
+          double f = Double.parseDouble(spec.substring(6));
+          if (f >= 0 && !Double.isInfinite(f)) {
+            return spec;
+          }
+        } else if (spec.startsWith("max-gap:") && Long.parseLong(spec.substring(8)) >= 0) {
+          return spec;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
+          + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");
+    }
+  }
+
+  /** A command line that cannot be run (exit 2). */
+  static final class UsageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** A problem with the tapes (exit 1), said as {@code subject: problem}. */
+  static final class Failure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Failure(String message) {
+      super(message);
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or folder";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    String message = e.getMessage();
+    if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+      message = fse.getReason();
+    }
+    return message == null ? e.getClass().getSimpleName() : message.toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String message = t.getMessage();
+    return message == null ? t.getClass().getSimpleName() : message;
+  }
+}

@@ -1,0 +1,136 @@
+package dev.agentdouble.junit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./agentdouble serve} as a user (or a Python or Node test runner) starts it: a process that
+ * prints its URL, answers the fake agent, and ends on SIGTERM. Runs after {@code package} (the
+ * launcher needs {@code junit-extension/target/classpath.txt}). A stand-in {@code mvn} that fails
+ * comes first on PATH, so a launcher that finds the build stale fails the test instead of building.
+ */
+@Timeout(120)
+class ServeLauncherIT {
+  @TempDir Path dir;
+  private Path bin;
+
+  @BeforeEach
+  void noNestedBuild() throws IOException {
+    bin = Files.createDirectory(dir.resolve("bin"));
+    Path mvn = bin.resolve("mvn");
+    Files.writeString(mvn, "#!/bin/sh\necho 'stale build: the launcher tried to build during a "
+        + "test' >&2\nexit 1\n");
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private ProcessBuilder agentdouble(String... args) {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(ServeTest.root().resolve("agentdouble").toString());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    return pb;
+  }
+
+  @Test
+  void servesUntilSigterm() throws Exception {
+    Path tapes = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1,\"match\":{\"prompt\":\"hello\"}}\n"
+        + "{\"t\":0,\"outRaw\":\"hi from serve\\n\"}\n"
+        + "{\"t\":1,\"exit\":0}\n");
+    Process serve = agentdouble("serve", "--tapes", "tapes").start();
+    CompletableFuture<String> err = ServeTest.drain(serve.getErrorStream());
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
+          StandardCharsets.UTF_8));
+      CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+        try {
+          return out.readLine();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      String first = line.get(60, TimeUnit.SECONDS);
+      assertThat(first).as("stdout; stderr: %s", err.getNow("")).isNotNull()
+          .matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve");
+      String url = first.substring("AGENTDOUBLE_URL=".length());
+      CompletableFuture<String> rest = CompletableFuture.supplyAsync(() -> {
+        StringBuilder more = new StringBuilder();
+        try {
+          for (String l = out.readLine(); l != null; l = out.readLine()) {
+            more.append(l).append('\n');
+          }
+        } catch (IOException e) {
+          // the process is gone; what was read is what there was
+        }
+        return more.toString();
+      });
+
+      ServeTest.Run hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_TIMING",
+          "fast"), "-p", "hello there");
+      ServeTest.Run miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "bye");
+
+      assertThat(hit.out()).isEqualTo("hi from serve\n");
+      assertThat(hit.exit()).isZero();
+      assertThat(miss.exit()).isEqualTo(70);
+      assertThat(miss.err()).contains("(HTTP 404)", "hello.tape.ndjson", "$.prompt [find] hello");
+      assertThat(serve.isAlive()).isTrue();
+
+      serve.destroy(); // SIGTERM
+      assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("ends on SIGTERM").isTrue();
+      assertThat(serve.exitValue()).isEqualTo(143);
+      assertThat(rest.get(10, TimeUnit.SECONDS)).as("nothing more on stdout").isEmpty();
+      assertThat(err.get(10, TimeUnit.SECONDS)).startsWith("agentdouble: serving 1 tape from tapes")
+          .doesNotContain("SLF4J", "Exception");
+    } finally {
+      serve.destroyForcibly();
+    }
+  }
+
+  @Test
+  void badInputExitsWithOneLineAndNoStackTrace() throws Exception {
+    Path tapes = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(tapes.resolve("bad.tape.ndjson"), "{\"tape\":2}\n{\"t\":0,\"exit\":0}\n");
+
+    Process noDir = agentdouble("serve").start();
+    Process badTape = agentdouble("serve", "--tapes", "tapes").start();
+
+    assertThat(noDir.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(noDir.exitValue()).isEqualTo(2);
+    assertThat(new String(noDir.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("agentdouble: serve needs --tapes DIR, a folder of *.tape.ndjson files\n"
+            + "Run 'agentdouble serve --help' for usage.\n");
+    assertThat(badTape.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(badTape.exitValue()).isEqualTo(1);
+    assertThat(new String(badTape.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("agentdouble: tapes/bad.tape.ndjson:1: tape format version 2 is not supported; "
+            + "this AgentDouble reads version 1\n");
+    assertThat(badTape.getInputStream().readAllBytes()).isEmpty();
+  }
+
+  @Test
+  void theCommandsHelpListsServe() throws Exception {
+    Process help = agentdouble("--help").start();
+
+    String text = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(help.exitValue()).isZero();
+    assertThat(text).contains("serve --tapes DIR [--port N] [--timing T]");
+  }
+}

@@ -1,0 +1,342 @@
+package dev.agentdouble.junit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Tape;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code agentdouble serve} in-process, answering the real fake agent ({@code
+ * fake-agent/bin/cursor-agent}, a process) through {@code AGENTDOUBLE_URL}.
+ */
+@Timeout(120)
+class ServeTest {
+  @TempDir Path dir;
+  private final List<Serve> started = new ArrayList<>();
+
+  record Out(int status, String out, String err, Serve serve) {}
+
+  record Run(String out, String err, int exit) {}
+
+  @AfterEach
+  void stop() {
+    started.forEach(Serve::close);
+  }
+
+  private Out serve(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Serve.Started s = Serve.start(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    if (s.serve() != null) {
+      started.add(s.serve());
+    }
+    return new Out(s.status(), out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8), s.serve());
+  }
+
+  private Path tapes(String folder) throws IOException {
+    return Files.createDirectories(dir.resolve(folder));
+  }
+
+  /** A tape that says its name on stderr and exits with {@code exit}; {@code match} is JSON. */
+  private static void tape(Path folder, String name, String match, int exit) throws IOException {
+    String header = match == null ? "{\"tape\":1}" : "{\"tape\":1,\"match\":" + match + "}";
+    Files.writeString(folder.resolve(name + ".tape.ndjson"), header + "\n"
+        + "{\"t\":0,\"err\":\"tape " + name + "\\n\"}\n"
+        + "{\"t\":1,\"exit\":" + exit + "}\n");
+  }
+
+  static Path root() {
+    return Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath().normalize();
+  }
+
+  /** The real fake agent, as a process, with {@code env} and stdin from /dev/null. */
+  static Run fake(Map<String, String> env, String... args) {
+    Path launcher = root().resolve("fake-agent/bin/cursor-agent");
+    assertThat(root().resolve("fake-agent/target/fake-agent.jar"))
+        .as("the fake agent's jar (built before this module in the reactor)").exists();
+    List<String> command = new ArrayList<>();
+    command.add(launcher.toString());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().putAll(env);
+    try {
+      Process p = pb.start();
+      CompletableFuture<String> out = drain(p.getInputStream());
+      CompletableFuture<String> err = drain(p.getErrorStream());
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("the fake agent did not exit within 60 s: " + command);
+      }
+      return new Run(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  static CompletableFuture<String> drain(InputStream in) {
+    return CompletableFuture.supplyAsync(() -> {
+      try (in) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  private static Map<String, String> url(Serve serve) {
+    return Map.of("AGENTDOUBLE_URL", serve.url(), "AGENTDOUBLE_TIMING", "fast");
+  }
+
+  @Test
+  void printsOneUrlLineOnStdout() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+
+    Out s = serve("--tapes", folder.toString());
+
+    assertThat(s.status()).isZero();
+    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + s.serve().port()
+        + "/agentdouble/serve\n");
+    assertThat(s.out()).matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve\n");
+    assertThat(s.err()).startsWith("agentdouble: serving 1 tape from " + folder);
+  }
+
+  /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
+  @Test
+  void matchesAsAgentdoubleTapesDoes() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "10-start", "{\"prompt\":\"^second line\"}", 10);
+    tape(folder, "20-dot", "{\"prompt\":\"alpha.beta\"}", 20);
+    tape(folder, "30-deploy", "{\"prompt\":\"(?i)deploy\\\\s+now\",\"argv\":[\"--force\"],"
+        + "\"outputFormat\":\"text\",\"model\":\"gpt-5\"}", 30);
+    tape(folder, "40-json", "{\"outputFormat\":\"json\"}", 40);
+    tape(folder, "50-quoted", "{\"argv\":[\"--model=we\\\"ird\\\\x\"],\"model\":\"we\\\"ird\\\\x\"}", 50);
+    tape(folder, "60-multi", "{\"prompt\":\"two$\"}", 60);
+    Out s = serve("--tapes", folder.toString());
+    List<String[]> invocations = List.of(
+        new String[] {"-p", "second line here"},
+        new String[] {"-p", "first line\nsecond line"},
+        new String[] {"-p", "xx alpha-beta yy"},
+        new String[] {"-p", "alpha\nbeta"},
+        new String[] {"-p", "--force", "--model", "gpt-5", "--output-format", "text",
+            "please DEPLOY \n now"},
+        new String[] {"-p", "--model", "gpt-5", "--output-format", "text", "deploy now"},
+        new String[] {"-p", "--output-format", "json", "report"},
+        new String[] {"-p", "report"},
+        new String[] {"-p", "--model=we\"ird\\x", "go"},
+        new String[] {"-p", "--model", "we\"ird\\x", "go"},
+        new String[] {"-p", "one\ntwo"});
+
+    List<String> viaServe = new ArrayList<>();
+    List<String> viaFolder = new ArrayList<>();
+    for (String[] args : invocations) {
+      Run a = fake(url(s.serve()), args);
+      Run b = fake(Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"),
+          args);
+      viaServe.add(a.exit() + " " + (a.exit() == 70 ? "(no tape)" : a.err().strip()));
+      viaFolder.add(b.exit() + " " + (b.exit() == 70 ? "(no tape)" : b.err().strip()));
+    }
+
+    assertThat(viaServe).isEqualTo(viaFolder);
+    assertThat(viaServe).containsExactly("10 tape 10-start", "70 (no tape)", "20 tape 20-dot",
+        "70 (no tape)", "30 tape 30-deploy", "70 (no tape)", "40 tape 40-json", "70 (no tape)",
+        "50 tape 50-quoted", "70 (no tape)", "60 tape 60-multi");
+  }
+
+  @Test
+  void theFirstTapeByFileNameWinsAndATapeWithoutMatchTakesEverything() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "b-catch-all", null, 2);
+    tape(folder, "a-specific", "{\"prompt\":\"special\"}", 1);
+    tape(folder, "c-never", null, 3);
+    Out s = serve("--tapes", folder.toString());
+    Path journal = dir.resolve("journal.ndjson");
+    Map<String, String> env = new LinkedHashMap<>(url(s.serve()));
+    env.put("AGENTDOUBLE_JOURNAL", journal.toString());
+
+    Run special = fake(env, "-p", "a special request");
+    Run other = fake(env, "-p", "anything else");
+
+    assertThat(s.serve().tapes()).containsExactly("a-specific.tape.ndjson",
+        "b-catch-all.tape.ndjson", "c-never.tape.ndjson");
+    assertThat(special.exit()).isEqualTo(1);
+    assertThat(other.exit()).isEqualTo(2);
+    assertThat(Files.readString(journal))
+        .contains("\"tape\":\"AGENTDOUBLE_URL tape a-specific.tape.ndjson\"")
+        .contains("\"tape\":\"AGENTDOUBLE_URL tape b-catch-all.tape.ndjson\"");
+  }
+
+  @Test
+  void anUnmatchedInvocationGetsWireMocksNearMissWhichTheFakePrints() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
+    Out s = serve("--tapes", folder.toString());
+
+    Run r = fake(url(s.serve()), "-p", "--model", "gpt-4", "deploy it");
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).startsWith("agentdouble: the control server (" + s.serve().url()
+            + ") has no tape for this invocation (HTTP 404):")
+        .contains("Request was not matched", "deploy.tape.ndjson",
+            "$.model [equalTo] gpt-5", "gpt-4");
+  }
+
+  @Test
+  void timingRewritesTheServedTapes() throws IOException {
+    Path folder = tapes("t");
+    Files.writeString(folder.resolve("slow.tape.ndjson"), "{\"tape\":1}\n"
+        + "{\"t\":0,\"outRaw\":\"first\\n\"}\n"
+        + "{\"t\":20000,\"outRaw\":\"late\\n\"}\n"
+        + "{\"t\":20001,\"exit\":0}\n");
+    Out s = serve("--tapes", folder.toString(), "--timing", "fast");
+
+    long t0 = System.nanoTime();
+    Run r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "hi");
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+
+    assertThat(r.out()).isEqualTo("first\nlate\n");
+    assertThat(r.exit()).isZero();
+    assertThat(ms).as("20 s of recorded time served as fast").isLessThan(15_000);
+  }
+
+  @Test
+  void retimingFollowsTheFakesPolicies() {
+    Tape tape = new Tape(Header.empty(), List.of(Frame.OutBytes.text(100, "a"),
+        Frame.OutBytes.text(1000, "b"), Frame.OutBytes.text(1050, "c"), new Frame.Exit(3001, 0)));
+
+    assertThat(times(Serve.retime(tape, "fast"))).containsExactly(0L, 0L, 0L, 0L);
+    assertThat(times(Serve.retime(tape, "recorded"))).containsExactly(100L, 1000L, 1050L, 3001L);
+    assertThat(times(Serve.retime(tape, "scale:0.5"))).containsExactly(50L, 500L, 525L, 1501L);
+    assertThat(times(Serve.retime(tape, "max-gap:200"))).containsExactly(100L, 300L, 350L, 550L);
+  }
+
+  private static List<Long> times(Tape tape) {
+    return tape.frames().stream().map(Frame::t).toList();
+  }
+
+  @Test
+  void aGivenPortIsUsed() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+
+    Out s = serve("--tapes", folder.toString(), "--port", Integer.toString(port));
+
+    assertThat(s.status()).as(s.err()).isZero();
+    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + port + "/agentdouble/serve\n");
+  }
+
+  @Test
+  void aPortInUseFailsWithOneLine() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Out s = serve("--tapes", folder.toString(), "--port", Integer.toString(taken.getLocalPort()));
+
+      assertThat(s.status()).isEqualTo(1);
+      assertThat(s.out()).isEmpty();
+      assertThat(s.err()).startsWith("agentdouble: cannot listen on 127.0.0.1:"
+          + taken.getLocalPort() + ": ").doesNotContain("\tat ").hasLineCount(1);
+    }
+  }
+
+  @Test
+  void aBadTapeIsNamedWithItsLineAndNothingIsServed() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "a-good", null, 0);
+    Files.writeString(folder.resolve("b-bad.tape.ndjson"), "{\"tape\":1}\n"
+        + "{\"t\":5,\"outRaw\":\"x\"}\n"
+        + "{\"t\":3,\"exit\":0}\n");
+
+    Out s = serve("--tapes", folder.toString());
+
+    assertThat(s.status()).isEqualTo(1);
+    assertThat(s.serve()).isNull();
+    assertThat(s.out()).isEmpty();
+    assertThat(s.err()).isEqualTo("agentdouble: " + folder.resolve("b-bad.tape.ndjson")
+        + ":3: \"t\" went back from 5 to 3; frame times never decrease\n");
+  }
+
+  @Test
+  void aBadMatchRuleIsABadTape() throws IOException {
+    Path folder = tapes("t");
+    Files.writeString(folder.resolve("a.tape.ndjson"), "{\"tape\":1,\"match\":{\"prompt\":\"(\"}}\n"
+        + "{\"t\":0,\"exit\":0}\n");
+
+    Out s = serve("--tapes", folder.toString());
+
+    assertThat(s.status()).isEqualTo(1);
+    assertThat(s.err()).startsWith("agentdouble: " + folder.resolve("a.tape.ndjson")
+        + ":1: match.prompt is not a valid regular expression").hasLineCount(1);
+  }
+
+  @Test
+  void aFolderWithoutTapesOrNoFolderFails() throws IOException {
+    Path empty = tapes("empty");
+
+    Out none = serve("--tapes", empty.toString());
+    Out missing = serve("--tapes", dir.resolve("missing").toString());
+
+    assertThat(none.status()).isEqualTo(1);
+    assertThat(none.err()).isEqualTo("agentdouble: " + empty + ": no *.tape.ndjson files in the folder\n");
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err()).isEqualTo("agentdouble: " + dir.resolve("missing") + ": no such folder\n");
+  }
+
+  @Test
+  void usageErrorsExit2WithAPointerToHelp() {
+    assertThat(serve()).satisfies(o -> {
+      assertThat(o.status()).isEqualTo(2);
+      assertThat(o.err()).isEqualTo("agentdouble: serve needs --tapes DIR, a folder of "
+          + "*.tape.ndjson files\nRun 'agentdouble serve --help' for usage.\n");
+    });
+    assertThat(serve("--tapes", "t", "--port", "x").err())
+        .startsWith("agentdouble: --port must be a number from 0 to 65535");
+    assertThat(serve("--tapes", "t", "--timing", "slow").err())
+        .startsWith("agentdouble: --timing must be fast, recorded, scale:F");
+    assertThat(serve("--tapes").err()).startsWith("agentdouble: --tapes needs a value");
+    assertThat(serve("--verbose").err()).startsWith("agentdouble: unknown option '--verbose'");
+    assertThat(serve("--tapes", "t", "extra").status()).isEqualTo(2);
+  }
+
+  @Test
+  void helpGoesToStdout() {
+    Out o = serve("--help");
+
+    assertThat(o.status()).isZero();
+    assertThat(o.out()).startsWith("usage: agentdouble serve --tapes DIR [--port N] [--timing T]")
+        .contains("AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve");
+    assertThat(o.err()).isEmpty();
+  }
+}
