@@ -72,6 +72,7 @@ class CookbookTest {
           assertThat(e.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class);
           assertThat(e.retryable()).isFalse();
         });
+    agent.verify(1, invocation().prompt(equalTo("Refactor the checkout flow")));
   }
 
   @Test

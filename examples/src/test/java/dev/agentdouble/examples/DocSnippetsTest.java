@@ -22,10 +22,10 @@ class DocSnippetsTest {
 
   /** "From `Class.method`", the rest of its paragraph, a blank line, then a java block. */
   static final Pattern NAMED_SNIPPET = Pattern.compile(
-      "From `(\\w+)\\.(\\w+)`(?:(?!\\n\\n).)*\\n\\n```java\\n(.*?)```", Pattern.DOTALL);
+      "From\\s+`(\\w+)\\.(\\w+)`(?:(?!\\n\\n).)*\\n\\n```java\\n(.*?)```", Pattern.DOTALL);
 
   @ParameterizedTest
-  @CsvSource({"docs/cookbook.md, 20"})
+  @CsvSource({"docs/cookbook.md, 20", "README.md, 1"})
   void everyNamedSnippetIsTheTestMethodItNames(String doc, int atLeast) throws IOException {
     Matcher m = NAMED_SNIPPET.matcher(Files.readString(ROOT.resolve(doc)));
     int snippets = 0;
