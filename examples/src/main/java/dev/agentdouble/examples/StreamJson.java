@@ -1,9 +1,12 @@
 package dev.agentdouble.examples;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentdouble.examples.AgentEvent.AssistantText;
@@ -20,8 +23,16 @@ import java.util.Set;
 
 /** Reads the CLI's output, one line at a time. */
 final class StreamJson {
-  static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  /**
+   * No limit on the length of a string: a read or edit result holds a whole file, tens of MiB in
+   * one JSON string, and Jackson (since 2.15) refuses strings over 20,000,000 characters by default.
+   */
+  static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+          .streamReadConstraints(StreamReadConstraints.builder()
+              .maxStringLength(Integer.MAX_VALUE).build())
+          .build())
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
 
   /** Keys the 2026 CLIs put next to the tool's own object inside {@code tool_call}. */
   private static final Set<String> TOOL_SIBLINGS =
