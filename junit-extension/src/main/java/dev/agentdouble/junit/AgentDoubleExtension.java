@@ -226,7 +226,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
     FakeAgent agent = handle.agent();
     List<String> notes = new ArrayList<>();
-    List<String> problems = agent.finish(notes);
+    List<String> problems = agent.finish(notes, context.getExecutionException().isEmpty());
     for (String note : notes) {
       context.publishReportEntry("agentdouble", note);
       System.err.println("agentdouble: " + context.getDisplayName() + ": " + note);
@@ -275,10 +275,10 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
         if (Files.isRegularFile(file)) {
           replayAll(agent, file);
         } else {
-          record(ci, tape, file);
+          record(context, agent, ci, tape, file);
         }
       }
-      case "record" -> record(ci, tape, file);
+      case "record" -> record(context, agent, ci, tape, file);
       default -> throw new ExtensionConfigurationException("@AgentTape mode must be replay, "
           + "record or auto, was \"" + mode + "\"");
     }
@@ -286,21 +286,56 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
 
   private static void replayAll(FakeAgent agent, Path file) {
     try {
-      agent.when(InvocationPattern.invocation()).reply(TapeReader.read(file)).repeatLast();
+      // a test that ran the agent several times was recorded as NAME, NAME.2, ...: in order
+      List<dev.agentdouble.tape.Tape> tapes = new ArrayList<>();
+      for (int i = 1; ; i++) {
+        Path next = FakeAgent.recordedFiles(file, i).get(i - 1);
+        if (!Files.isRegularFile(next)) {
+          break;
+        }
+        tapes.add(TapeReader.read(next));
+      }
+      agent.when(InvocationPattern.invocation())
+          .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(dev.agentdouble.tape.Tape[]::new))
+          .repeatLast();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read tape " + file, e);
     }
   }
 
-  private static void record(boolean ci, AgentTape tape, Path file) {
+  private static void record(ExtensionContext context, FakeAgent agent, boolean ci, AgentTape tape,
+      Path file) {
     if (ci) {
       throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): recording "
           + "is refused when CI=true (no real agent calls in CI); record " + file
           + " locally and commit it");
     }
-    throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): recording "
-        + "needs the recorder (agentdouble record), which is not available in this version; "
-        + "import or script " + file + " instead");
+    Path real = context.getConfigurationParameter("agentdouble.cli").map(Path::of)
+        .or(AgentDoubleExtension::realCliOnPath)
+        .orElseThrow(() -> new ExtensionConfigurationException("@AgentTape(\"" + tape.value()
+            + "\"): recording needs the real cursor-agent: none on PATH; name it with "
+            + "-Dagentdouble.cli=PATH"));
+    try {
+      agent.recordTo(file, real);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the recording shims", e);
+    }
+  }
+
+  private static Optional<Path> realCliOnPath() {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String name : List.of("cursor-agent", "agent")) {
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
+        if (Files.isExecutable(candidate) && !candidate.toString().contains("agentdouble-")) {
+          return Optional.of(candidate.toAbsolutePath());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static String safeName(String displayName) {

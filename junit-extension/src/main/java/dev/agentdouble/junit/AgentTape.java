@@ -14,6 +14,9 @@ import java.lang.annotation.Target;
  * {@code agentdouble.mode}: {@code
  * replay} (the tape must exist), {@code record} (always re-record), {@code auto} (record when
  * missing). With {@code CI=true} the default is {@code replay} and recording is refused.
+ * Recording runs the real CLI ({@code cursor-agent} on PATH, or the configuration parameter
+ * {@code agentdouble.cli}) through {@code agentdouble record}; a passed test keeps its runs as
+ * {@code <name>.tape.ndjson}, {@code <name>.2.tape.ndjson}, ... (redacted and normalised).
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})

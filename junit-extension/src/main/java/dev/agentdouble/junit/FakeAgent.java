@@ -80,6 +80,7 @@ public final class FakeAgent {
   private volatile boolean strictUnused;
   private int taken;
   private int sequences;
+  private volatile Path recordTarget;
 
   private record Queued(UUID stub, String name) {}
 
@@ -145,6 +146,27 @@ public final class FakeAgent {
       }
     }
     return this;
+  }
+
+  /**
+   * Record mode: from now on the shims run {@code realCli} through the recorder; when the test
+   * passes, its runs are kept as {@code target} (and {@code NAME.2.tape.ndjson}, ... for later
+   * runs), redacted and normalised.
+   */
+  void recordTo(Path target, Path realCli) throws IOException {
+    recordTarget = target;
+    Shim.writeRecording(bin, runtime, dir.resolve("recordings"), realCli, dir.resolve("pids"));
+  }
+
+  /** The files a recorded test's runs are kept in, first run first. */
+  static List<Path> recordedFiles(Path target, int count) {
+    List<Path> files = new ArrayList<>();
+    String name = target.getFileName().toString();
+    String stem = name.endsWith(".tape.ndjson") ? name.substring(0, name.length() - 12) : name;
+    for (int i = 1; i <= count; i++) {
+      files.add(i == 1 ? target : target.resolveSibling(stem + "." + i + ".tape.ndjson"));
+    }
+    return files;
   }
 
   /** Answers the next invocation not answered by a stub with {@code tape} (first in, first out). */
@@ -402,6 +424,11 @@ public final class FakeAgent {
    * problems that fail the test, and adds notes (killed processes) to {@code notes}.
    */
   List<String> finish(List<String> notes) {
+    return finish(notes, false);
+  }
+
+  /** As {@link #finish(List)}; a passed test keeps what record mode recorded. */
+  List<String> finish(List<String> notes, boolean passed) {
     for (long pid : pids()) {
       Optional<ProcessHandle> process = ProcessHandle.of(pid);
       if (process.isPresent() && process.get().isAlive() && isFake(process.get())) {
@@ -416,6 +443,9 @@ public final class FakeAgent {
       }
     }
     List<String> problems = new ArrayList<>();
+    if (recordTarget != null) {
+      keepRecordings(passed, notes, problems);
+    }
     WireMockServer server = plane.server();
     if (strictUnmatched) {
       List<LoggedRequest> unmatched = new ArrayList<>();
@@ -443,6 +473,36 @@ public final class FakeAgent {
     return problems;
   }
 
+  private void keepRecordings(boolean passed, List<String> notes, List<String> problems) {
+    List<Path> recorded = new ArrayList<>();
+    try (var files = Files.list(dir.resolve("recordings"))) {
+      files.filter(p -> p.getFileName().toString().endsWith(".tape.ndjson")).sorted()
+          .forEach(recorded::add);
+    } catch (IOException e) {
+      problems.add("cannot read the recordings in " + dir.resolve("recordings") + ": " + e);
+      return;
+    }
+    if (!passed) {
+      notes.add("the test failed: its " + recorded.size() + " recorded run(s) were not kept");
+      return;
+    }
+    if (recorded.isEmpty()) {
+      problems.add("record mode: the test never ran the agent, so there is nothing to keep as "
+          + recordTarget);
+      return;
+    }
+    List<Path> targets = recordedFiles(recordTarget, recorded.size());
+    try {
+      Files.createDirectories(recordTarget.toAbsolutePath().getParent());
+      for (int i = 0; i < recorded.size(); i++) {
+        TapeReader.read(recorded.get(i)).write(targets.get(i));
+      }
+      notes.add("recorded " + recorded.size() + " run(s) into " + recordTarget);
+    } catch (IOException e) {
+      problems.add("cannot keep the recording as " + recordTarget + ": " + e.getMessage());
+    }
+  }
+
   private String nearest(LoggedRequest request) {
     for (NearMiss miss : plane.server().findNearMissesFor(request)) {
       if (miss.getStubMapping() != null && stubs.contains(miss.getStubMapping().getId())) {
@@ -453,7 +513,9 @@ public final class FakeAgent {
   }
 
   private static boolean isFake(ProcessHandle process) {
-    return process.info().commandLine().map(c -> c.contains(FakeAgentRuntimeName.MAIN)).orElse(true);
+    return process.info().commandLine()
+        .map(c -> c.contains(FakeAgentRuntimeName.MAIN) || c.contains("dev.agentdouble.recorder"))
+        .orElse(true);
   }
 
   private List<Long> pids() {

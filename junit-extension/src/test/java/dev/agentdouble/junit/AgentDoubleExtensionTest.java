@@ -239,29 +239,61 @@ class AgentDoubleExtensionTest {
   static class Records {
     @Test
     @AgentTape("fresh")
-    void records(FakeAgent agent) {}
+    void records(FakeAgent agent) {
+      RECORDED.add(Runs.run(agent.executable(), "-p", "first question").out());
+      RECORDED.add(Runs.run(agent.executable(), "-p", "second question").out());
+    }
   }
 
+  static final List<String> RECORDED = java.util.Collections.synchronizedList(new ArrayList<>());
+
   @Test
-  void recordingIsRefusedOnCiAndNeedsTheRecorderElsewhere() throws Exception {
+  void recordingIsRefusedOnCi() throws Exception {
     Path root = Files.createTempDirectory("tapes");
     Events onCi = EngineTestKit.engine("junit-jupiter")
         .configurationParameter("agentdouble.tapes", root.toString())
         .configurationParameter("agentdouble.ci", "true")
         .configurationParameter("agentdouble.mode", "record")
         .selectors(selectClass(Records.class)).execute().testEvents();
-    Events local = EngineTestKit.engine("junit-jupiter")
-        .configurationParameter("agentdouble.tapes", root.toString())
-        .configurationParameter("agentdouble.ci", "false")
-        .selectors(selectClass(Records.class)).execute().testEvents();
 
     onCi.assertThatEvents().haveExactly(1, finishedWithFailure(
         instanceOf(ExtensionConfigurationException.class),
         message(m -> m.startsWith("@AgentTape(\"fresh\"): recording is refused when CI=true"))));
-    local.assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class),
-        message(m -> m.contains("recording needs the recorder (agentdouble record), which is not "
-            + "available in this version"))));
+  }
+
+  @Test
+  void recordModeKeepsThePassedTestsRunsOfTheRealCliAndReplayModePlaysThemBack() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    // the "real" CLI: a script that answers with a stream-json event naming its prompt
+    Path real = root.resolve("real-cursor-agent");
+    Files.writeString(real, "#!/bin/sh\n"
+        + "for last; do :; done\n"
+        + "printf '{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
+        + "[{\"type\":\"text\",\"text\":\"real answer to %s\"}]}}\\n' \"$last\"\n");
+    real.toFile().setExecutable(true);
+    RECORDED.clear();
+
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("agentdouble.ci", "false")
+        .configurationParameter("agentdouble.mode", "record")
+        .configurationParameter("agentdouble.cli", real.toString())
+        .selectors(selectClass(Records.class)).execute().testEvents()
+        .assertStatistics(stats -> stats.succeeded(1));
+    List<String> live = new ArrayList<>(RECORDED);
+    RECORDED.clear();
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("agentdouble.mode", "replay")
+        .selectors(selectClass(Records.class)).execute().testEvents()
+        .assertStatistics(stats -> stats.succeeded(1));
+
+    assertThat(live).containsExactly(
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to first question\"}]}}\n",
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to second question\"}]}}\n");
+    assertThat(root.resolve("Records/fresh.tape.ndjson")).exists();
+    assertThat(root.resolve("Records/fresh.2.tape.ndjson")).exists();
+    assertThat(RECORDED).isEqualTo(live); // replayed in order, byte for byte
   }
 
   @ExtendWith(AgentDoubleExtension.class)

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FakeAgentRuntime {
   static final String MAIN = "dev.agentdouble.fake.FakeAgent";
-  static final String[] CLASSES = {MAIN, "dev.agentdouble.tape.Tape",
+  static final String RECORDER = "dev.agentdouble.recorder.Agentdouble";
+  static final String[] CLASSES = {MAIN, RECORDER, "dev.agentdouble.tape.Tape",
       "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.ObjectMapper",
       "com.fasterxml.jackson.annotation.JsonProperty"};
 

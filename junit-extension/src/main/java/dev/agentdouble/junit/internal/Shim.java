@@ -37,8 +37,32 @@ public final class Shim {
         .append(" -XX:-UsePerfData -Xrs -Dagentdouble.tty=\"$tty\" -Dagentdouble.invokedAs=\"$0\"")
         .append(" -cp ").append(quote(runtime.classpath())).append(' ')
         .append(FakeAgentRuntime.MAIN).append(" \"$@\"\n");
+    // a temp file and a rename: a run starting meanwhile sees the old script or the new one
+    install(bin, sh.toString());
+  }
+
+  /**
+   * Writes shims that run the real CLI through {@code agentdouble record}, one tape per invocation
+   * into {@code into}: the code under test talks to the real agent, and the run is kept.
+   */
+  public static void writeRecording(Path bin, FakeAgentRuntime runtime, Path into, Path realCli,
+      Path pidFile) throws IOException {
+    Files.createDirectories(bin);
+    Files.createDirectories(into);
+    StringBuilder sh = new StringBuilder();
+    sh.append("#!/bin/sh\n");
+    sh.append("# Records this test's runs of the real CLI. Written by AgentDoubleExtension.\n");
+    sh.append("echo $$ >> ").append(quote(pidFile.toString())).append('\n');
+    sh.append("exec ").append(quote(runtime.java().toString()))
+        .append(" -XX:TieredStopAtLevel=1 -Xshare:auto -cp ").append(quote(runtime.classpath()))
+        .append(' ').append(FakeAgentRuntime.RECORDER).append(" record --quiet --into ")
+        .append(quote(into.toString())).append(" -- ").append(quote(realCli.toString()))
+        .append(" \"$@\"\n");
+    install(bin, sh.toString());
+  }
+
+  private static void install(Path bin, String sh) throws IOException {
     for (String name : new String[] {"cursor-agent", "agent"}) {
-      // a temp file and a rename: a run starting meanwhile sees the old script or the new one
       Path tmp = bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp");
       Files.writeString(tmp, sh, StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
