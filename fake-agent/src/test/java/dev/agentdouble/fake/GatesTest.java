@@ -80,6 +80,17 @@ class GatesTest {
     assertThat(r.exit()).isZero();
   }
 
+  @Test
+  void aMissingGatesFolderIsNamedWithTheFix() {
+    Path missing = dir.resolve("no-such-folder");
+    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", gatedTape().toString(),
+        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_GATES", missing.toString()), "-p", "x");
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.err()).startsWith("agentdouble: AGENTDOUBLE_GATES=" + missing + ": cannot mark gate \"mid\" as reached")
+        .contains("the folder must exist and be writable");
+  }
+
   private static Path mkdir(Path dir) {
     try {
       return Files.createDirectories(dir);

@@ -55,8 +55,14 @@ public final class Gates {
   void pass(String name, long pid) throws IOException, NotReleased {
     Path reached = dir.resolve(name + ".reached");
     Path tmp = dir.resolve("." + name + ".reached." + pid);
-    Files.writeString(tmp, pid + "\n", StandardCharsets.US_ASCII);
-    Files.move(tmp, reached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try {
+      Files.writeString(tmp, pid + "\n", StandardCharsets.US_ASCII);
+      Files.move(tmp, reached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new NotReleased("AGENTDOUBLE_GATES=" + dir + ": cannot mark gate \"" + name
+          + "\" as reached (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+          + "); the folder must exist and be writable");
+    }
     Path release = dir.resolve(name + ".release");
     long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
     while (!Files.exists(release)) {

@@ -30,6 +30,42 @@ public final class Training {
       "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":1,\"duration_api_ms\":1,\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"request_id\":\"r\"}}",
       "{\"t\":1,\"exit\":0}", "");
 
+  /** Answers one HTTP request with {@code body}, as the control plane would. */
+  private static void serveOnce(java.net.ServerSocket server, byte[] body) {
+    try (java.net.Socket socket = server.accept()) {
+      java.io.InputStream in = socket.getInputStream();
+      byte[] buf = new byte[8192];
+      int total = 0;
+      int headerEnd = -1;
+      int length = 0;
+      while (headerEnd < 0 || total < headerEnd + length) {
+        int n = in.read(buf, total, buf.length - total);
+        if (n < 0) {
+          break;
+        }
+        total += n;
+        String head = new String(buf, 0, total, StandardCharsets.ISO_8859_1);
+        int end = head.indexOf("\r\n\r\n");
+        if (headerEnd < 0 && end >= 0) {
+          headerEnd = end + 4;
+          for (String line : head.substring(0, end).split("\r\n")) {
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+              length = Integer.parseInt(line.substring(15).strip());
+            }
+          }
+        }
+      }
+      OutputStream out = socket.getOutputStream();
+      out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
+          + body.length + "\r\nX-AgentDouble-Tape: training\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      out.write(body);
+      out.flush();
+    } catch (IOException | RuntimeException e) {
+      // training only: the archive is made from whatever ran
+    }
+  }
+
   public static void main(String[] args) throws IOException {
     // what FakeAgent.main touches besides Invocation.run: its own class, the process environment
     System.getenv();
@@ -50,6 +86,19 @@ public final class Training {
           List.of("status"),
           List.of("-p", "--bogus"))) {
         new Invocation("cursor-agent", argv, env, "/w", "/h", false, false,
+            new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
+      }
+      // the JUnit extension's path: the tape comes from a control server over HTTP
+      try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1,
+          java.net.InetAddress.getLoopbackAddress())) {
+        Thread answer = new Thread(() -> serveOnce(server, TAPE.getBytes(StandardCharsets.UTF_8)));
+        answer.setDaemon(true);
+        answer.start();
+        Map<String, String> url = Map.of("AGENTDOUBLE_URL",
+            "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
+            "AGENTDOUBLE_TIMING", "fast");
+        new Invocation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
