@@ -44,8 +44,12 @@ class LauncherTest {
   }
 
   private Result agentdouble(String... args) {
+    return run(Cli.root().resolve("agentdouble"), args);
+  }
+
+  private Result run(Path launcher, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(Cli.root().resolve("agentdouble").toString());
+    command.add(launcher.toString());
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
@@ -67,6 +71,16 @@ class LauncherTest {
     } catch (Exception e) {
       throw new AssertionError(e);
     }
+  }
+
+  @Test
+  void worksThroughASymbolicLink() throws IOException {
+    Path link = Files.createSymbolicLink(bin.resolve("ad"), Cli.root().resolve("agentdouble"));
+
+    Result r = run(link, "catalog");
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("usage-limit");
   }
 
   private static CompletableFuture<byte[]> drain(InputStream in) {

@@ -161,7 +161,8 @@ public final class Invocation {
     if (transform == null && args.streamPartialOutput() && format == OutputFormat.STREAM_JSON
         && !header.argv().contains("--stream-partial-output")) {
       // recorded without partial output, asked with it: stream it as a 2026 CLI would
-      Variants.PartialOutput partial = new Variants.PartialOutput();
+      Variants.PartialOutput partial = new Variants.PartialOutput(
+          epochMs(System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L));
       transform = partial::next;
       journal.derived = "stream-partial-output";
     }
