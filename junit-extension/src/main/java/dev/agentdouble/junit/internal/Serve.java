@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal;
 
+import dev.agentdouble.tape.internal.TimingSpec;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
@@ -395,20 +396,8 @@ public final class Serve implements AutoCloseable {
 
     /** The policies of the fake's {@code AGENTDOUBLE_TIMING}, checked the same way. */
     private static String timing(String spec) {
-      if (spec.equals("fast") || spec.equals("recorded")) {
+      if (TimingSpec.problem(spec).isEmpty()) {
         return spec;
-      }
-      try {
-        if (spec.startsWith("scale:")) {
-          double f = Double.parseDouble(spec.substring(6));
-          if (f >= 0 && !Double.isInfinite(f)) {
-            return spec;
-          }
-        } else if (spec.startsWith("max-gap:") && Long.parseLong(spec.substring(8)) >= 0) {
-          return spec;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
       }
       throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
           + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");

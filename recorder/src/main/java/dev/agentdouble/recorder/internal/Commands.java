@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.tape.internal.TimingSpec;
 import dev.agentdouble.tape.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
@@ -241,20 +242,8 @@ public final class Commands {
    * {@code scale:F}, {@code max-gap:MS}); a usage error naming {@code --timing} otherwise.
    */
   static String timing(String spec) {
-    if (spec.equals("fast") || spec.equals("recorded")) {
+    if (TimingSpec.problem(spec).isEmpty()) {
       return spec;
-    }
-    try {
-      if (spec.startsWith("scale:")) {
-        double f = Double.parseDouble(spec.substring(6));
-        if (f >= 0 && !Double.isInfinite(f)) {
-          return spec;
-        }
-      } else if (spec.startsWith("max-gap:") && Long.parseLong(spec.substring(8)) >= 0) {
-        return spec;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
     }
     throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
         + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");
