@@ -1,12 +1,15 @@
 package dev.agentdouble.fake.internal;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.HttpURLConnection;
-import java.net.URL;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,46 +28,143 @@ final class ControlClient {
 
   private ControlClient() {}
 
+  /** An HTTP response, as much of it as the fake needs. */
+  record Response(int status, Map<String, String> headers, byte[] body) {}
+
   static TapeSelection.Result ask(String url, Call call) {
-    String endpoint = url.endsWith("/") ? url + "invocations" : url + "/invocations";
-    HttpURLConnection connection;
+    URI uri;
     try {
-      connection = (HttpURLConnection) new URL(endpoint).openConnection();
-    } catch (IOException | IllegalArgumentException e) {
+      uri = URI.create(url.endsWith("/") ? url + "invocations" : url + "/invocations");
+    } catch (IllegalArgumentException e) {
       return new TapeSelection.Failed("AGENTDOUBLE_URL=" + url + ": not a usable URL: "
           + e.getMessage());
     }
+    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      return new TapeSelection.Failed("AGENTDOUBLE_URL=" + url + ": use an http:// URL of the "
+          + "control server, e.g. http://127.0.0.1:41234/agentdouble/ID");
+    }
+    Response response;
     try {
-      connection.setRequestMethod("POST");
-      connection.setDoOutput(true);
-      connection.setConnectTimeout(CONNECT_TIMEOUT_MS);
-      connection.setReadTimeout(READ_TIMEOUT_MS);
-      connection.setRequestProperty("Content-Type", "application/json");
-      try (OutputStream out = connection.getOutputStream()) {
-        out.write(body(call));
-      }
-      int status = connection.getResponseCode();
-      if (status == 200) {
-        byte[] tape = readAll(connection.getInputStream());
-        String name = connection.getHeaderField("X-AgentDouble-Tape");
-        String source = "AGENTDOUBLE_URL tape" + (name == null ? "" : " " + name);
-        return new TapeSelection.Selected(new TapeSource(source, new TapeSource.Opener() {
-          @Override
-          public InputStream open() {
-            return new ByteArrayInputStream(tape);
-          }
-        }));
-      }
-      InputStream error = connection.getErrorStream();
-      String text = error == null ? "" : new String(readAll(error), StandardCharsets.UTF_8).strip();
-      return new TapeSelection.Failed("the control server (" + url + ") has no tape for this "
-          + "invocation (HTTP " + status + ")" + (text.isEmpty() ? "" : ":\n" + text));
+      response = post(uri, body(call));
     } catch (IOException e) {
       return new TapeSelection.Failed("cannot reach the control server at " + url + ": " + e
           + "; is the test (or `agentdouble serve`) still running?");
-    } finally {
-      connection.disconnect();
     }
+    if (response.status() == 200) {
+      byte[] tape = response.body();
+      String name = response.headers().get("x-agentdouble-tape");
+      String source = "AGENTDOUBLE_URL tape" + (name == null ? "" : " " + name);
+      return new TapeSelection.Selected(new TapeSource(source, new TapeSource.Opener() {
+        @Override
+        public InputStream open() {
+          return new ByteArrayInputStream(tape);
+        }
+      }));
+    }
+    String text = new String(response.body(), StandardCharsets.UTF_8).strip();
+    return new TapeSelection.Failed("the control server (" + url + ") has no tape for this "
+        + "invocation (HTTP " + response.status() + ")" + (text.isEmpty() ? "" : ":\n" + text));
+  }
+
+  /**
+   * One HTTP/1.1 POST over a plain socket, {@code Connection: close}: the JDK's HTTP client costs
+   * a fresh JVM tens of milliseconds of class loading, paid by every invocation under a test.
+   */
+  static Response post(URI uri, byte[] body) throws IOException {
+    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(uri.getHost(), port), CONNECT_TIMEOUT_MS);
+      socket.setSoTimeout(READ_TIMEOUT_MS);
+      OutputStream out = socket.getOutputStream();
+      String head = "POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + port
+          + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+          + "\r\nConnection: close\r\n\r\n";
+      out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+      out.write(body);
+      out.flush();
+      return parse(socket.getInputStream().readAllBytes());
+    }
+  }
+
+  /** Parses a whole response (read to the end of the connection); chunked bodies are decoded. */
+  static Response parse(byte[] raw) throws IOException {
+    int headEnd = indexOf(raw, new byte[] {'\r', '\n', '\r', '\n'}, 0);
+    if (headEnd < 0) {
+      throw new IOException("malformed HTTP response (" + raw.length + " bytes, no header end)");
+    }
+    String[] lines = new String(raw, 0, headEnd, StandardCharsets.ISO_8859_1).split("\r\n");
+    String[] statusLine = lines[0].split(" ");
+    int status;
+    try {
+      status = Integer.parseInt(statusLine[1]);
+    } catch (RuntimeException e) {
+      throw new IOException("malformed HTTP status line: " + lines[0]);
+    }
+    Map<String, String> headers = new HashMap<>();
+    for (int i = 1; i < lines.length; i++) {
+      int colon = lines[i].indexOf(':');
+      if (colon > 0) {
+        headers.put(lines[i].substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT),
+            lines[i].substring(colon + 1).strip());
+      }
+    }
+    int from = headEnd + 4;
+    byte[] body;
+    if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+      body = dechunk(raw, from);
+    } else if (headers.containsKey("content-length")) {
+      int length = Integer.parseInt(headers.get("content-length"));
+      if (from + length > raw.length) {
+        throw new IOException("HTTP response cut short: " + (raw.length - from) + " of " + length
+            + " body bytes");
+      }
+      body = java.util.Arrays.copyOfRange(raw, from, from + length);
+    } else {
+      body = java.util.Arrays.copyOfRange(raw, from, raw.length);
+    }
+    return new Response(status, headers, body);
+  }
+
+  private static byte[] dechunk(byte[] raw, int from) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    int i = from;
+    while (true) {
+      int lineEnd = indexOf(raw, new byte[] {'\r', '\n'}, i);
+      if (lineEnd < 0) {
+        throw new IOException("malformed chunked HTTP body");
+      }
+      String size = new String(raw, i, lineEnd - i, StandardCharsets.ISO_8859_1);
+      int semicolon = size.indexOf(';');
+      int length;
+      try {
+        length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).strip(), 16);
+      } catch (NumberFormatException e) {
+        throw new IOException("malformed chunk size: " + size);
+      }
+      i = lineEnd + 2;
+      if (length == 0) {
+        return body.toByteArray();
+      }
+      if (i + length > raw.length) {
+        throw new IOException("chunked HTTP body cut short");
+      }
+      body.write(raw, i, length);
+      i += length + 2;
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle, int from) {
+    outer:
+    for (int i = from; i + needle.length <= haystack.length; i++) {
+      for (int k = 0; k < needle.length; k++) {
+        if (haystack[i + k] != needle[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   static byte[] body(Call call) {
@@ -82,9 +182,5 @@ final class ControlClient {
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] readAll(InputStream in) throws IOException {
-    try (in) {
-      return in.readAllBytes();
-    }
-  }
+
 }
