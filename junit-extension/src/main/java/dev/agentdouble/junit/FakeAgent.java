@@ -514,7 +514,7 @@ public final class FakeAgent {
 
   private static boolean isFake(ProcessHandle process) {
     return process.info().commandLine()
-        .map(c -> c.contains(FakeAgentRuntimeName.MAIN) || c.contains("dev.agentdouble.recorder"))
+        .map(c -> c.contains(FakeAgentRuntime.MAIN) || c.contains(FakeAgentRuntime.RECORDER))
         .orElse(true);
   }
 
@@ -563,10 +563,5 @@ public final class FakeAgent {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted while waiting for the fake agent", e);
     }
-  }
-
-  /** The fake's main class name, for recognising its processes. */
-  private static final class FakeAgentRuntimeName {
-    static final String MAIN = "dev.agentdouble.fake.FakeAgent";
   }
 }

@@ -70,7 +70,7 @@ public final class Training {
     // what FakeAgent.main touches besides Invocation.run: its own class, the process environment
     System.getenv();
     ProcessClock.originNanos();
-    String mainClass = dev.agentdouble.fake.FakeAgent.class.getName();
+    String mainClass = dev.agentdouble.fake.Main.class.getName();
     Path dir = Files.createTempDirectory("agentdouble-cds");
     Path tape = dir.resolve("training.tape.ndjson");
     Path journal = dir.resolve("journal.ndjson");

@@ -18,8 +18,10 @@ import java.util.concurrent.TimeUnit;
  * archive made once per JVM so each invocation starts fast.
  */
 public final class FakeAgentRuntime {
-  static final String MAIN = "dev.agentdouble.fake.FakeAgent";
-  static final String RECORDER = "dev.agentdouble.recorder.Agentdouble";
+  /** The fake agent's main class. */
+  public static final String MAIN = "dev.agentdouble.fake.Main";
+  /** The recorder's main class (record mode). */
+  public static final String RECORDER = "dev.agentdouble.recorder.Agentdouble";
   static final String[] CLASSES = {MAIN, RECORDER, "dev.agentdouble.tape.Tape",
       "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.ObjectMapper",
       "com.fasterxml.jackson.annotation.JsonProperty"};

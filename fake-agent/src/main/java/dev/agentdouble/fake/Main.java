@@ -12,8 +12,8 @@ import java.io.OutputStream;
  * signal, or hang). AgentDouble's own problems exit 70 with {@code agentdouble: ...} on stderr.
  * Run through {@code fake-agent/bin/cursor-agent}, which sets the JVM flags this relies on.
  */
-public final class FakeAgent {
-  private FakeAgent() {}
+public final class Main {
+  private Main() {}
 
   public static void main(String[] args) {
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
