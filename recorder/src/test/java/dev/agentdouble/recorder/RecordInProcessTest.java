@@ -3,6 +3,7 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,9 @@ class RecordInProcessTest {
     // first starts, second starts while first runs, first ends while second runs
     CompletableFuture<Cli.Result> a = CompletableFuture.supplyAsync(() -> Cli.run("record",
         "--quiet", "--out", dir.resolve("first.tape.ndjson").toString(), "--", first.toString()));
-    Thread.sleep(1000);
-    assertThat(owner("TERM")).as("SIGTERM while recording").isEqualTo(RECORDER);
+    // the recorder takes SIGTERM over once its child runs (first.sh runs for 2 s)
+    org.awaitility.Awaitility.await("the recorder's SIGTERM handler").atMost(Duration.ofSeconds(30))
+        .until(() -> owner("TERM").equals(RECORDER));
     CompletableFuture<Cli.Result> b = CompletableFuture.supplyAsync(() -> Cli.run("record",
         "--quiet", "--out", dir.resolve("second.tape.ndjson").toString(), "--", second.toString()));
 
