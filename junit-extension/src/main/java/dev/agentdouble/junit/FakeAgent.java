@@ -137,6 +137,9 @@ public final class FakeAgent {
 
   /** The timing policy of later invocations: {@code fast} (default), {@code recorded}, ... */
   public FakeAgent timing(String policy) {
+    dev.agentdouble.tape.internal.TimingSpec.problem(policy).ifPresent(problem -> {
+      throw new IllegalArgumentException("timing " + policy + ": " + problem);
+    });
     synchronized (this) {
       shimEnv.put("AGENTDOUBLE_TIMING", policy);
       try {

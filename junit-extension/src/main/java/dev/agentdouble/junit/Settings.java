@@ -18,8 +18,9 @@ public record Settings(String timing, boolean strictUnmatched, boolean strictUnu
   public static final Settings DEFAULTS = new Settings("fast", true, true, Duration.ofSeconds(30));
 
   public Settings {
-    if (timing == null || timing.isBlank()) {
-      throw new IllegalArgumentException("timing must be fast, recorded, scale:F or max-gap:MS");
+    if (timing == null || dev.agentdouble.tape.internal.TimingSpec.problem(timing).isPresent()) {
+      throw new IllegalArgumentException("timing must be fast, recorded, scale:F or max-gap:MS, "
+          + "was " + timing);
     }
     if (gateTimeout.isNegative() || gateTimeout.isZero()) {
       throw new IllegalArgumentException("gate timeout must be positive, was " + gateTimeout);

@@ -131,4 +131,15 @@ class FakeAgentTest {
     agent.verify(1, invocation().argv("--force"));
     agent.verify(0, invocation().argv("--trust"));
   }
+
+  @Test
+  void aTimingPolicyIsCheckedWhenItIsSet(FakeAgent agent) {
+    assertThatThrownBy(() -> agent.timing("slow"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("timing slow: use fast, recorded, scale:F or max-gap:MS");
+    assertThatThrownBy(() -> AgentDoubleExtension.builder().timing("scale:-1").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was scale:-1");
+    assertThat(agent.timing("max-gap:50")).isSameAs(agent);
+  }
 }
