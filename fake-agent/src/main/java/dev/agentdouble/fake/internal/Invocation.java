@@ -158,11 +158,13 @@ public final class Invocation {
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }
+    // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
+    long liveEpochMs = epochMs(
+        System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
     if (transform == null && args.streamPartialOutput() && format == OutputFormat.STREAM_JSON
         && !header.argv().contains("--stream-partial-output")) {
       // recorded without partial output, asked with it: stream it as a 2026 CLI would
-      Variants.PartialOutput partial = new Variants.PartialOutput(
-          epochMs(System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L));
+      Variants.PartialOutput partial = new Variants.PartialOutput(liveEpochMs);
       transform = partial::next;
       journal.derived = "stream-partial-output";
     }
@@ -170,13 +172,12 @@ public final class Invocation {
     if (header.vars().sessionId().isPresent()) {
       journal.sessionId = sessionId; // otherwise the tape's own ids stand, whatever they are
     }
-    long wallAtOrigin = System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L;
     Substitution substitution = Substitution.of(header.vars(), new Substitution.Live(
         Optional.of(sessionId),
         Optional.of(args.workspace().orElse(cwd)),
         Optional.ofNullable(home),
         Optional.of(prompt),
-        OptionalLong.of(epochMs(wallAtOrigin))));
+        OptionalLong.of(liveEpochMs)));
     Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
     journal.end(checked.ending(), null);
     if (checked.ending().kind() == Ending.Kind.KILL) {
