@@ -1,6 +1,5 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.ArgvSecrets;
 import dev.agentdouble.recorder.internal.Redaction;
 import dev.agentdouble.recorder.internal.Secrets;
 import dev.agentdouble.tape.Tape;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -80,20 +78,8 @@ public final class Redactor {
    */
   public static Redactor from(Map<String, String> env, List<String> argv, List<Pattern> patterns) {
     Objects.requireNonNull(env, "env");
-    List<Secrets.Secret> list = new ArrayList<>();
-    new TreeMap<>(env).forEach((name, value) -> {
-      if (value != null && looksSecret(name)) {
-        String source = Redaction.sourceName(name);
-        for (String v : List.of(value, value.strip())) {
-          if (v.length() >= MIN_LENGTH) {
-            list.add(new Secrets.Secret(v, Redaction.marker(source), source));
-          }
-        }
-      }
-    });
-    for (ArgvSecrets.Found found : ArgvSecrets.find(argv)) {
-      list.addAll(found.secrets(MIN_LENGTH));
-    }
+    List<Secrets.Secret> list =
+        Redaction.knownSecrets(env, argv, MIN_LENGTH, Redactor::looksSecret);
     return new Redactor(list, patterns);
   }
 
@@ -120,15 +106,9 @@ public final class Redactor {
 
   /** The tape without the secrets, and how many replacements were made per source. */
   public Redacted redact(Tape tape) {
-    List<ArgvSecrets.Found> positional = ArgvSecrets.find(tape.header().argv());
-    List<Secrets.Secret> all = new ArrayList<>(secrets);
-    for (ArgvSecrets.Found found : positional) {
-      all.addAll(found.secrets(MIN_LENGTH));
-    }
-    all.addAll(Redaction.patternSecrets(tape, patterns));
-    Map<String, Integer> counts = new HashMap<>();
-    Tape clean = Redaction.apply(tape, new Secrets(all), positional, counts);
-    return new Redacted(clean, counts);
+    Redaction.Job job = new Redaction.Job(secrets, patterns, tape.header(), MIN_LENGTH);
+    Tape clean = Redaction.apply(tape, job);
+    return new Redacted(clean, job.counts());
   }
 
   /**

@@ -1,9 +1,8 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.internal.JsonText;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,7 +21,14 @@ import java.util.List;
  * become an {@code outRaw} frame of its own, at its own time.
  */
 final class ChunkFrames {
-  private final List<Frame> frames = new ArrayList<>();
+  /**
+   * How many bytes of stderr may wait behind a stdout line that a read left unfinished. Past it
+   * the unfinished part is taken to be a partial write, and its frame is given out, so that memory
+   * stays bounded however much stderr a long stdout line is interleaved with.
+   */
+  static final int HELD_LIMIT = 8 << 20;
+
+  private final Piece.Sink sink;
   private byte[] outCarry = new byte[0];
   private byte[] errCarry = new byte[0];
   /** The current stdout line's bytes that are not a frame yet. */
@@ -30,8 +36,14 @@ final class ChunkFrames {
   private boolean lineStartedEarlier;
   private long lastT;
   private long pendingT;
-  /** Where in {@link #frames} the pending bytes go if they become a frame of their own. */
-  private int pendingIndex;
+  /** Frames made while the current line waits: they go after it, if it becomes a frame. */
+  private final List<Piece> held = new ArrayList<>();
+  private long heldBytes;
+
+  /** Frames go to {@code sink} as soon as their place is known. */
+  ChunkFrames(Piece.Sink sink) {
+    this.sink = sink;
+  }
 
   /**
    * Adds one read's bytes of stdout ({@code stdout} true) or stderr at {@code t} ms. For stdout,
@@ -39,32 +51,33 @@ final class ChunkFrames {
    * (the previous read filled the buffer, or this one found data at once): then a line the
    * previous read left unfinished is continued by this read instead of being a partial write.
    */
-  void add(boolean stdout, long t, byte[] chunk, boolean continues) {
+  void add(boolean stdout, long t, byte[] chunk, boolean continues) throws IOException {
     t = Math.max(t, lastT);
     lastT = t;
     byte[] data = concat(stdout ? outCarry : errCarry, chunk);
     int complete = completeUtf8(data);
-    byte[] carry = Arrays.copyOfRange(data, complete, data.length);
+    byte[] carry = complete == data.length ? NONE : Arrays.copyOfRange(data, complete, data.length);
     if (stdout) {
       outCarry = carry;
       if (!continues) {
         emitPending();
       }
+      releaseHeld();
       stdout(t, data, complete);
     } else {
       errCarry = carry;
       if (complete > 0) {
-        frames.add(new Frame.Err(t, Arrays.copyOf(data, complete)));
+        emit(Piece.err(t, complete == data.length ? data : Arrays.copyOf(data, complete)));
       }
     }
   }
 
-  private void stdout(long t, byte[] data, int len) {
+  private void stdout(long t, byte[] data, int len) throws IOException {
     int start = 0;
     for (int i = 0; i < len; i++) {
       if (data[i] == '\n') {
         line.write(data, start, i + 1 - start);
-        flushLine(t, true);
+        flushLine(t);
         start = i + 1;
       }
     }
@@ -72,52 +85,75 @@ final class ChunkFrames {
       // the read stops mid-line: wait for the next read to tell a partial write from a long one
       line.write(data, start, len - start);
       pendingT = t;
-      pendingIndex = frames.size();
     }
   }
 
+  /** A frame, now or after the unfinished line it must follow. */
+  private void emit(Piece piece) throws IOException {
+    if (line.size() == 0) {
+      sink.accept(piece);
+      return;
+    }
+    held.add(piece);
+    heldBytes += piece.bytes().length;
+    if (heldBytes > HELD_LIMIT) {
+      emitPending();
+      releaseHeld();
+    }
+  }
+
+  private void releaseHeld() throws IOException {
+    for (Piece p : held) {
+      sink.accept(p);
+    }
+    held.clear();
+    heldBytes = 0;
+  }
+
   /** The unfinished end of a line was a write that stopped mid-line: its bytes, as they came. */
-  private void emitPending() {
+  private void emitPending() throws IOException {
     if (line.size() > 0) {
-      frames.add(pendingIndex, new Frame.OutBytes(pendingT, line.toByteArray()));
+      sink.accept(Piece.out(pendingT, line.toByteArray()));
       line.reset();
       lineStartedEarlier = true;
     }
   }
 
-  private void flushLine(long t, boolean newline) {
+  private void flushLine(long t) throws IOException {
     byte[] bytes = line.toByteArray();
     line.reset();
     if (lineStartedEarlier) {
-      frames.add(new Frame.OutBytes(t, bytes));
+      sink.accept(Piece.out(t, bytes));
       lineStartedEarlier = false;
       return;
     }
-    int len = newline ? bytes.length - 1 : bytes.length;
-    if (newline && JsonText.isCompactValue(bytes, 0, len)) {
-      frames.add(new Frame.Out(t, new String(bytes, 0, len, StandardCharsets.UTF_8)));
+    int len = bytes.length - 1;
+    if (JsonText.isCompactValue(bytes, 0, len)) {
+      sink.accept(Piece.json(t, Arrays.copyOf(bytes, len)));
     } else {
-      frames.add(new Frame.OutBytes(t, bytes));
+      sink.accept(Piece.out(t, bytes));
     }
   }
 
-  /** The frames so far, plus what is left unfinished (bytes of a character never completed). */
-  List<Frame> finish() {
+  /** Gives out what is left unfinished: a partial last line, bytes of a character never completed. */
+  void finish() throws IOException {
     emitPending();
+    releaseHeld();
     if (outCarry.length > 0) {
-      frames.add(new Frame.OutBytes(lastT, outCarry));
-      outCarry = new byte[0];
+      sink.accept(Piece.out(lastT, outCarry));
+      outCarry = NONE;
     }
     if (errCarry.length > 0) {
-      frames.add(new Frame.Err(lastT, errCarry));
-      errCarry = new byte[0];
+      sink.accept(Piece.err(lastT, errCarry));
+      errCarry = NONE;
     }
-    return frames;
   }
 
   long lastT() {
     return lastT;
   }
+
+  private static final byte[] NONE = new byte[0];
 
   private static byte[] concat(byte[] a, byte[] b) {
     if (a.length == 0) {

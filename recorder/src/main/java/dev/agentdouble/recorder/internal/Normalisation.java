@@ -9,6 +9,7 @@ import dev.agentdouble.tape.internal.JsonCursor;
 import dev.agentdouble.tape.internal.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,10 +35,10 @@ public final class Normalisation {
   public record Known(Optional<String> cwd, Optional<String> home, Optional<String> prompt,
       OptionalLong epochMs) {}
 
-  private final Tape tape;
   private final Canon canon;
-  private final List<byte[]> lines = new ArrayList<>();
-  private final List<EventFields> events = new ArrayList<>();
+  /** The stdout JSON lines seen so far, and which of them are user events (by their number). */
+  private int lines;
+  private final BitSet userLines = new BitSet();
 
   // found by the scan
   private Optional<String> initSessionId = Optional.empty();
@@ -47,19 +48,133 @@ public final class Normalisation {
   private OptionalLong derivedEpoch = OptionalLong.empty();
   private final CanonicalIds ids = new CanonicalIds();
 
-  private Normalisation(Tape tape, Canon canon) {
-    this.tape = tape;
+  /** A normalisation to {@code canon}: {@link #scan} every piece, then {@link #plan}. */
+  public Normalisation(Canon canon) {
     this.canon = canon;
   }
 
   /** {@code tape} rebased to {@code canon}. */
   public static Tape normalise(Tape tape, Known known, Canon canon) {
-    return new Normalisation(tape, canon).run(known);
+    Normalisation n = new Normalisation(canon);
+    Piece.Source source = Piece.Source.of(tape.frames());
+    try {
+      source.forEach(n::scan);
+      Plan plan = n.plan(tape.header(), known, source);
+      List<Frame> frames = new ArrayList<>(tape.frames().size());
+      java.util.function.UnaryOperator<Piece> rebase = plan.rewriting();
+      source.forEach(p -> frames.add(rebase.apply(p).toFrame()));
+      return new Tape(plan.header(), frames);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // pieces in memory: never
+    }
   }
 
-  private Tape run(Known known) {
-    scan();
-    Vars recorded = tape.header().vars();
+  /**
+   * How the tape is rewritten, decided once every piece was scanned: each piece, in the same order,
+   * through a {@link #rewriting} pass; and the {@link #header}.
+   */
+  final class Plan {
+    private final StringRules rules;
+    private final Map<String, String> idMap;
+    private final long shift;
+    private final Optional<String> prompt;
+    private final Header header;
+    private final int minRaw;
+    private final int maxRaw;
+
+    private Plan(StringRules rules, Map<String, String> idMap, long shift,
+        Optional<String> prompt, Header header) {
+      this.rules = rules;
+      this.idMap = idMap;
+      this.shift = shift;
+      this.prompt = prompt;
+      this.header = header;
+      // an id's token is at least its length plus quotes, at most six bytes a character
+      this.minRaw = idMap.keySet().stream().mapToInt(String::length).min().orElse(0) + 2;
+      this.maxRaw = idMap.keySet().stream().mapToInt(String::length).max().orElse(0) * 6 + 2;
+    }
+
+    /** The header with its vars declared and its argv rebased. */
+    Header header() {
+      return header;
+    }
+
+    /**
+     * A pass over the pieces from the first: each rebased in turn; pieces other than stdout JSON
+     * lines as they are.
+     */
+    java.util.function.UnaryOperator<Piece> rewriting() {
+      int[] line = {0};
+      return piece -> piece.kind() != Piece.Kind.JSON ? piece
+          : piece.with(rewrite(piece.bytes(), userLines.get(line[0]++), rules, idMap, shift,
+              prompt, minRaw, maxRaw));
+    }
+  }
+
+  /** Notes what the next piece tells about the run: ids, the init event, the prompt, the time. */
+  void scan(Piece piece) {
+    if (piece.kind() != Piece.Kind.JSON) {
+      return;
+    }
+    byte[] json = piece.bytes();
+    EventFields event = EventFields.read(json, 0, json.length, userText.isEmpty());
+    if (event.isUser()) {
+      userLines.set(lines);
+    }
+    lines++;
+    if (event.isInit() && initSessionId.isEmpty() && initCwd.isEmpty()) {
+      initSessionId = event.sessionId();
+      initCwd = event.cwd();
+    }
+    if (firstSessionId.isEmpty()) {
+      firstSessionId = event.sessionId();
+    }
+    if (event.isUser() && userText.isEmpty()) {
+      userText = event.text();
+    }
+    if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
+      derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - piece.t());
+    }
+    if (!mentionsId(json)) {
+      return;
+    }
+    walk(json, (c, token, place) -> {
+      if (token != JsonCursor.Token.STRING) {
+        return;
+      }
+      switch (place.keyRaw()) {
+        case "\"request_id\"" -> ids.request(c.text());
+        case "\"model_call_id\"" -> ids.modelCall(c.text());
+        case "\"call_id\"", "\"toolCallId\"" -> ids.call(c.text());
+        default -> {
+          // not an id
+        }
+      }
+    });
+  }
+
+  /** The keys of ids, and {@code \\u}: a key may be written with escapes, and then a walk tells. */
+  private static final List<String> ID_KEYS =
+      List.of("\"request_id\"", "\"model_call_id\"", "\"call_id\"", "\"toolCallId\"", "\\u");
+
+  /** Whether a line may hold a field that names an id. */
+  private static boolean mentionsId(byte[] json) {
+    String latin = Bytes.latin1(json);
+    for (String key : ID_KEYS) {
+      if (latin.contains(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The plan, once every piece was {@link #scan scanned}: the header's vars and the values
+   * rebased. {@code source} is gone through again (only the lines that may matter are parsed) to
+   * check that replay gives every string back.
+   */
+  Plan plan(Header h, Known known, Piece.Source source) throws java.io.IOException {
+    Vars recorded = h.vars();
     Optional<String> sessionId = recorded.sessionId().or(() -> initSessionId)
         .or(() -> firstSessionId).filter(id -> id.length() >= CanonicalIds.MIN_LENGTH);
     Optional<String> cwd = folder(known.cwd()).or(() -> folder(recorded.cwd()))
@@ -71,29 +186,13 @@ public final class Normalisation {
         : recorded.epochMs().isPresent() ? recorded.epochMs() : derivedEpoch;
 
     // which of sessionId, cwd, home can be rebased so that replay gives every string back
-    StringRules rules = rules(sessionId, cwd, home, prompt);
+    StringRules rules = rules(sessionId, cwd, home, prompt, source);
     boolean rebaseSession = sessionId.isPresent() && rules.applyText(sessionId.get())
         .equals(canon.sessionId());
     boolean rebaseCwd = cwd.isPresent() && rules.applyText(cwd.get()).equals(canon.cwd());
     boolean rebaseHome = home.isPresent() && rules.applyText(home.get()).equals(canon.home());
 
     long shift = epoch.isPresent() ? canon.epochMs() - epoch.getAsLong() : 0;
-    Map<String, String> idMap = ids.all();
-    List<Frame> frames = new ArrayList<>(tape.frames().size());
-    int line = 0;
-    for (Frame f : tape.frames()) {
-      if (f instanceof Frame.Out out) {
-        byte[] json = lines.get(line);
-        byte[] rewritten = rewrite(json, events.get(line), rules, idMap, shift, prompt);
-        line++;
-        frames.add(rewritten == json ? out
-            : new Frame.Out(out.t(), new String(rewritten, StandardCharsets.UTF_8)));
-      } else {
-        frames.add(f);
-      }
-    }
-
-    Header h = tape.header();
     Vars vars = new Vars(
         sessionId.map(id -> rebaseSession ? canon.sessionId() : id),
         cwd.map(c -> rebaseCwd ? canon.cwd() : c),
@@ -104,7 +203,7 @@ public final class Normalisation {
     List<String> argv = h.argv().stream().map(a -> argvElement(a, rules)).toList();
     Header header = new Header(h.version(), h.cli(), h.cliVersion(), argv, h.outputFormat(),
         h.textStyle(), h.recordedAt(), h.source(), h.recorder(), vars, h.match(), h.extras());
-    return new Tape(header, frames);
+    return new Plan(rules, ids.all(), shift, prompt, header);
   }
 
   /** The path as a folder variable: absolute, not the root, no trailing {@code /}. */
@@ -123,7 +222,8 @@ public final class Normalisation {
    * already mentions {@code /workspace}, say, keeps its recorded cwd).
    */
   private StringRules rules(Optional<String> sessionId, Optional<String> cwd,
-      Optional<String> home, Optional<String> prompt) {
+      Optional<String> home, Optional<String> prompt, Piece.Source source)
+      throws java.io.IOException {
     // bit 1: sessionId, 2: cwd, 4: home; more rebased is better
     for (int mask : new int[] {7, 3, 5, 6, 1, 2, 4, 0}) {
       StringRules rules = new StringRules();
@@ -136,7 +236,7 @@ public final class Normalisation {
       if ((mask & 4) != 0 && home.isPresent() && rebasable(home.get())) {
         rules.prefix(home.get(), canon.home());
       }
-      if (roundTrips(rules, prompt)) {
+      if (roundTrips(rules, prompt, source)) {
         return rules;
       }
     }
@@ -144,78 +244,45 @@ public final class Normalisation {
   }
 
   /** Whether replaying with {@code rules} reversed gives back every string they rewrite. */
-  private boolean roundTrips(StringRules rules, Optional<String> prompt) {
+  private boolean roundTrips(StringRules rules, Optional<String> prompt, Piece.Source source)
+      throws java.io.IOException {
     if (rules.isEmpty()) {
       return true;
     }
     StringRules back = rules.reversed();
     boolean[] ok = {true};
-    for (int i = 0; i < lines.size() && ok[0]; i++) {
-      byte[] json = lines.get(i);
-      boolean user = events.get(i).isUser();
+    int[] line = {0};
+    source.forEach(piece -> {
+      if (piece.kind() != Piece.Kind.JSON) {
+        return;
+      }
+      byte[] json = piece.bytes();
+      boolean user = userLines.get(line[0]++);
+      // a string either set of rules may change starts with one of their values
+      if (!ok[0] || (!rules.mayOccurIn(json) && !back.mayOccurIn(json))) {
+        return;
+      }
       walk(json, (c, token, place) -> {
         if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
           return;
         }
-        String raw = c.raw();
-        if (!rules.mayMatchRaw(raw) && !back.mayMatchRaw(raw)) {
+        if (!rules.mayMatch(json, c.tokenStart(), c.tokenEnd())
+            && !back.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
           return;
         }
+        String raw = c.raw();
         String written = isPrompt(user, token, place, c, prompt) ? raw
             : rules.applyRaw(raw).orElse(raw);
         if (!back.applyRaw(written).orElse(written).equals(raw)) {
           ok[0] = false;
         }
       });
-    }
+    });
     return ok[0];
   }
 
-  /** Reads every stdout JSON line once: ids, the init event, the prompt, the first timestamp. */
-  private void scan() {
-    for (Frame f : tape.frames()) {
-      if (!(f instanceof Frame.Out out)) {
-        continue;
-      }
-      byte[] json = out.json().getBytes(StandardCharsets.UTF_8);
-      EventFields event = EventFields.read(json, 0, json.length, userText.isEmpty());
-      lines.add(json);
-      events.add(event);
-      if (event.isInit() && initSessionId.isEmpty() && initCwd.isEmpty()) {
-        initSessionId = event.sessionId();
-        initCwd = event.cwd();
-      }
-      if (firstSessionId.isEmpty()) {
-        firstSessionId = event.sessionId();
-      }
-      if (event.isUser() && userText.isEmpty()) {
-        userText = event.text();
-      }
-      if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
-        derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - out.t());
-      }
-      walk(json, (c, token, place) -> {
-        if (token != JsonCursor.Token.STRING) {
-          return;
-        }
-        switch (place.keyRaw()) {
-          case "\"request_id\"" -> ids.request(c.text());
-          case "\"model_call_id\"" -> ids.modelCall(c.text());
-          case "\"call_id\"", "\"toolCallId\"" -> ids.call(c.text());
-          default -> {
-            // not an id
-          }
-        }
-      });
-    }
-  }
-
-  private byte[] rewrite(byte[] json, EventFields event, StringRules rules,
-      Map<String, String> idMap, long shift, Optional<String> prompt) {
-    // an id's token is at least its length plus quotes, at most six bytes a character (a u-escape)
-    int minRaw = idMap.keySet().stream().mapToInt(String::length).min().orElse(0) + 2;
-    int maxRaw = idMap.keySet().stream().mapToInt(String::length).max().orElse(0) * 6 + 2;
-    boolean user = event.isUser();
+  private byte[] rewrite(byte[] json, boolean user, StringRules rules,
+      Map<String, String> idMap, long shift, Optional<String> prompt, int minRaw, int maxRaw) {
     JsonWalk.Splice splice = new JsonWalk.Splice();
     walk(json, (c, token, place) -> {
       if (token == JsonCursor.Token.NUMBER) {
@@ -239,14 +306,16 @@ public final class Normalisation {
           return;
         }
       }
-      String raw = c.raw();
-      Optional<String> rebased = rules.applyRaw(raw);
-      if (rebased.isPresent()) {
-        splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
-        return;
+      if (rules.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
+        Optional<String> rebased = rules.applyRaw(c.raw());
+        if (rebased.isPresent()) {
+          splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
+          return;
+        }
       }
-      if (shift != 0 && token == JsonCursor.Token.STRING && MS_STRINGS.contains(place.keyRaw())
-          && DIGITS.matcher(raw).matches()) {
+      if (shift != 0 && token == JsonCursor.Token.STRING && length <= 21
+          && MS_STRINGS.contains(place.keyRaw()) && DIGITS.matcher(c.raw()).matches()) {
+        String raw = c.raw();
         long ms = Long.parseLong(raw.substring(1, raw.length() - 1));
         splice.add(c.tokenStart(), c.tokenEnd(), '"' + Long.toString(ms + shift) + '"');
       }

@@ -3,7 +3,6 @@ package dev.agentdouble.recorder.internal;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,8 +14,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -68,8 +65,9 @@ final class RecordCommand {
    */
   static final long CONTINUATION_NANOS = 10_000_000;
 
-  /** One read: its stream, when it returned, its order, its bytes; see {@link ChunkFrames#add}. */
-  private record Chunk(boolean stdout, long nanos, long seq, byte[] bytes, boolean continues) {}
+  /** A read's tag in the capture spool: which stream, and whether it continues a write. */
+  private static final int STDOUT = 1;
+  private static final int CONTINUES = 2;
 
   int run(List<String> args) throws InterruptedException {
     Args a = Args.parse(args, List.of("--out", "--into", "--redact"), List.of("--raw", "--quiet"));
@@ -115,28 +113,18 @@ final class RecordCommand {
     }
     AtomicBoolean interrupted = new AtomicBoolean();
     // until the tape is written: a signal meanwhile must not cut the recorder short
-    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted)) {
+    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted);
+        Capture capture = Capture.open(target)) {
       if (in != System.in) {
         pump(in, process.getOutputStream());
       }
-      List<Chunk> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
-      long[] seq = {0};
-      Thread stdout = reader(process.getInputStream(), true, out, chunks, seq, origin);
-      Thread stderr = reader(process.getErrorStream(), false, err, chunks, seq, origin);
+      Thread stdout = reader(process.getInputStream(), true, out, capture, origin);
+      Thread stderr = reader(process.getErrorStream(), false, err, capture, origin);
       int status = process.waitFor();
       stdout.join();
       stderr.join();
       long endMs = (System.nanoTime() - origin) / 1_000_000;
 
-      List<Chunk> ordered = new ArrayList<>(chunks);
-      ordered.sort(Comparator.comparingLong(Chunk::nanos).thenComparingLong(Chunk::seq));
-      ChunkFrames builder = new ChunkFrames();
-      for (Chunk c : ordered) {
-        builder.add(c.stdout(), c.nanos() / 1_000_000, c.bytes(), c.continues());
-      }
-      List<Frame> frames = new ArrayList<>(builder.finish());
-      long t = Math.max(endMs, builder.lastT());
-      frames.add(ending(status, t));
       Header.Builder header = Header.builder()
           .cli(Path.of(command.get(0)).getFileName().toString())
           .argv(command.subList(1, command.size()))
@@ -150,20 +138,85 @@ final class RecordCommand {
       if (interrupted.get()) {
         header.extra("interrupted", "true");
       }
-      Tape tape = new Tape(header.build(), frames);
-      Recording recording = Recording.finish(tape, env, command, redact, a.flag("--raw"),
-          System.getProperty("user.dir"), recordedAt.toEpochMilli());
-      try {
-        recording.tape().write(target);
+      Recording.Summary summary;
+      long t;
+      try (Recording recording = new Recording(Spool.create(spoolDir(target)), env, command,
+          redact, a.flag("--raw"), System.getProperty("user.dir"), recordedAt.toEpochMilli())) {
+        ChunkFrames frames = new ChunkFrames(recording);
+        capture.forEach(frames);
+        frames.finish();
+        t = Math.max(endMs, frames.lastT());
+        summary = recording.write(header.build(), ending(status, t), target);
       } catch (IOException e) {
         err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
             + " (the run's output was shown above)");
         return RECORDER_FAILED;
       }
       if (!a.flag("--quiet")) {
-        err.println("agentdouble: recorded " + summary(recording, t) + " -> " + target);
+        err.println("agentdouble: recorded " + summary(summary, t) + " -> " + target);
       }
       return status;
+    }
+  }
+
+  /** Where spools go: beside the tape, so the space they take is where the tape will be. */
+  private static Path spoolDir(Path target) {
+    return target.toAbsolutePath().getParent();
+  }
+
+  /**
+   * What the readers capture while the command runs: every read, tagged and timed, on disk. A
+   * failure to keep a read (a full disk, say) stops the capture, never the passthrough; it is told
+   * when the tape is to be written.
+   */
+  private static final class Capture implements AutoCloseable {
+    private final Spool spool;
+    private IOException failure;
+
+    private Capture(Spool spool, IOException failure) {
+      this.spool = spool;
+      this.failure = failure;
+    }
+
+    static Capture open(Path target) {
+      try {
+        return new Capture(Spool.create(spoolDir(target)), null);
+      } catch (IOException e) {
+        return new Capture(null, e);
+      }
+    }
+
+    synchronized void keep(boolean stdout, boolean continues, long nanos, byte[] buf, int n) {
+      if (failure != null) {
+        return;
+      }
+      try {
+        spool.append((stdout ? STDOUT : 0) | (continues ? CONTINUES : 0), nanos, buf, 0, n);
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+
+    /** Every read kept, in order, into {@code frames}. */
+    void forEach(ChunkFrames frames) throws IOException {
+      synchronized (this) {
+        if (failure != null) {
+          throw failure;
+        }
+      }
+      spool.forEach((tag, nanos, bytes) -> frames.add((tag & STDOUT) != 0, nanos / 1_000_000,
+          bytes, (tag & CONTINUES) != 0));
+    }
+
+    @Override
+    public void close() {
+      if (spool != null) {
+        try {
+          spool.close();
+        } catch (IOException e) {
+          // an unlinked file: closing it loses nothing
+        }
+      }
     }
   }
 
@@ -184,7 +237,7 @@ final class RecordCommand {
         + ".tape.ndjson";
   }
 
-  private static String summary(Recording r, long ms) {
+  private static String summary(Recording.Summary r, long ms) {
     return r.events() + (r.events() == 1 ? " event" : " events") + ", " + r.toolCalls()
         + (r.toolCalls() == 1 ? " tool call" : " tool calls") + ", "
         + String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0) + ", " + r.redactions()
@@ -247,8 +300,8 @@ final class RecordCommand {
     }
   }
 
-  private static Thread reader(InputStream from, boolean stdout, PrintStream to, List<Chunk> chunks,
-      long[] seq, long origin) {
+  private static Thread reader(InputStream from, boolean stdout, PrintStream to, Capture capture,
+      long origin) {
     Thread t = new Thread(() -> {
       byte[] buf = new byte[65536];
       boolean passthrough = true;
@@ -264,17 +317,14 @@ final class RecordCommand {
           // a full buffer means more was waiting; data at once means it was already on its way
           boolean continues = full || read - asked < CONTINUATION_NANOS;
           full = n == buf.length;
-          byte[] bytes = Arrays.copyOf(buf, n);
-          synchronized (seq) {
-            chunks.add(new Chunk(stdout, read - origin, seq[0]++, bytes, continues));
-          }
           if (passthrough) {
-            to.write(bytes, 0, n);
+            to.write(buf, 0, n);
             to.flush();
             if (to.checkError()) {
               passthrough = false; // our reader went away; the capture goes on
             }
           }
+          capture.keep(stdout, continues, read - origin, buf, n);
         }
       } catch (IOException e) {
         // the child closed the stream: nothing more to read

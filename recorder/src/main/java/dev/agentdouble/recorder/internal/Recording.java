@@ -1,65 +1,151 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.recorder.Normaliser;
-import dev.agentdouble.recorder.Redacted;
 import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.TapeWriter;
+import dev.agentdouble.tape.internal.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
  * A captured run made ready to keep: normalised (unless raw), then redacted (always, last, so no
- * secret survives in the vars either), with the figures of the summary line.
+ * secret survives in the vars either), and written. Its frames go to a {@link Spool} as they are
+ * made, and are scanned on the way; {@link #write} then goes through the spool once more to write
+ * the tape (twice with user patterns: what they match anywhere is replaced everywhere). So memory
+ * holds one frame at a time, whatever the length of the run.
  */
-record Recording(Tape tape, int events, int toolCalls, Redacted redacted) {
+final class Recording implements Piece.Sink, AutoCloseable {
+  /** What the summary line tells. */
+  record Summary(int events, int toolCalls, int redactions) {}
+
+  private static final int JSON = 0;
+  private static final int OUT = 1;
+  private static final int ERR = 2;
+
+  private final Spool spool;
+  private final Map<String, String> env;
+  private final List<String> command;
+  private final List<Pattern> patterns;
+  private final Optional<Normalisation> normalisation;
+  private final Normalisation.Known known;
 
   /**
+   * @param spool where the frames wait, until {@link #write}
    * @param cwd the folder the command ran in ({@code --workspace} when it named one)
    * @param epochMs the wall-clock time at which the command started
    */
-  static Recording finish(Tape captured, Map<String, String> env, List<String> command,
-      List<Pattern> redact, boolean raw, String cwd, long epochMs) {
-    Tape tape = captured;
-    if (!raw) {
-      Normaliser.Context context = Normaliser.Context.NONE.cwd(workspace(command).orElse(cwd))
-          .epochMs(epochMs);
-      String home = env.get("HOME");
-      if (home != null && !home.isEmpty() && !home.equals("/")) {
-        context = context.home(home);
-      }
-      tape = Normaliser.normalise(tape, context);
-    }
-    Redacted redacted = Redactor.from(env, command.subList(1, command.size()), redact).redact(tape);
-    int events = 0;
-    int tools = 0;
-    for (Frame f : redacted.tape().frames()) {
-      if (f instanceof Frame.Out out) {
-        events++;
-        // the CLI writes type and subtype first; enough for a summary line, and no parse of
-        // events that can hold whole files
-        if (out.json().startsWith("{\"type\":\"tool_call\",\"subtype\":\"completed\"")) {
-          tools++;
-        }
-      }
-    }
-    return new Recording(redacted.tape(), events, tools, redacted);
+  Recording(Spool spool, Map<String, String> env, List<String> command, List<Pattern> patterns,
+      boolean raw, String cwd, long epochMs) {
+    this.spool = spool;
+    this.env = env;
+    this.command = command;
+    this.patterns = patterns;
+    String home = env.get("HOME");
+    this.known = new Normalisation.Known(Optional.of(workspace(command).orElse(cwd)),
+        Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")), Optional.empty(),
+        OptionalLong.of(epochMs));
+    this.normalisation = raw ? Optional.empty()
+        : Optional.of(new Normalisation(new Normalisation.Canon(Normaliser.SESSION_ID,
+            Normaliser.CWD, Normaliser.HOME, Normaliser.EPOCH_MS)));
   }
 
-  int redactions() {
-    return redacted.total();
+  /** The next frame of the run. */
+  @Override
+  public void accept(Piece piece) throws IOException {
+    int tag = switch (piece.kind()) {
+      case JSON -> JSON;
+      case OUT -> OUT;
+      case ERR -> ERR;
+      case OTHER -> throw new IllegalArgumentException("only output is spooled: " + piece);
+    };
+    byte[] bytes = piece.bytes();
+    spool.append(tag, piece.t(), bytes, 0, bytes.length);
+    normalisation.ifPresent(n -> n.scan(piece));
   }
 
-  private static java.util.Optional<String> workspace(List<String> command) {
+  /** The frames spooled, in order. */
+  private void forEach(Piece.Sink sink) throws IOException {
+    spool.forEach((tag, t, bytes) -> sink.accept(switch (tag) {
+      case JSON -> Piece.json(t, bytes);
+      case OUT -> Piece.out(t, bytes);
+      default -> Piece.err(t, bytes);
+    }));
+  }
+
+  /**
+   * Writes the tape to {@code target}, atomically: {@code header} as captured, the frames, then
+   * {@code ending}.
+   */
+  Summary write(Header header, Frame ending, Path target) throws IOException {
+    Optional<Normalisation.Plan> plan = normalisation.isPresent()
+        ? Optional.of(normalisation.get().plan(header, known, this::forEach)) : Optional.empty();
+    Header normalised = plan.map(Normalisation.Plan::header).orElse(header);
+    List<Secrets.Secret> secrets = Redaction.knownSecrets(env, command.subList(1, command.size()),
+        Redactor.MIN_LENGTH, Redactor::looksSecret);
+    Redaction.Job job = new Redaction.Job(secrets, patterns, normalised, Redactor.MIN_LENGTH);
+    if (job.needsScan()) {
+      UnaryOperator<Piece> rebase = rebasing(plan);
+      forEach(p -> job.scan(rebase.apply(p)));
+    }
+    Header clean = job.header(normalised);
+    int[] events = {0};
+    int[] tools = {0};
+    AtomicFile.write(target, out -> {
+      TapeWriter.writeHeader(clean, out);
+      UnaryOperator<Piece> rebase = rebasing(plan);
+      forEach(p -> {
+        Piece piece = job.piece(rebase.apply(p));
+        count(piece, events, tools);
+        piece.writeTo(out);
+      });
+      TapeWriter.writeFrame(ending, out);
+    });
+    return new Summary(events[0], tools[0],
+        job.counts().values().stream().mapToInt(Integer::intValue).sum());
+  }
+
+  /** A pass of the plan over the frames, from the first; as they are in raw mode. */
+  private static UnaryOperator<Piece> rebasing(Optional<Normalisation.Plan> plan) {
+    return plan.map(Normalisation.Plan::rewriting).orElse(UnaryOperator.identity());
+  }
+
+  private static final byte[] TOOL_COMPLETED =
+      "{\"type\":\"tool_call\",\"subtype\":\"completed\"".getBytes(StandardCharsets.UTF_8);
+
+  private static void count(Piece piece, int[] events, int[] tools) {
+    if (piece.kind() == Piece.Kind.JSON) {
+      events[0]++;
+      // the CLI writes type and subtype first; enough for a summary line
+      byte[] json = piece.bytes();
+      if (Bytes.startsWith(json, 0, json.length, TOOL_COMPLETED)) {
+        tools[0]++;
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    spool.close();
+  }
+
+  private static Optional<String> workspace(List<String> command) {
     for (int i = 1; i < command.size(); i++) {
       if (command.get(i).equals("--workspace") && i + 1 < command.size()) {
-        return java.util.Optional.of(command.get(i + 1));
+        return Optional.of(command.get(i + 1));
       }
       if (command.get(i).startsWith("--workspace=")) {
-        return java.util.Optional.of(command.get(i).substring("--workspace=".length()));
+        return Optional.of(command.get(i).substring("--workspace=".length()));
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 }

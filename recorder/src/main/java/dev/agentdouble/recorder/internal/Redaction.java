@@ -9,6 +9,7 @@ import dev.agentdouble.tape.internal.JsonCursor;
 import dev.agentdouble.tape.internal.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,18 +50,82 @@ public final class Redaction {
   }
 
   /**
-   * The secrets user patterns find in the tape's text: every distinct match of pattern {@code k}
-   * (from 1) becomes a secret named {@code pattern-k}.
+   * The secrets of a run's environment (variables whose names look secret, values of at least
+   * {@code minLength} characters) and command line, in order of precedence.
    */
-  public static List<Secrets.Secret> patternSecrets(Tape tape, List<Pattern> patterns) {
-    if (patterns.isEmpty()) {
-      return List.of();
+  public static List<Secrets.Secret> knownSecrets(Map<String, String> env, List<String> argv,
+      int minLength, java.util.function.Predicate<String> looksSecret) {
+    List<Secrets.Secret> list = new ArrayList<>();
+    new java.util.TreeMap<>(env).forEach((name, value) -> {
+      if (value != null && looksSecret.test(name)) {
+        String source = sourceName(name);
+        for (String v : List.of(value, value.strip())) {
+          if (v.length() >= minLength) {
+            list.add(new Secrets.Secret(v, marker(source), source));
+          }
+        }
+      }
+    });
+    for (ArgvSecrets.Found found : ArgvSecrets.find(argv)) {
+      list.addAll(found.secrets(minLength));
     }
-    List<Set<String>> matches = new ArrayList<>();
-    for (int k = 0; k < patterns.size(); k++) {
-      matches.add(new LinkedHashSet<>());
+    return list;
+  }
+
+  /**
+   * The redaction of one tape, made piece by piece so a recording is never held whole: {@link
+   * #scan} every piece (needed only with user patterns: what they match anywhere is replaced
+   * everywhere), then take the {@link #header} and {@link #piece clean} each piece.
+   */
+  public static final class Job {
+    private final List<Secrets.Secret> known = new ArrayList<>();
+    private final List<ArgvSecrets.Found> positional;
+    private final List<Pattern> patterns;
+    private final List<Set<String>> matches = new ArrayList<>();
+    private final Map<String, Integer> counts = new HashMap<>();
+    private Secrets secrets;
+
+    /**
+     * @param known the secrets known before the tape is seen ({@link #knownSecrets})
+     * @param patterns user patterns, numbered from 1 in markers
+     * @param header the tape's header: the values of secret options in its argv are secrets too,
+     *     and the patterns are looked for in its text
+     */
+    public Job(List<Secrets.Secret> known, List<Pattern> patterns, Header header, int minLength) {
+      this.known.addAll(known);
+      this.positional = ArgvSecrets.find(header.argv());
+      for (ArgvSecrets.Found found : positional) {
+        this.known.addAll(found.secrets(minLength));
+      }
+      this.patterns = List.copyOf(patterns);
+      for (int k = 0; k < patterns.size(); k++) {
+        matches.add(new LinkedHashSet<>());
+      }
+      if (!patterns.isEmpty()) {
+        headerTexts(header, this::match);
+      }
     }
-    texts(tape, text -> {
+
+    /** Whether {@link #scan} must see every piece before the first is cleaned. */
+    public boolean needsScan() {
+      return !patterns.isEmpty();
+    }
+
+    /** Looks for the patterns in a piece. */
+    void scan(Piece piece) {
+      if (patterns.isEmpty()) {
+        return;
+      }
+      switch (piece.kind()) {
+        case JSON -> jsonStrings(piece.bytes(), this::match);
+        case OUT, ERR -> match(new String(piece.bytes(), StandardCharsets.UTF_8));
+        case OTHER -> {
+          // gates and endings hold no output
+        }
+      }
+    }
+
+    private void match(String text) {
       for (int k = 0; k < patterns.size(); k++) {
         Matcher m = patterns.get(k).matcher(text);
         while (m.find()) {
@@ -70,20 +135,40 @@ public final class Redaction {
           }
         }
       }
-    });
-    List<Secrets.Secret> secrets = new ArrayList<>();
-    for (int k = 0; k < patterns.size(); k++) {
-      String source = "pattern-" + (k + 1);
-      for (String found : matches.get(k)) {
-        secrets.add(new Secrets.Secret(found, marker(source), source));
-      }
     }
-    return secrets;
+
+    private Secrets secrets() {
+      if (secrets == null) {
+        List<Secrets.Secret> all = new ArrayList<>(known);
+        for (int k = 0; k < patterns.size(); k++) {
+          String source = "pattern-" + (k + 1);
+          for (String found : matches.get(k)) {
+            all.add(new Secrets.Secret(found, marker(source), source));
+          }
+        }
+        secrets = new Secrets(all);
+      }
+      return secrets;
+    }
+
+    /** The header without the secrets; values of secret options in argv whatever their length. */
+    public Header header(Header h) {
+      return Redaction.header(h, secrets(), positional, counts);
+    }
+
+    /** The piece without the secrets. */
+    Piece piece(Piece p) {
+      return Redaction.piece(p, secrets(), counts);
+    }
+
+    /** Replacements made so far, per source. */
+    public Map<String, Integer> counts() {
+      return counts;
+    }
   }
 
-  /** Every piece of text in the tape: header strings, JSON strings, raw stdout and stderr. */
-  private static void texts(Tape tape, Consumer<String> sink) {
-    Header h = tape.header();
+  /** Every piece of text in a header. */
+  private static void headerTexts(Header h, Consumer<String> sink) {
     h.argv().forEach(sink);
     h.cli().ifPresent(sink);
     h.cliVersion().ifPresent(sink);
@@ -101,15 +186,6 @@ public final class Redaction {
       m.model().ifPresent(sink);
     });
     h.extras().values().forEach(raw -> jsonStrings(raw.getBytes(StandardCharsets.UTF_8), sink));
-    for (Frame f : tape.frames()) {
-      if (f instanceof Frame.Out out) {
-        jsonStrings(out.json().getBytes(StandardCharsets.UTF_8), sink);
-      } else if (f instanceof Frame.OutBytes b) {
-        sink.accept(new String(b.bytes(), StandardCharsets.UTF_8));
-      } else if (f instanceof Frame.Err e) {
-        sink.accept(new String(e.bytes(), StandardCharsets.UTF_8));
-      }
-    }
   }
 
   private static void jsonStrings(byte[] json, Consumer<String> sink) {
@@ -125,16 +201,18 @@ public final class Redaction {
     }
   }
 
-  /**
-   * The tape without {@code secrets}; header argv elements holding the values of secret options
-   * ({@code positional}) are replaced whatever their length.
-   */
-  public static Tape apply(Tape tape, Secrets secrets, List<ArgvSecrets.Found> positional,
-      Map<String, Integer> counts) {
-    Header header = header(tape.header(), secrets, positional, counts);
-    List<Frame> frames = new ArrayList<>(tape.frames().size());
+  /** The tape without the secrets {@code job} knows, and what its patterns match. */
+  public static Tape apply(Tape tape, Job job) {
+    List<Piece> pieces = new ArrayList<>(tape.frames().size());
     for (Frame f : tape.frames()) {
-      frames.add(frame(f, secrets, counts));
+      Piece p = Piece.of(f);
+      job.scan(p);
+      pieces.add(p);
+    }
+    Header header = job.header(tape.header());
+    List<Frame> frames = new ArrayList<>(pieces.size());
+    for (Piece p : pieces) {
+      frames.add(job.piece(p).toFrame());
     }
     return new Tape(header, frames);
   }
@@ -178,38 +256,33 @@ public final class Redaction {
     return result;
   }
 
-  private static Frame frame(Frame f, Secrets s, Map<String, Integer> counts) {
-    if (f instanceof Frame.Out out) {
-      byte[] json = out.json().getBytes(StandardCharsets.UTF_8);
-      Cleaned clean = json(json, s, counts);
-      if (clean.json()) {
-        return clean.bytes() == json ? out
-            : new Frame.Out(out.t(), new String(clean.bytes(), StandardCharsets.UTF_8));
+  private static Piece piece(Piece p, Secrets s, Map<String, Integer> counts) {
+    switch (p.kind()) {
+      case JSON -> {
+        Cleaned clean = json(p.bytes(), s, counts);
+        if (clean.json()) {
+          return p.with(clean.bytes());
+        }
+        // a secret straddled JSON tokens: the line's bytes without it, verbatim
+        byte[] line = java.util.Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
+        line[line.length - 1] = '\n';
+        return Piece.out(p.t(), line);
       }
-      // a secret straddled JSON tokens: the line's bytes without it, verbatim
-      byte[] line = java.util.Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
-      line[line.length - 1] = '\n';
-      return new Frame.OutBytes(out.t(), line);
-    }
-    if (f instanceof Frame.OutBytes b) {
-      byte[] bytes = b.bytes();
-      byte[] clean = s.replace(bytes, counts);
-      return clean == bytes ? b : new Frame.OutBytes(b.t(), clean);
-    }
-    if (f instanceof Frame.Err e) {
-      byte[] bytes = e.bytes();
-      byte[] clean = s.replace(bytes, counts);
-      return clean == bytes ? e : new Frame.Err(e.t(), clean);
-    }
-    if (f instanceof Frame.Gate g) {
-      String name = s.replace(g.name(), counts);
-      if (name.equals(g.name())) {
-        return g;
+      case OUT, ERR -> {
+        return p.with(s.replace(p.bytes(), counts));
       }
-      name = name.replace(':', '.');
-      return new Frame.Gate(g.t(), Frame.Gate.validGateName(name) ? name : "REDACTED");
+      default -> {
+        if (p.frame() instanceof Frame.Gate g) {
+          String name = s.replace(g.name(), counts);
+          if (name.equals(g.name())) {
+            return p;
+          }
+          name = name.replace(':', '.');
+          return Piece.of(new Frame.Gate(g.t(), Frame.Gate.validGateName(name) ? name : "REDACTED"));
+        }
+        return p;
+      }
     }
-    return f;
   }
 
   /**

@@ -13,7 +13,8 @@ import java.util.Optional;
  * rules and replaying with the reverse ones gives back every string.
  */
 final class StringRules {
-  private record Rule(String from, String needle, String to, String toInner, boolean prefix) {}
+  private record Rule(String from, String needle, String to, String toInner, boolean prefix,
+      byte[] needleBytes, String needleLatin1) {}
 
   private final List<Rule> rules = new ArrayList<>();
 
@@ -37,8 +38,9 @@ final class StringRules {
       return this; // the fake does not substitute such a value either
     }
     String inner = JsonText.quote(to);
-    rules.add(new Rule(from, quoted.substring(0, quoted.length() - 1), to,
-        inner.substring(1, inner.length() - 1), prefix));
+    String needle = quoted.substring(0, quoted.length() - 1);
+    rules.add(new Rule(from, needle, to, inner.substring(1, inner.length() - 1), prefix,
+        needle.getBytes(java.nio.charset.StandardCharsets.UTF_8), Bytes.latin1(needle)));
     return this;
   }
 
@@ -75,10 +77,27 @@ final class StringRules {
     return Optional.of('"' + best.toInner() + raw.substring(best.needle().length()));
   }
 
-  /** Whether some rule's value starts {@code raw} (a JSON string token): a cheap pre-check. */
-  public boolean mayMatchRaw(String raw) {
+  /**
+   * Whether some rule's value starts the JSON string token {@code json[start, end)}: a cheap
+   * pre-check that makes no string.
+   */
+  public boolean mayMatch(byte[] json, int start, int end) {
     for (Rule rule : rules) {
-      if (raw.startsWith(rule.needle())) {
+      if (Bytes.startsWith(json, start, end, rule.needleBytes())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether some rule's value occurs in the JSON text at all, as a string would start with it. */
+  public boolean mayOccurIn(byte[] json) {
+    if (rules.isEmpty()) {
+      return false;
+    }
+    String latin = Bytes.latin1(json);
+    for (Rule rule : rules) {
+      if (latin.contains(rule.needleLatin1())) {
         return true;
       }
     }
