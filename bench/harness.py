@@ -495,10 +495,21 @@ class Bench:
             check(self.h.run(script_argv, self.base_env), "script")
         else:
             self.say("   script (util-linux) is not installed: its comparison is left out")
-        direct, rec, rec_small, scr = [], [], [], []
+        # what any passthrough costs, measured beside it: one more pipe hop through a C program
+        # (cat | cat), and that hop keeping a copy on disk as it goes (cat | tee FILE)
+        spool = os.path.join(self.out, "tee.copy")
+        relay = ["sh", "-c", 'cat "$1" | cat', "relay", big]
+        tee = ["sh", "-c", 'cat "$1" | tee "$2"', "tee", big, spool]
+        direct, rec, rec_small, scr, relays, tees = [], [], [], [], [], []
         for _ in range(n):
             a = self.h.run(cat, self.base_env)
             check(a, "cat")
+            e = self.h.run(relay, self.base_env)
+            check(e, "cat | cat")
+            relays.append(e)
+            f = self.h.run(tee, self.base_env)
+            check(f, "cat | tee")
+            tees.append(f)
             b = self.h.run(self.record_argv(cat), self.base_env)
             check(b, "agentdouble record")
             if b.bytes != size:
@@ -517,6 +528,10 @@ class Bench:
         self.say("   direct:   median %.0f MB/s (%.0f ms)" % (d_mbs, median([r.ms for r in direct])))
         self.say("   recorder: median %.0f MB/s to its exit (%.0f ms); %.0f MB/s to the last byte passed through "
                  "(%.0f ms)" % (r_mbs, median([r.ms for r in rec]), r_pass, median([r.last_ns / 1e6 for r in rec])))
+        c_mbs, t_mbs = mbs(relays), mbs(tees)
+        self.say("   cat | cat: median %.0f MB/s; cat | tee FILE: median %.0f MB/s" % (c_mbs, t_mbs))
+        if os.path.exists(spool):
+            os.remove(spool)
         if scr:
             s_mbs = mbs(scr)
             self.say("   script:   median %.0f MB/s to its exit (%.0f ms)" % (s_mbs, median([r.ms for r in scr])))
@@ -528,13 +543,17 @@ class Bench:
             "direct_ms": [r.ms for r in direct], "recorder_ms": [r.ms for r in rec],
             "recorder_last_byte_ms": [r.last_ns / 1e6 for r in rec], "script_ms": [r.ms for r in scr],
             "recorder_rss_kb": [r.maxrss_kb for r in rec], "recorder_small_rss_kb": [r.maxrss_kb for r in rec_small],
-            "script_rss_kb": [r.maxrss_kb for r in scr]}
+            "script_rss_kb": [r.maxrss_kb for r in scr],
+            "relay_ms": [r.ms for r in relays], "tee_ms": [r.ms for r in tees]}
         ratio = r_mbs / d_mbs
         self.verdict("recorder throughput", "%.2fx direct pipe" % ratio,
                      "recorder %.0f MB/s to exit / cat %.0f MB/s, medians of %d; %.0f MB"
                      % (r_mbs, d_mbs, n, size / 1e6), ">= 0.8x", ratio >= 0.8)
         self.summary.append("recorder passthrough: %.2fx direct pipe [%.0f MB/s to the last byte passed through] (no target)"
                             % (r_pass / d_mbs, r_pass))
+        self.summary.append("relay ceilings: cat | cat %.2fx, cat | tee FILE %.2fx direct pipe [%.0f and %.0f MB/s: "
+                            "one more pipe hop, and keeping a copy, without any recording] (no target)"
+                            % (c_mbs / d_mbs, t_mbs / d_mbs, c_mbs, t_mbs))
         if scr:
             self.summary.append("script -T throughput: %.2fx direct pipe [%.0f MB/s to exit, for comparison] (no target)"
                                 % (s_mbs / d_mbs, s_mbs))

@@ -24,12 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * replay}. Skipped, saying why, when the folder is absent.
  */
 @Timeout(300)
-class ConformanceTest {
+public class ConformanceTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
-  record Case(String name, Path folder, JsonNode json) {
+  public record Case(String name, Path folder, JsonNode json) {
     Path stdout() {
       return folder.resolve("stdout.ndjson");
     }
@@ -66,7 +66,7 @@ class ConformanceTest {
     }
   }
 
-  static List<Case> cases() {
+  public static List<Case> cases() {
     Path folder = Cli.shared().resolve("conformance");
     assumeTrue(Files.isDirectory(folder), folder + " not found: conformance tests skipped");
     try (Stream<Path> dirs = Files.list(folder)) {

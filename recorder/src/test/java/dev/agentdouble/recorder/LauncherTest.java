@@ -74,6 +74,14 @@ class LauncherTest {
   }
 
   @Test
+  void recordRunsWithTheSameJvmOptionsAsRecordingShims() throws IOException {
+    String launcher = Files.readString(Cli.root().resolve("agentdouble"));
+
+    assertThat(launcher).contains("[ \"${1:-}\" = record ] && opts=\""
+        + dev.agentdouble.recorder.internal.RecordingShim.JVM_OPTIONS + "\"");
+  }
+
+  @Test
   void worksThroughASymbolicLink() throws IOException {
     Path link = Files.createSymbolicLink(bin.resolve("ad"), Cli.root().resolve("agentdouble"));
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestFactory;
  * copied): every byte of every line is kept but the volatile values, which change exactly as
  * documented. Skipped, saying why, when the corpus is absent.
  */
-class NormaliserConformanceTest {
+public class NormaliserConformanceTest {
 
   /** One JSON scalar or field name as written, with the key it stands under. */
   record Token(JsonCursor.Token type, String raw, String keyRaw, String text) {}
@@ -50,7 +50,7 @@ class NormaliserConformanceTest {
     return new String(splice.apply(bytes, 0, bytes.length), StandardCharsets.UTF_8);
   }
 
-  static Tape imported(ConformanceTest.Case c) throws Exception {
+  public static Tape imported(ConformanceTest.Case c) throws Exception {
     byte[] stdout = Files.readAllBytes(c.stdout());
     byte[] stderr = Files.exists(c.stderr()) ? Files.readAllBytes(c.stderr()) : new byte[0];
     return Importer.importRun(Capture.exited(stdout, stderr, c.exit()),

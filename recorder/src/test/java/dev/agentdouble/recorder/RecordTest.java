@@ -215,6 +215,51 @@ class RecordTest {
     assertThat(tape.ending()).isInstanceOf(Frame.Exit.class);
   }
 
+  /**
+   * The recorder keeps what it captures on disk, not in memory: a run of 96 MiB of stream-json
+   * (tool calls with ids to normalise, a secret to redact) is recorded whole by a recorder whose
+   * heap may not exceed 32 MiB.
+   */
+  @Test
+  void recordsARunThreeTimesLargerThanItsHeap() throws IOException {
+    byte[] block = block("{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":"
+        + "\"call_%08d\",\"session_id\":\"9b2f3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d\",\"text\":"
+        + "\"sk-live-0123456789 %s\",\"timestamp_ms\":1784819288214}\n", 3);
+    int times = (96 << 20) / block.length + 1;
+    Cli.write(dir, "out.block", block);
+    Path script = Child.script(dir, "big.py", """
+        import os, sys
+        with open("out.block", "rb") as f:
+            block = f.read()
+        for _ in range(int(sys.argv[1])):
+            view = memoryview(block)
+            while view:
+                view = view[os.write(1, view):]
+        """);
+    java.util.Map<String, String> env = new java.util.HashMap<>(Child.noBuild(dir));
+    env.put("JDK_JAVA_OPTIONS", "-Xmx32m");
+    env.put("LIVE_API_KEY", "sk-live-0123456789");
+
+    Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
+        tape().toString(), "--", Child.python3(), script.toString(), Integer.toString(times)),
+        dir, env);
+
+    assertThat(r.waitFor()).isZero();
+    assertThat(r.outDigest()).isEqualTo(Child.digest(block, times));
+    long lines = 0;
+    long secrets = 0;
+    try (var in = Files.newBufferedReader(tape(), StandardCharsets.UTF_8)) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        lines++;
+        secrets += line.contains("sk-live-0123456789") ? 1 : 0;
+      }
+    }
+    long perBlock = new String(block, StandardCharsets.UTF_8).lines().count();
+    assertThat(lines).as("header, one out frame per line, ending").isEqualTo(perBlock * times + 2);
+    assertThat(secrets).isZero();
+  }
+
   /** About 100 KB of lines of {@code format} (a number and padding), not a multiple of 4096. */
   private static byte[] block(String format, long seed) {
     Random random = new Random(seed);

@@ -1,11 +1,13 @@
 package dev.agentdouble.junit.internal;
 
+import dev.agentdouble.recorder.internal.RecordingShim;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes {@code bin/cursor-agent} and {@code bin/agent}: sh scripts that run the fake agent with
@@ -22,20 +24,21 @@ public final class Shim {
     StringBuilder sh = new StringBuilder();
     sh.append("#!/bin/sh\n");
     sh.append("# The AgentDouble fake agent for one test. Written by AgentDoubleExtension.\n");
-    sh.append("echo $$ >> ").append(quote(pidFile.toString())).append('\n');
+    sh.append("echo $$ >> ").append(RecordingShim.quote(pidFile.toString())).append('\n');
     sh.append("unset AGENTDOUBLE_TAPE AGENTDOUBLE_TAPES\n");
     for (Map.Entry<String, String> e : env.entrySet()) {
-      sh.append(e.getKey()).append('=').append(quote(e.getValue())).append('\n');
+      sh.append(e.getKey()).append('=').append(RecordingShim.quote(e.getValue())).append('\n');
       sh.append("export ").append(e.getKey()).append('\n');
     }
     sh.append("tty=\n[ -t 0 ] && tty=in\n[ -t 1 ] && tty=$tty,out\n");
-    sh.append("exec ").append(quote(runtime.java().toString()));
+    sh.append("exec ").append(RecordingShim.quote(runtime.java().toString()));
     if (runtime.archive().isPresent()) {
-      sh.append(' ').append(quote("-XX:SharedArchiveFile=" + runtime.archive().get()));
+      sh.append(' ')
+          .append(RecordingShim.quote("-XX:SharedArchiveFile=" + runtime.archive().get()));
     }
     sh.append(" -Xshare:auto -Xlog:disable -Xlog:all=off -XX:TieredStopAtLevel=1")
         .append(" -XX:-UsePerfData -Xrs -Dagentdouble.tty=\"$tty\" -Dagentdouble.invokedAs=\"$0\"")
-        .append(" -cp ").append(quote(runtime.classpath())).append(' ')
+        .append(" -cp ").append(RecordingShim.quote(runtime.classpath())).append(' ')
         .append(FakeAgentRuntime.MAIN).append(" \"$@\"\n");
     // a temp file and a rename: a run starting meanwhile sees the old script or the new one
     install(bin, sh.toString());
@@ -49,16 +52,8 @@ public final class Shim {
       Path pidFile) throws IOException {
     Files.createDirectories(bin);
     Files.createDirectories(into);
-    StringBuilder sh = new StringBuilder();
-    sh.append("#!/bin/sh\n");
-    sh.append("# Records this test's runs of the real CLI. Written by AgentDoubleExtension.\n");
-    sh.append("echo $$ >> ").append(quote(pidFile.toString())).append('\n');
-    sh.append("exec ").append(quote(runtime.java().toString()))
-        .append(" -XX:TieredStopAtLevel=1 -Xshare:auto -cp ").append(quote(runtime.classpath()))
-        .append(' ').append(FakeAgentRuntime.RECORDER).append(" record --quiet --into ")
-        .append(quote(into.toString())).append(" -- ").append(quote(realCli.toString()))
-        .append(" \"$@\"\n");
-    install(bin, sh.toString());
+    install(bin, RecordingShim.script(runtime.java(), runtime.classpath(), Optional.empty(), into,
+        realCli, Optional.of(pidFile)));
   }
 
   private static void install(Path bin, String sh) throws IOException {
@@ -69,10 +64,5 @@ public final class Shim {
       Files.move(tmp, bin.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
           java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
-  }
-
-  /** A POSIX sh single-quoted word. */
-  static String quote(String s) {
-    return "'" + s.replace("'", "'\\''") + "'";
   }
 }

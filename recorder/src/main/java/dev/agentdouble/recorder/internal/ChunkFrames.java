@@ -76,8 +76,12 @@ final class ChunkFrames {
     int start = 0;
     for (int i = 0; i < len; i++) {
       if (data[i] == '\n') {
-        line.write(data, start, i + 1 - start);
-        flushLine(t);
+        if (line.size() == 0 && !lineStartedEarlier) {
+          line(t, data, start, i); // a whole line in this read: no copy into the line buffer
+        } else {
+          line.write(data, start, i + 1 - start);
+          flushLine(t);
+        }
         start = i + 1;
       }
     }
@@ -127,15 +131,19 @@ final class ChunkFrames {
       lineStartedEarlier = false;
       return;
     }
-    int len = bytes.length - 1;
-    if (JsonText.isCompactValue(bytes, 0, len)) {
-      sink.accept(Piece.json(t, Arrays.copyOf(bytes, len)));
+    line(t, bytes, 0, bytes.length - 1);
+  }
+
+  /** A whole line, {@code data[from, newline)} and its newline: JSON, or bytes as they came. */
+  private void line(long t, byte[] data, int from, int newline) throws IOException {
+    if (JsonText.isCompactValue(data, from, newline - from)) {
+      sink.accept(Piece.json(t, Arrays.copyOfRange(data, from, newline)));
     } else {
-      sink.accept(Piece.out(t, bytes));
+      sink.accept(Piece.out(t, Arrays.copyOfRange(data, from, newline + 1)));
     }
   }
 
-  /** Gives out what is left unfinished: a partial last line, bytes of a character never completed. */
+  /** Gives out what is left: a partial last line, the bytes of a character never completed. */
   void finish() throws IOException {
     emitPending();
     releaseHeld();

@@ -117,7 +117,13 @@ public final class Normalisation {
       return;
     }
     byte[] json = piece.bytes();
-    EventFields event = EventFields.read(json, 0, json.length, userText.isEmpty());
+    String latin = Bytes.latin1(json);
+    // what is asked of every line is whether it is a user event; the rest, until found
+    boolean needed = latin.contains("\"user\"") || latin.contains("\\u")
+        || (initSessionId.isEmpty() && initCwd.isEmpty()) || firstSessionId.isEmpty()
+        || derivedEpoch.isEmpty();
+    EventFields event = needed ? EventFields.read(json, 0, json.length, userText.isEmpty())
+        : EventFields.NONE;
     if (event.isUser()) {
       userLines.set(lines);
     }
@@ -135,7 +141,7 @@ public final class Normalisation {
     if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
       derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - piece.t());
     }
-    if (!mentionsId(json)) {
+    if (!mentionsId(latin)) {
       return;
     }
     walk(json, (c, token, place) -> {
@@ -158,8 +164,7 @@ public final class Normalisation {
       List.of("\"request_id\"", "\"model_call_id\"", "\"call_id\"", "\"toolCallId\"", "\\u");
 
   /** Whether a line may hold a field that names an id. */
-  private static boolean mentionsId(byte[] json) {
-    String latin = Bytes.latin1(json);
+  private static boolean mentionsId(String latin) {
     for (String key : ID_KEYS) {
       if (latin.contains(key)) {
         return true;

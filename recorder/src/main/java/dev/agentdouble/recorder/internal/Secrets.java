@@ -32,9 +32,9 @@ public final class Secrets {
 
   private final List<Secret> secrets;
   /** Needles for text as characters (decoded JSON strings, argv, header fields). */
-  private final List<Needle> chars;
+  private final Finder chars;
   /** The same needles as UTF-8 bytes read as ISO-8859-1, for raw bytes (one char per byte). */
-  private final List<Needle> bytes;
+  private final Finder bytes;
 
   /** Secrets in order of precedence: when two have the same value, the first one names it. */
   public Secrets(List<Secret> secrets) {
@@ -53,11 +53,12 @@ public final class Secrets {
     }
     Comparator<Needle> longestFirst = Comparator.comparingInt((Needle n) -> n.text().length())
         .reversed().thenComparing(Needle::text);
-    this.chars = needles.values().stream().sorted(longestFirst).toList();
-    this.bytes = chars.stream()
+    List<Needle> sorted = needles.values().stream().sorted(longestFirst).toList();
+    this.chars = new Finder(sorted);
+    this.bytes = new Finder(sorted.stream()
         .map(n -> new Needle(latin1(n.text()), latin1(n.replacement()), n.source()))
         .sorted(longestFirst)
-        .toList();
+        .toList());
   }
 
   public List<Secret> secrets() {
@@ -70,63 +71,189 @@ public final class Secrets {
 
   /** {@code text} with every secret replaced; each replacement counted under its source. */
   public String replace(String text, Map<String, Integer> counts) {
-    return replace(text, chars, counts);
+    return chars.replace(text, counts);
   }
 
   /** {@code data} with every secret replaced, byte for byte elsewhere; counted under sources. */
   public byte[] replace(byte[] data, Map<String, Integer> counts) {
     String text = new String(data, StandardCharsets.ISO_8859_1);
-    String replaced = replace(text, bytes, counts);
+    String replaced = bytes.replace(text, counts);
     return replaced == text ? data : replaced.getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /** Whether any form of any secret occurs in {@code data}. */
   public boolean occursIn(byte[] data) {
-    String text = new String(data, StandardCharsets.ISO_8859_1);
-    for (Needle n : bytes) {
-      if (text.contains(n.text())) {
-        return true;
-      }
-    }
-    return false;
+    return bytes.occursIn(new String(data, StandardCharsets.ISO_8859_1));
   }
 
-  private static String replace(String text, List<Needle> needles, Map<String, Integer> counts) {
-    if (needles.isEmpty()) {
-      return text;
+  /**
+   * Finds needles in text, left to right: the earliest occurrence, and where several start at the
+   * same place the longest. With a few needles each is searched with {@link String#indexOf}; with
+   * more (a user pattern may match hundreds of values) one pass of a rolling hash over the text
+   * looks them all up at once, so the time does not grow with their number.
+   */
+  private static final class Finder {
+    private static final int FEW = 8;
+    private static final long BASE = 1_000_003L;
+
+    private final List<Needle> needles;
+    /** The shortest needle's length: the window the rolling hash covers. */
+    private final int width;
+    /** {@code BASE} to the power {@code width - 1}, to roll the window on. */
+    private final long top;
+    /** Needles by the hash of their first {@code width} chars, longest first; null when few. */
+    private final Needle[][] table;
+    private final int mask;
+
+    Finder(List<Needle> needles) {
+      this.needles = needles;
+      this.width = needles.stream().mapToInt(n -> n.text().length()).min().orElse(1);
+      long t = 1;
+      for (int k = 1; k < width; k++) {
+        t *= BASE;
+      }
+      this.top = t;
+      if (needles.size() <= FEW) {
+        this.table = null;
+        this.mask = 0;
+        return;
+      }
+      int size = Integer.highestOneBit(needles.size() * 4 - 1) << 1;
+      this.mask = size - 1;
+      List<List<Needle>> buckets = new ArrayList<>();
+      for (int k = 0; k < size; k++) {
+        buckets.add(null);
+      }
+      for (Needle n : needles) { // longest first, and so kept in each bucket
+        int slot = slot(hash(n.text(), 0));
+        if (buckets.get(slot) == null) {
+          buckets.set(slot, new ArrayList<>(1));
+        }
+        buckets.get(slot).add(n);
+      }
+      this.table = new Needle[size][];
+      for (int k = 0; k < size; k++) {
+        if (buckets.get(k) != null) {
+          table[k] = buckets.get(k).toArray(new Needle[0]);
+        }
+      }
     }
-    // where each needle occurs next, from the current position; -1 when it no longer does
-    int[] next = new int[needles.size()];
-    boolean any = false;
-    for (int j = 0; j < next.length; j++) {
-      next[j] = text.indexOf(needles.get(j).text());
-      any |= next[j] >= 0;
+
+    private long hash(String text, int from) {
+      long h = 0;
+      for (int k = 0; k < width; k++) {
+        h = h * BASE + text.charAt(from + k);
+      }
+      return h;
     }
-    if (!any) {
-      return text;
+
+    private int slot(long h) {
+      return (int) (h ^ (h >>> 29) ^ (h >>> 43)) & mask;
     }
-    StringBuilder out = new StringBuilder(text.length());
-    int pos = 0;
-    while (true) {
-      int best = -1;
+
+    boolean occursIn(String text) {
+      if (table == null) {
+        for (Needle n : needles) {
+          if (text.contains(n.text())) {
+            return true;
+          }
+        }
+        return false;
+      }
+      return replaceHashed(text, null) != text;
+    }
+
+    /** {@code text} with the needles replaced; counted under their sources unless counts is null. */
+    String replace(String text, Map<String, Integer> counts) {
+      if (needles.isEmpty()) {
+        return text;
+      }
+      return table == null ? replaceEach(text, counts) : replaceHashed(text, counts);
+    }
+
+    private String replaceHashed(String text, Map<String, Integer> counts) {
+      int n = text.length();
+      if (n < width) {
+        return text;
+      }
+      StringBuilder out = null;
+      int copied = 0;
+      int i = 0;
+      long h = hash(text, 0);
+      while (true) {
+        Needle match = null;
+        Needle[] bucket = table[slot(h)];
+        if (bucket != null) {
+          for (Needle candidate : bucket) {
+            if (text.startsWith(candidate.text(), i)) {
+              match = candidate;
+              break;
+            }
+          }
+        }
+        if (match != null) {
+          if (counts == null) {
+            return ""; // asked only whether one occurs: it does
+          }
+          if (out == null) {
+            out = new StringBuilder(n);
+          }
+          out.append(text, copied, i).append(match.replacement());
+          counts.merge(match.source(), 1, Integer::sum);
+          i += match.text().length();
+          copied = i;
+          if (i + width > n) {
+            break;
+          }
+          h = hash(text, i);
+        } else {
+          if (i + width >= n) {
+            break;
+          }
+          h = (h - text.charAt(i) * top) * BASE + text.charAt(i + width);
+          i++;
+        }
+      }
+      return out == null ? text : out.append(text, copied, n).toString();
+    }
+
+    private String replaceEach(String text, Map<String, Integer> counts) {
+      if (needles.isEmpty()) {
+        return text;
+      }
+      // where each needle occurs next, from the current position; -1 when it no longer does
+      int[] next = new int[needles.size()];
+      boolean any = false;
       for (int j = 0; j < next.length; j++) {
-        if (next[j] >= 0 && next[j] < pos) {
-          next[j] = text.indexOf(needles.get(j).text(), pos);
-        }
-        // needles are longest first: a later one wins only by starting strictly earlier
-        if (next[j] >= 0 && (best < 0 || next[j] < next[best])) {
-          best = j;
-        }
+        next[j] = text.indexOf(needles.get(j).text());
+        any |= next[j] >= 0;
       }
-      if (best < 0) {
-        break;
+      if (!any) {
+        return text;
       }
-      Needle n = needles.get(best);
-      out.append(text, pos, next[best]).append(n.replacement());
-      pos = next[best] + n.text().length();
-      counts.merge(n.source(), 1, Integer::sum);
+      StringBuilder out = new StringBuilder(text.length());
+      int pos = 0;
+      while (true) {
+        int best = -1;
+        for (int j = 0; j < next.length; j++) {
+          if (next[j] >= 0 && next[j] < pos) {
+            next[j] = text.indexOf(needles.get(j).text(), pos);
+          }
+          // needles are longest first: a later one wins only by starting strictly earlier
+          if (next[j] >= 0 && (best < 0 || next[j] < next[best])) {
+            best = j;
+          }
+        }
+        if (best < 0) {
+          break;
+        }
+        Needle n = needles.get(best);
+        out.append(text, pos, next[best]).append(n.replacement());
+        pos = next[best] + n.text().length();
+        counts.merge(n.source(), 1, Integer::sum);
+      }
+      return out.append(text, pos, text.length()).toString();
     }
-    return out.append(text, pos, text.length()).toString();
   }
 
   /** The forms a secret may take in text that went through JSON writers once or twice. */

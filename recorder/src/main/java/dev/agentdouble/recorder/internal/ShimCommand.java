@@ -89,7 +89,8 @@ final class ShimCommand {
       }
       script = "#!/bin/sh\n# AgentDouble replay shim: the fake cursor-agent on baked-in tapes.\n"
           + "unset AGENTDOUBLE_URL AGENTDOUBLE_TAPE AGENTDOUBLE_TAPES\n" + env
-          + "exec " + quote(root.resolve("fake-agent/bin/cursor-agent").toString()) + " \"$@\"\n";
+          + "exec " + RecordingShim.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
+          + " \"$@\"\n";
     }
     Files.createDirectories(bin);
     for (String name : List.of("cursor-agent", "agent")) {
@@ -102,13 +103,9 @@ final class ShimCommand {
   }
 
   private static String recordScript(Path root, Path into, Path real) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String jar = root.resolve("recorder/target/agentdouble.jar").toString();
-    return "#!/bin/sh\n# AgentDouble recording shim: runs the real CLI and records the run.\n"
-        + "exec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto"
-        + " -Dagentdouble.home=" + quote(root.toString()) + " -cp " + quote(jar)
-        + " dev.agentdouble.recorder.Agentdouble record --quiet --into " + quote(into.toString())
-        + " -- " + quote(real.toString()) + " \"$@\"\n";
+    return RecordingShim.script(Path.of(System.getProperty("java.home"), "bin", "java"),
+        root.resolve("recorder/target/agentdouble.jar").toString(), java.util.Optional.of(root),
+        into, real, java.util.Optional.empty());
   }
 
   /** The real CLI on PATH, never a shim in {@code bin} itself. */
@@ -130,10 +127,6 @@ final class ShimCommand {
   }
 
   private static String export(String name, String value) {
-    return name + "=" + quote(value) + "\nexport " + name + "\n";
-  }
-
-  static String quote(String s) {
-    return "'" + s.replace("'", "'\\''") + "'";
+    return name + "=" + RecordingShim.quote(value) + "\nexport " + name + "\n";
   }
 }
