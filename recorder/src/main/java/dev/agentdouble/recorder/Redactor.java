@@ -36,7 +36,12 @@ import java.util.regex.Pattern;
  *       replaced wherever it occurs, like any other secret.
  * </ul>
  *
- * Where secrets overlap the longest wins; when two sources share a value, the first in the order
+ * A secret that no single frame holds whole — written in two pieces, or cut by a pipe read — is
+ * found across consecutive raw stdout or stderr frames of the same stream too: the marker goes in
+ * the frame where it starts, its other bytes are cut from the frames after, and a frame left empty
+ * is dropped. (User patterns are matched within each frame.)
+ *
+ * <p>Where secrets overlap the longest wins; when two sources share a value, the first in the order
  * above (environment variables by name) names it. Inside JSON, strings are decoded, cleaned and
  * written back escaped as the CLI escapes them, so lines stay valid compact JSON and nothing but
  * the secrets changes. Markers need no escaping in JSON. The same input always gives the same tape.

@@ -50,4 +50,41 @@ class RecordRedactionTest {
     assertThat(bytes).contains("\"cwd\":\"/workspace\"").doesNotContain(dir.toString());
     assertThat(List.of(bytes.split("\n")).get(0)).contains("\"vars\":{");
   }
+
+  /**
+   * A secret written in two writes (two reads, two frames), on stderr and as raw stdout, is
+   * still taken out of the tape; the caller sees the run as it was.
+   */
+  @Test
+  void aSecretSplitAcrossTwoWritesNeverReachesTheTape() throws Exception {
+    Path script = dir.resolve("split.sh");
+    Files.writeString(script, String.join("\n", "#!/bin/sh",
+        "half=${#CURSOR_API_KEY}; half=$((half / 2))",
+        "first=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c1-$half)",
+        "rest=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c$((half + 1))-)",
+        "printf 'Error: key %s' \"$first\" >&2; printf 'raw %s' \"$first\"",
+        "sleep 0.3",
+        "printf '%s rejected\\n' \"$rest\" >&2; printf '%s end\\n' \"$rest\"",
+        "exit 1", ""));
+    script.toFile().setExecutable(true);
+    Path tape = dir.resolve("split.tape.ndjson");
+    ProcessBuilder pb = new ProcessBuilder(Cli.root().resolve("agentdouble").toString(), "record",
+        "--quiet", "--out", tape.toString(), "--", script.toString()).directory(dir.toFile());
+    pb.environment().put("CURSOR_API_KEY", KEY);
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(out).isEqualTo("raw " + KEY + " end\n");
+    assertThat(err).isEqualTo("Error: key " + KEY + " rejected\n");
+    dev.agentdouble.tape.Tape recorded = dev.agentdouble.tape.Tape.read(tape);
+    assertThat(Frames.kinds(recorded)).as("two writes on each stream: two frames each")
+        .containsExactlyInAnyOrder("err Error: key REDACTED:CURSOR_API_KEY",
+            "outRaw raw REDACTED:CURSOR_API_KEY", "err  rejected\n", "outRaw  end\n", "exit 1");
+    String bytes = Files.readString(tape, StandardCharsets.UTF_8);
+    assertThat(bytes).doesNotContain(KEY.substring(0, KEY.length() / 2))
+        .doesNotContain(KEY.substring(KEY.length() / 2));
+  }
 }

@@ -102,11 +102,12 @@ final class Recording implements Piece.Sink, AutoCloseable {
     AtomicFile.write(target, out -> {
       TapeWriter.writeHeader(clean, out);
       UnaryOperator<Piece> rebase = rebasing(plan);
-      forEach(p -> {
-        Piece piece = job.piece(rebase.apply(p));
+      SplitSecrets cleaning = job.cleaning(piece -> {
         count(piece, events, tools);
         piece.writeTo(out);
       });
+      forEach(p -> cleaning.accept(rebase.apply(p)));
+      cleaning.finish();
       TapeWriter.writeFrame(ending, out);
     });
     return new Summary(events[0], tools[0],

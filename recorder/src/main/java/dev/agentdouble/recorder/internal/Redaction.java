@@ -156,9 +156,17 @@ public final class Redaction {
       return Redaction.header(h, secrets(), positional, counts);
     }
 
-    /** The piece without the secrets. */
+    /** The piece without the secrets it holds whole. */
     Piece piece(Piece p) {
       return Redaction.piece(p, secrets(), counts);
+    }
+
+    /**
+     * Cleans the pieces given to it, in order, secrets split across them too, and gives them to
+     * {@code next}; {@link SplitSecrets#finish} at the end.
+     */
+    SplitSecrets cleaning(Piece.Sink next) {
+      return new SplitSecrets(this::piece, secrets(), counts, next);
     }
 
     /** Replacements made so far, per source. */
@@ -211,8 +219,14 @@ public final class Redaction {
     }
     Header header = job.header(tape.header());
     List<Frame> frames = new ArrayList<>(pieces.size());
-    for (Piece p : pieces) {
-      frames.add(job.piece(p).toFrame());
+    try {
+      SplitSecrets cleaning = job.cleaning(p -> frames.add(p.toFrame()));
+      for (Piece p : pieces) {
+        cleaning.accept(p);
+      }
+      cleaning.finish();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // into a list: never
     }
     return new Tape(header, frames);
   }

@@ -87,10 +87,44 @@ public final class Secrets {
   }
 
   /**
+   * Where secrets occur in raw bytes, left to right, not overlapping: for redacting what a single
+   * look at one frame cannot see, a secret split across two writes.
+   *
+   * @param start where it starts in {@code data}
+   * @param end where it ends
+   * @param replacement the marker's bytes
+   * @param source what the secret is, for counting
+   */
+  public record Hit(int start, int end, byte[] replacement, String source) {}
+
+  /** Every occurrence of a secret in {@code data}, as {@link #replace(byte[], Map)} finds them. */
+  public List<Hit> hitsIn(byte[] data) {
+    List<Hit> hits = new ArrayList<>();
+    bytes.find(new String(data, StandardCharsets.ISO_8859_1), (at, n) -> {
+      hits.add(new Hit(at, at + n.text().length(), n.replacement()
+          .getBytes(StandardCharsets.ISO_8859_1), n.source()));
+      return true;
+    });
+    return hits;
+  }
+
+  /** The longest secret in any form, in UTF-8 bytes; 0 without secrets. */
+  public int longestInBytes() {
+    return bytes.needles.stream().mapToInt(n -> n.text().length()).max().orElse(0);
+  }
+
+  /** Told of each needle found, in order; returns whether to go on looking. */
+  @FunctionalInterface
+  private interface Found {
+    boolean at(int start, Needle needle);
+  }
+
+  /**
    * Finds needles in text, left to right: the earliest occurrence, and where several start at the
-   * same place the longest. With a few needles each is searched with {@link String#indexOf}; with
-   * more (a user pattern may match hundreds of values) one pass of a rolling hash over the text
-   * looks them all up at once, so the time does not grow with their number.
+   * same place the longest; the search goes on after it. With a few needles each is searched with
+   * {@link String#indexOf}; with more (a user pattern may match hundreds of values) one pass of a
+   * rolling hash over the text looks them all up at once, so the time does not grow with their
+   * number.
    */
   private static final class Finder {
     private static final int FEW = 8;
@@ -152,32 +186,41 @@ public final class Secrets {
     }
 
     boolean occursIn(String text) {
-      if (table == null) {
-        for (Needle n : needles) {
-          if (text.contains(n.text())) {
-            return true;
-          }
-        }
+      boolean[] any = {false};
+      find(text, (at, n) -> {
+        any[0] = true;
         return false;
-      }
-      return replaceHashed(text, null) != text;
+      });
+      return any[0];
     }
 
-    /** {@code text} with the needles replaced; counted under their sources unless counts is null. */
+    /** {@code text} with the needles replaced, each counted under its source. */
     String replace(String text, Map<String, Integer> counts) {
-      if (needles.isEmpty()) {
-        return text;
-      }
-      return table == null ? replaceEach(text, counts) : replaceHashed(text, counts);
+      StringBuilder out = new StringBuilder();
+      int[] copied = {0};
+      find(text, (at, n) -> {
+        out.append(text, copied[0], at).append(n.replacement());
+        copied[0] = at + n.text().length();
+        counts.merge(n.source(), 1, Integer::sum);
+        return true;
+      });
+      return copied[0] == 0 && out.length() == 0 ? text
+          : out.append(text, copied[0], text.length()).toString();
     }
 
-    private String replaceHashed(String text, Map<String, Integer> counts) {
-      int n = text.length();
-      if (n < width) {
-        return text;
+    void find(String text, Found found) {
+      if (needles.isEmpty() || text.length() < width) {
+        return;
       }
-      StringBuilder out = null;
-      int copied = 0;
+      if (table == null) {
+        findEach(text, found);
+      } else {
+        findHashed(text, found);
+      }
+    }
+
+    private void findHashed(String text, Found found) {
+      int n = text.length();
       int i = 0;
       long h = hash(text, 0);
       while (true) {
@@ -192,46 +235,30 @@ public final class Secrets {
           }
         }
         if (match != null) {
-          if (counts == null) {
-            return ""; // asked only whether one occurs: it does
+          if (!found.at(i, match)) {
+            return;
           }
-          if (out == null) {
-            out = new StringBuilder(n);
-          }
-          out.append(text, copied, i).append(match.replacement());
-          counts.merge(match.source(), 1, Integer::sum);
           i += match.text().length();
-          copied = i;
           if (i + width > n) {
-            break;
+            return;
           }
           h = hash(text, i);
         } else {
           if (i + width >= n) {
-            break;
+            return;
           }
           h = (h - text.charAt(i) * top) * BASE + text.charAt(i + width);
           i++;
         }
       }
-      return out == null ? text : out.append(text, copied, n).toString();
     }
 
-    private String replaceEach(String text, Map<String, Integer> counts) {
-      if (needles.isEmpty()) {
-        return text;
-      }
+    private void findEach(String text, Found found) {
       // where each needle occurs next, from the current position; -1 when it no longer does
       int[] next = new int[needles.size()];
-      boolean any = false;
       for (int j = 0; j < next.length; j++) {
         next[j] = text.indexOf(needles.get(j).text());
-        any |= next[j] >= 0;
       }
-      if (!any) {
-        return text;
-      }
-      StringBuilder out = new StringBuilder(text.length());
       int pos = 0;
       while (true) {
         int best = -1;
@@ -245,14 +272,14 @@ public final class Secrets {
           }
         }
         if (best < 0) {
-          break;
+          return;
         }
         Needle n = needles.get(best);
-        out.append(text, pos, next[best]).append(n.replacement());
+        if (!found.at(next[best], n)) {
+          return;
+        }
         pos = next[best] + n.text().length();
-        counts.merge(n.source(), 1, Integer::sum);
       }
-      return out.append(text, pos, text.length()).toString();
     }
   }
 

@@ -1,0 +1,114 @@
+package dev.agentdouble.recorder.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** A secret that no single frame holds whole is still redacted. */
+class SplitSecretsTest {
+  private static final String KEY = "sk-live-0123456789";
+
+  private final List<Piece> out = new ArrayList<>();
+  private final Map<String, Integer> counts = new HashMap<>();
+  private final Secrets secrets =
+      new Secrets(List.of(new Secrets.Secret(KEY, "REDACTED:API_KEY", "API_KEY")));
+  private final SplitSecrets split = new SplitSecrets(
+      p -> p.with(secrets.replace(p.bytes(), counts)), secrets, counts, out::add);
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private List<String> seen() {
+    return out.stream().map(p -> p.kind() + " " + new String(p.bytes(), StandardCharsets.UTF_8))
+        .toList();
+  }
+
+  @Test
+  void aSecretCutInTwoBetweenStderrWritesIsReplacedWhereItStarts() throws IOException {
+    split.accept(Piece.err(1, bytes("Error: bad key sk-live-01")));
+    split.accept(Piece.err(2, bytes("23456789 rejected\n")));
+    split.finish();
+
+    assertThat(seen()).containsExactly("ERR Error: bad key REDACTED:API_KEY",
+        "ERR  rejected\n");
+    assertThat(counts).containsEntry("API_KEY", 1);
+  }
+
+  @Test
+  void aSecretWrittenByteByByteLeavesNoPieceOfItself() throws IOException {
+    split.accept(Piece.out(0, bytes("key=")));
+    for (int i = 0; i < KEY.length(); i++) {
+      split.accept(Piece.out(i + 1, bytes(KEY.substring(i, i + 1))));
+      split.accept(Piece.err(i + 1, bytes("tick\n")));
+    }
+    split.accept(Piece.out(99, bytes("\n")));
+    split.finish();
+
+    String stdout = String.join("", out.stream().filter(p -> p.kind() == Piece.Kind.OUT)
+        .map(p -> new String(p.bytes(), StandardCharsets.UTF_8)).toList());
+    assertThat(stdout).isEqualTo("key=REDACTED:API_KEY\n");
+    assertThat(out).filteredOn(p -> p.kind() == Piece.Kind.ERR).hasSize(KEY.length());
+    assertThat(out).allMatch(p -> p.bytes().length > 0);
+  }
+
+  @Test
+  void framesKeepTheirOrderAndAreAllGivenOut() throws IOException {
+    split.accept(Piece.out(1, bytes("partial ")));
+    split.accept(Piece.err(2, bytes("warn\n")));
+    split.accept(Piece.json(3, bytes("{\"type\":\"a\"}")));
+    split.accept(Piece.err(4, bytes("more\n")));
+    split.finish();
+
+    assertThat(seen()).containsExactly("OUT partial ", "ERR warn\n", "JSON {\"type\":\"a\"}",
+        "ERR more\n");
+    assertThat(counts).isEmpty();
+  }
+
+  @Test
+  void framesAreGivenOutOnceEnoughOfTheirStreamFollowed() throws IOException {
+    split.accept(Piece.err(1, bytes("first\n")));
+    assertThat(out).isEmpty();
+
+    split.accept(Piece.err(2, bytes("x".repeat(KEY.length()))));
+
+    assertThat(seen()).containsExactly("ERR first\n");
+  }
+
+  @Test
+  void aJsonLineEndsStdoutsRawBytesSoNothingIsJoinedAcrossIt() throws IOException {
+    split.accept(Piece.out(1, bytes("sk-live-01")));
+    split.accept(Piece.json(2, bytes("{\"n\":1}")));
+    split.accept(Piece.out(3, bytes("23456789\n")));
+    split.finish();
+
+    assertThat(seen()).containsExactly("OUT sk-live-01", "JSON {\"n\":1}", "OUT 23456789\n");
+  }
+
+  @Test
+  void gatesAndEndingsPassUnchanged() throws IOException {
+    split.accept(Piece.err(1, bytes("sk-live")));
+    split.accept(Piece.of(new dev.agentdouble.tape.Frame.Exit(2, 0)));
+    split.finish();
+
+    assertThat(out).extracting(Piece::kind).containsExactly(Piece.Kind.ERR, Piece.Kind.OTHER);
+    assertThat(out.get(1).frame()).isEqualTo(new dev.agentdouble.tape.Frame.Exit(2, 0));
+  }
+
+  @Test
+  void withoutSecretsFramesPassStraightThrough() throws IOException {
+    SplitSecrets none = new SplitSecrets(UnaryOperator.identity(), new Secrets(List.of()),
+        counts, out::add);
+
+    none.accept(Piece.err(1, bytes("a")));
+
+    assertThat(seen()).containsExactly("ERR a");
+  }
+}
