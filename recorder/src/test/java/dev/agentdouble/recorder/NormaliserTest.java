@@ -227,6 +227,31 @@ class NormaliserTest {
   }
 
   @Test
+  void aTapeAlreadyHoldingTheCanonicalSessionIdKeepsItsOwn() {
+    Tape run = Script.of("hi").sessionId("3f1c2a9e-5b7d-4e8f-9a0b-1c2d3e4f5a6b").cwd("/srv/app")
+        .init().user().read("ids.txt", Normaliser.SESSION_ID).result("done").exit(0).build();
+
+    Tape normalised = Normaliser.normalise(run, Normaliser.Context.NONE);
+
+    assertThat(normalised.header().vars().sessionId())
+        .contains("3f1c2a9e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+    assertThat(normalised.header().vars().cwd()).contains(Normaliser.CWD);
+  }
+
+  @Test
+  void idsUnderKeysWrittenWithEscapesAreStillNumbered() {
+    Tape run = new Tape(Header.builder().build(), List.of(
+        new Frame.Out(0, "{\"type\":\"tool_call\",\"call\\u005fid\":\"call_Qx7pT2mZ9kLw\"}"),
+        new Frame.Out(1, "{\"type\":\"note\",\"see\":\"call_Qx7pT2mZ9kLw\"}"),
+        new Frame.Exit(2, 0)));
+
+    Tape normalised = Normaliser.normalise(run, Normaliser.Context.NONE);
+
+    assertThat(text(normalised)).doesNotContain("Qx7pT2mZ9kLw")
+        .contains("\"call\\u005fid\":\"call_000000000001\"", "\"see\":\"call_000000000001\"");
+  }
+
+  @Test
   void thePromptIsDeclaredAndKeptAsRecorded() {
     Tape run = Script.of("/home/alice/proj/README.md").cwd("/home/alice/proj").init().user()
         .result("ok").exit(0).build();

@@ -117,9 +117,9 @@ public final class Normalisation {
       return;
     }
     byte[] json = piece.bytes();
-    String latin = Bytes.latin1(json);
+    int hints = hints(json);
     // what is asked of every line is whether it is a user event; the rest, until found
-    boolean needed = latin.contains("\"user\"") || latin.contains("\\u")
+    boolean needed = (hints & (USER | ESCAPE)) != 0
         || (initSessionId.isEmpty() && initCwd.isEmpty()) || firstSessionId.isEmpty()
         || derivedEpoch.isEmpty();
     EventFields event = needed ? EventFields.read(json, 0, json.length, userText.isEmpty())
@@ -141,17 +141,20 @@ public final class Normalisation {
     if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
       derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - piece.t());
     }
-    if (!mentionsId(latin)) {
-      return;
+    if ((hints & (ID_KEY | ESCAPE)) == 0) {
+      return; // no field names an id (a key written with escapes is looked at, to be sure)
     }
     walk(json, (c, token, place) -> {
       if (token != JsonCursor.Token.STRING) {
         return;
       }
-      switch (place.keyRaw()) {
-        case "\"request_id\"" -> ids.request(c.text());
-        case "\"model_call_id\"" -> ids.modelCall(c.text());
-        case "\"call_id\"", "\"toolCallId\"" -> ids.call(c.text());
+      List<Object> path = place.path();
+      // the key as text, escapes decoded
+      Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
+      switch (key instanceof String name ? name : "") {
+        case "request_id" -> ids.request(c.text());
+        case "model_call_id" -> ids.modelCall(c.text());
+        case "call_id", "toolCallId" -> ids.call(c.text());
         default -> {
           // not an id
         }
@@ -159,18 +162,48 @@ public final class Normalisation {
     });
   }
 
-  /** The keys of ids, and {@code \\u}: a key may be written with escapes, and then a walk tells. */
-  private static final List<String> ID_KEYS =
-      List.of("\"request_id\"", "\"model_call_id\"", "\"call_id\"", "\"toolCallId\"", "\\u");
+  private static final int USER = 1;
+  private static final int ID_KEY = 2;
+  private static final int ESCAPE = 4;
 
-  /** Whether a line may hold a field that names an id. */
-  private static boolean mentionsId(String latin) {
-    for (String key : ID_KEYS) {
-      if (latin.contains(key)) {
-        return true;
+  /**
+   * What one look at a line's bytes tells, as bits: {@link #USER} when {@code "user"} is in it,
+   * {@link #ID_KEY} when a key naming an id ({@code "request_id"}, {@code "model_call_id"}, {@code
+   * "call_id"}, {@code "toolCallId"}) is, {@link #ESCAPE} when a {@code \\u} escape is. One pass,
+   * looking closer only at a quote after a {@code d} or an {@code r}, or at a backslash.
+   */
+  private static int hints(byte[] json) {
+    int hints = 0;
+    for (int i = 1; i < json.length; i++) {
+      byte b = json[i];
+      if (b == '"') {
+        byte before = json[i - 1];
+        if (before == 'd' && (endsWith(json, i, "\"request_id")
+            || endsWith(json, i, "\"model_call_id") || endsWith(json, i, "\"call_id")
+            || endsWith(json, i, "\"toolCallId"))) {
+          hints |= ID_KEY;
+        } else if (before == 'r' && endsWith(json, i, "\"user")) {
+          hints |= USER;
+        }
+      } else if (b == '\\' && i + 1 < json.length && json[i + 1] == 'u') {
+        hints |= ESCAPE;
       }
     }
-    return false;
+    return hints;
+  }
+
+  /** Whether {@code json[0, end)} ends with {@code ascii}. */
+  private static boolean endsWith(byte[] json, int end, String ascii) {
+    int n = ascii.length();
+    if (end < n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (json[end - n + k] != ascii.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -255,6 +288,10 @@ public final class Normalisation {
       return true;
     }
     StringRules back = rules.reversed();
+    // a string that may not come back starts with a canonical value, or is under a folder
+    // rebased; a string equal to the session id always comes back
+    List<byte[]> needles = new ArrayList<>(rules.needles(false));
+    needles.addAll(back.needles(true));
     boolean[] ok = {true};
     int[] line = {0};
     source.forEach(piece -> {
@@ -263,8 +300,7 @@ public final class Normalisation {
       }
       byte[] json = piece.bytes();
       boolean user = userLines.get(line[0]++);
-      // a string either set of rules may change starts with one of their values
-      if (!ok[0] || (!rules.mayOccurIn(json) && !back.mayOccurIn(json))) {
+      if (!ok[0] || !StringRules.mayOccurIn(json, needles)) {
         return;
       }
       walk(json, (c, token, place) -> {

@@ -14,7 +14,7 @@ import java.util.Optional;
  */
 final class StringRules {
   private record Rule(String from, String needle, String to, String toInner, boolean prefix,
-      byte[] needleBytes, String needleLatin1) {}
+      byte[] needleBytes) {}
 
   private final List<Rule> rules = new ArrayList<>();
 
@@ -40,7 +40,7 @@ final class StringRules {
     String inner = JsonText.quote(to);
     String needle = quoted.substring(0, quoted.length() - 1);
     rules.add(new Rule(from, needle, to, inner.substring(1, inner.length() - 1), prefix,
-        needle.getBytes(java.nio.charset.StandardCharsets.UTF_8), Bytes.latin1(needle)));
+        needle.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     return this;
   }
 
@@ -90,15 +90,32 @@ final class StringRules {
     return false;
   }
 
-  /** Whether some rule's value occurs in the JSON text at all, as a string would start with it. */
-  public boolean mayOccurIn(byte[] json) {
-    if (rules.isEmpty()) {
+  /**
+   * The values the rules look for, as they start a JSON string ({@code "} and the value's escaped
+   * bytes); with {@code exact} false, only those of prefix rules.
+   */
+  public java.util.List<byte[]> needles(boolean exact) {
+    java.util.List<byte[]> needles = new ArrayList<>();
+    for (Rule rule : rules) {
+      if (exact || rule.prefix()) {
+        needles.add(rule.needleBytes());
+      }
+    }
+    return needles;
+  }
+
+  /** Whether a JSON string in {@code json} may start with one of {@code needles}: one pass. */
+  public static boolean mayOccurIn(byte[] json, java.util.List<byte[]> needles) {
+    if (needles.isEmpty()) {
       return false;
     }
-    String latin = Bytes.latin1(json);
-    for (Rule rule : rules) {
-      if (latin.contains(rule.needleLatin1())) {
-        return true;
+    for (int i = 0; i < json.length; i++) {
+      if (json[i] == '"') {
+        for (byte[] needle : needles) {
+          if (Bytes.startsWith(json, i, json.length, needle)) {
+            return true;
+          }
+        }
       }
     }
     return false;
