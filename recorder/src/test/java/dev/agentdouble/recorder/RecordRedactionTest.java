@@ -2,10 +2,16 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.tape.Tape;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,6 +25,32 @@ class RecordRedactionTest {
 
   @TempDir Path dir;
 
+  /** What the caller of the recorder saw. */
+  record Run(int exit, String out, String err) {}
+
+  /** {@code ./agentdouble record --quiet --out TAPE -- COMMAND...} with a secret in the env. */
+  private Run record(Path tape, String... command) throws Exception {
+    List<String> argv = new ArrayList<>(List.of(
+        Cli.root().resolve("agentdouble").toString(), "record", "--quiet", "--out",
+        tape.toString(), "--"));
+    argv.addAll(List.of(command));
+    ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile());
+    pb.environment().put("CURSOR_API_KEY", KEY);
+    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    Process p = pb.start();
+    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
+      try {
+        return p.getErrorStream().readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out,
+        new String(err.get(60, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+  }
+
   @Test
   void secretsFromEnvAndArgvNeverReachTheTapeButReachTheCaller() throws Exception {
     Path script = dir.resolve("leaky.sh");
@@ -29,19 +61,12 @@ class RecordRedactionTest {
         "exit 3", ""));
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("run.tape.ndjson");
-    ProcessBuilder pb = new ProcessBuilder(Cli.root().resolve("agentdouble").toString(), "record",
-        "--quiet", "--out", tape.toString(), "--", script.toString(), "--auth-token", TOKEN)
-        .directory(dir.toFile());
-    pb.environment().put("CURSOR_API_KEY", KEY);
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
-    assertThat(p.exitValue()).isEqualTo(3);
-    assertThat(out).contains(KEY, TOKEN); // the caller sees the run as it was
-    assertThat(err).contains(KEY);
+    Run r = record(tape, script.toString(), "--auth-token", TOKEN);
+
+    assertThat(r.exit()).isEqualTo(3);
+    assertThat(r.out()).contains(KEY, TOKEN); // the caller sees the run as it was
+    assertThat(r.err()).contains(KEY);
     String bytes = Files.readString(tape, StandardCharsets.UTF_8);
     assertThat(bytes).doesNotContain(KEY).doesNotContain(TOKEN)
         .doesNotContain(TOKEN.replace("\"", "\\\"")).doesNotContain(TOKEN.replace("/", "\\/"));
@@ -68,18 +93,12 @@ class RecordRedactionTest {
         "exit 1", ""));
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("split.tape.ndjson");
-    ProcessBuilder pb = new ProcessBuilder(Cli.root().resolve("agentdouble").toString(), "record",
-        "--quiet", "--out", tape.toString(), "--", script.toString()).directory(dir.toFile());
-    pb.environment().put("CURSOR_API_KEY", KEY);
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
-    assertThat(out).isEqualTo("raw " + KEY + " end\n");
-    assertThat(err).isEqualTo("Error: key " + KEY + " rejected\n");
-    dev.agentdouble.tape.Tape recorded = dev.agentdouble.tape.Tape.read(tape);
+    Run r = record(tape, script.toString());
+
+    assertThat(r.out()).isEqualTo("raw " + KEY + " end\n");
+    assertThat(r.err()).isEqualTo("Error: key " + KEY + " rejected\n");
+    Tape recorded = Tape.read(tape);
     assertThat(Frames.kinds(recorded)).as("two writes on each stream: two frames each")
         .containsExactlyInAnyOrder("err Error: key REDACTED:CURSOR_API_KEY",
             "outRaw raw REDACTED:CURSOR_API_KEY", "err  rejected\n", "outRaw  end\n", "exit 1");
