@@ -22,10 +22,10 @@ final class Spool implements AutoCloseable {
   }
 
   private static final int HEADER = 1 + 8 + 4;
-  private static final int BUFFER = 1 << 20;
+  private static final int BUFFER = 1 << 18;
 
   private final FileChannel channel;
-  private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+  private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
   private long size;
 
   private Spool(FileChannel channel) {
@@ -108,7 +108,7 @@ final class Spool implements AutoCloseable {
 
   /** Reads the file from the start through a buffer of its own. */
   private final class Reader {
-    private final ByteBuffer in = ByteBuffer.allocate(BUFFER).flip();
+    private final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER).flip();
     private long position;
     private long filePosition;
 
