@@ -181,4 +181,13 @@ class DiffCommandTest {
       assertThat(r.err()).doesNotContain("Exception", "\tat ");
     });
   }
+
+  @Test
+  void comparesBuiltInTapes() {
+    Cli.Result same = Cli.run("diff", "builtin:tool-shell", "builtin:tool-shell");
+    Cli.Result other = Cli.run("diff", "builtin:tool-shell", "builtin:tool-read");
+
+    assertThat(same.exit()).as("%s", same).isZero();
+    assertThat(other.exit()).as("%s", other).isEqualTo(1);
+  }
 }

@@ -155,4 +155,13 @@ class LintCommandTest {
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).contains(tape + ":2: error [not-json] ");
   }
+
+  @Test
+  void lintsABuiltInTape() {
+    Cli.Result r = Cli.run("lint", "builtin:tool-shell");
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("agentdouble: linted 1 tape: 0 errors, 0 warnings\n");
+  }
 }

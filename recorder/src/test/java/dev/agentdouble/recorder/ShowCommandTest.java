@@ -133,4 +133,13 @@ class ShowCommandTest {
     assertThat(r.err()).isEqualTo("agentdouble: " + bad + ":3: \"t\" went back from 5 to 4; frame "
         + "times never decrease\nagentdouble: " + missing + ": no such file\n");
   }
+
+  @Test
+  void showsABuiltInTapeAndSaysWhenThereIsNoSuch() {
+    Cli.Result r = Cli.run("show", "builtin:tool-shell", "builtin:no-such-tape");
+
+    assertThat(r.exit()).as("%s", r).isEqualTo(1);
+    assertThat(r.out()).startsWith("builtin:tool-shell\n").contains("shellToolCall");
+    assertThat(r.err()).contains("no-such-tape");
+  }
 }

@@ -59,4 +59,12 @@ class VaryCommandTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).startsWith("agentdouble: no variant named \"shuffle\"; variants are rechunk");
   }
+
+  @Test
+  void variesABuiltInTape() {
+    Cli.Result r = Cli.run("vary", "builtin:tool-shell", "--variant", "drop-result");
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    assertThat(r.out()).startsWith("{\"tape\":1").doesNotContain("\"type\":\"result\"");
+  }
 }

@@ -186,8 +186,8 @@ public final class Commands {
     }
     String timing = timing(a.value("--timing").orElse("recorded"));
     String name = a.positional().get(0);
-    boolean builtin = name.startsWith(BUILTIN);
-    Tape tape = builtin ? builtin(name.substring(BUILTIN.length())) : UserFile.tape(name);
+    boolean builtin = name.startsWith(UserFile.BUILTIN);
+    Tape tape = UserFile.tape(name);
     String prompt = a.value("--prompt").orElse(tape.header().vars().prompt()
         .filter(p -> !p.isBlank()).orElse("replay"));
     // "--" so that a prompt starting with a dash is not taken for an option
@@ -198,21 +198,10 @@ public final class Commands {
         24 * 3600);
   }
 
-  /** The prefix naming a built-in tape, as {@code AGENTDOUBLE_TAPE} takes it. */
-  static final String BUILTIN = "builtin:";
-
-  private static Tape builtin(String name) {
-    try {
-      return Catalog.tape(name);
-    } catch (IllegalArgumentException e) {
-      throw new CommandFailure(e.getMessage());
-    }
-  }
-
   static final String SHOW_HELP = """
       usage: agentdouble show TAPE...
 
-      Prints a readable timeline of each tape: time, stream, event type, tool and a short text.
+      Prints a readable timeline of each tape (a file, or builtin:NAME for a built-in tape): time, stream, event type, tool and a short text.
       Failures are marked with '!' and silences of a second or more get a line of their own.
       """;
 

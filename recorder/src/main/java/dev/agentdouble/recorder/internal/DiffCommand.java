@@ -13,8 +13,8 @@ final class DiffCommand {
   static final String HELP = """
       usage: agentdouble diff A B [--timing]
 
-      Shows what differs between two tapes: the header field by field, then the frames, aligned
-      so that an added or removed frame shows as such:
+      Shows what differs between two tapes (files, or builtin:NAME for built-in tapes): the header
+      field by field, then the frames, aligned so that an added or removed frame shows as such:
         header                                a header field differs (its path: old -> new)
         ~ frame 4 (A:6, B:6) out assistant    a frame changed; then each JSON path that differs:
             message.content[0].text: "hi" -> "hello"

@@ -15,8 +15,9 @@ final class LintCommand {
   static final String HELP = """
       usage: agentdouble lint [--excerpt] TAPE...
 
-      Checks each tape against the tape format and the Cursor protocol (init first, one session
-      id, call_id pairing, exactly one result on success, ...). Prints one line per finding:
+      Checks each tape (a file, or builtin:NAME for a built-in tape) against the tape format and
+      the Cursor protocol (init first, one session id, call_id pairing, exactly one result on
+      success, ...). Prints one line per finding:
         FILE:LINE: error|warning [code] message
       Exit status: 0 when no tape has an error (warnings allowed), 1 otherwise.
         --excerpt   the tapes hold selected lines, not whole runs: rules about the whole run warn

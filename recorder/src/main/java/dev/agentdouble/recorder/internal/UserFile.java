@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.tape.Catalog;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;
@@ -44,8 +45,21 @@ final class UserFile {
     }
   }
 
-  /** The tape in {@code name}; a malformed tape throws {@code TapeException}. */
+  /** The prefix naming a built-in tape, as {@code AGENTDOUBLE_TAPE} takes it. */
+  static final String BUILTIN = "builtin:";
+
+  /**
+   * The tape in the file {@code name}, or the built-in tape {@code builtin:NAME}; a malformed tape
+   * throws {@code TapeException}.
+   */
   static Tape tape(String name) {
+    if (name.startsWith(BUILTIN)) {
+      try {
+        return Catalog.tape(name.substring(BUILTIN.length()));
+      } catch (IllegalArgumentException e) {
+        throw new CommandFailure(e.getMessage());
+      }
+    }
     Optional<String> problem = problem(name);
     if (problem.isPresent()) {
       throw new CommandFailure(problem.get());

@@ -1,7 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
 import dev.agentdouble.tape.Variants;
 import java.io.IOException;
@@ -15,7 +14,8 @@ final class VaryCommand {
       usage: agentdouble vary TAPE --variant NAME [--seed N] [--out FILE]
              agentdouble vary --list
 
-      Derives a variant of TAPE: the same run with realistic damage. Without --out the variant is
+      Derives a variant of TAPE (a file, or builtin:NAME for a built-in tape): the same run with
+      realistic damage. Without --out the variant is
       written on stdout. The same seed always gives the same bytes (default seed 1).
         --variant NAME   one of the names --list prints
         --seed N         the seed for variants that pick places at random
@@ -60,8 +60,7 @@ final class VaryCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    Path file = Path.of(a.positional().get(0));
-    Tape tape = TapeReader.read(file);
+    Tape tape = UserFile.tape(a.positional().get(0));
     Tape varied = variant.apply(tape);
     if (a.value("--out").isPresent()) {
       Path target = Path.of(a.value("--out").get());
