@@ -324,6 +324,29 @@ class RecordTest {
     assertThat(blocker).isRegularFile();
   }
 
+  /** With nowhere to keep the capture at all, the run still reaches the caller whole. */
+  @Test
+  void withNowhereToKeepTheCaptureTheRunStillPassesThroughAndExits125() {
+    Path blocker = Cli.write(dir, "blocker", "a file where the tape's folder should be");
+    Path script = Child.script(dir, "talk.sh", """
+        #!/bin/sh
+        echo 'all of stdout'
+        echo 'and stderr' >&2
+        exit 3
+        """);
+    Path target = blocker.resolve("run.tape.ndjson");
+    java.util.Map<String, String> env = new java.util.HashMap<>(Child.noBuild(dir));
+    env.put("JDK_JAVA_OPTIONS", "-Djava.io.tmpdir=" + blocker.resolve("tmp"));
+
+    Child r = Child.start(Child.agentdouble("record", "--out", target.toString(), "--",
+        script.toString()), dir, env);
+
+    assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(125);
+    assertThat(r.out()).isEqualTo("all of stdout\n");
+    assertThat(r.err()).contains("and stderr\nagentdouble: record: cannot write " + target + ": ")
+        .endsWith("(the run's output was shown above)\n");
+  }
+
   @Test
   void aCommandThatIsNotFoundExits127() {
     Cli.Result r = Cli.run("record", "--out", tape().toString(), "--",
