@@ -17,12 +17,13 @@ import java.util.Map;
  * searched. The marker goes where the secret starts, the rest of it is cut from the frames that
  * held it, and a frame left with no bytes is dropped.
  *
- * <p>Held frames are bounded ({@link #HELD_LIMIT} bytes): past it the oldest is given out as it
- * is, so a secret split across writes separated by that much output of the other stream is only
- * cut from the later frame.
+ * <p>Held frames are bounded ({@link #HELD_LIMIT} bytes, {@link #HELD_FRAMES} frames): past
+ * either the oldest is given out as it is, so a secret split across writes separated by that much
+ * output of the other stream is only cut from the later frame.
  */
 final class SplitSecrets implements Piece.Sink {
   static final int HELD_LIMIT = 8 << 20;
+  static final int HELD_FRAMES = 4096;
 
   /** A frame on hold: its bytes may still change. */
   private static final class Held {
@@ -160,7 +161,7 @@ final class SplitSecrets implements Piece.Sink {
     while (!held.isEmpty()) {
       Held front = held.peekFirst();
       boolean done = all || !front.raw() || front.closed || front.after >= reach
-          || heldBytes > HELD_LIMIT;
+          || heldBytes > HELD_LIMIT || held.size() > HELD_FRAMES;
       if (!done) {
         return;
       }

@@ -83,6 +83,17 @@ class SplitSecretsTest {
   }
 
   @Test
+  void framesHeldBehindAnOpenOneAreBoundedInNumber() throws IOException {
+    split.accept(Piece.out(0, bytes("partial")));
+    for (int i = 0; i < SplitSecrets.HELD_FRAMES; i++) {
+      split.accept(Piece.err(i, bytes(".")));
+    }
+
+    assertThat(out).as("given out before the run ends").isNotEmpty();
+    assertThat(seen().get(0)).isEqualTo("OUT partial");
+  }
+
+  @Test
   void aJsonLineEndsStdoutsRawBytesSoNothingIsJoinedAcrossIt() throws IOException {
     split.accept(Piece.out(1, bytes("sk-live-01")));
     split.accept(Piece.json(2, bytes("{\"n\":1}")));
