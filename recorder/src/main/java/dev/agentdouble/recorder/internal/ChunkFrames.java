@@ -61,8 +61,10 @@ final class ChunkFrames {
       outCarry = carry;
       if (!continues) {
         emitPending();
-      }
-      releaseHeld();
+        releaseHeld();
+      } else if (complete > 0) {
+        releaseHeld(); // what this read adds to the line comes after what waited
+      } // a read that only holds part of a character leaves the waiting line where it was
       stdout(t, data, complete);
     } else {
       errCarry = carry;

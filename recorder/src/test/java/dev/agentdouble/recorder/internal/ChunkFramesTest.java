@@ -108,4 +108,137 @@ class ChunkFramesTest {
     assertThat(pieces).extracting(Piece::kind).containsExactly(Piece.Kind.OUT, Piece.Kind.ERR);
     assertThat(pieces.get(1).bytes()).containsExactly(0xe2, 0x9c);
   }
+
+  /**
+   * Random runs, cut into random reads (lines split anywhere, characters split across reads,
+   * stderr interleaved, writes that continue or not): the frames given out as soon as placed are
+   * those the first, list-based framing made once the run was over.
+   */
+  @Test
+  void givesTheFramesTheWholeRunFramingGave() throws IOException {
+    java.util.Random random = new java.util.Random(4);
+    String[] lines = {"{\"type\":\"a\",\"text\":\"héllo ✓ 😀\"}\n", "{ \"spaced\": 1 }\n",
+        "plain text ünïcödé\n", "{\"type\":\"b\"}\n", "[1,2,3]\n", "\n", "no newline"};
+    for (int round = 0; round < 3000; round++) {
+      List<Piece> got = new ArrayList<>();
+      ChunkFrames streamed = new ChunkFrames(got::add);
+      Reference reference = new Reference();
+      java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+      for (int k = random.nextInt(6); k >= 0; k--) {
+        stdout.writeBytes(bytes(lines[random.nextInt(lines.length)]));
+      }
+      byte[] out = stdout.toByteArray();
+      byte[] err = bytes("warn ✓ " + round + "\nsecond 😀 line\n");
+      int o = 0;
+      int e = 0;
+      long t = 0;
+      while (o < out.length || e < err.length) {
+        t += random.nextInt(3);
+        boolean toOut = e >= err.length || (o < out.length && random.nextBoolean());
+        byte[] from = toOut ? out : err;
+        int at = toOut ? o : e;
+        int n = 1 + random.nextInt(Math.min(new int[] {3, 12, 80}[round % 3], from.length - at));
+        byte[] chunk = Arrays.copyOfRange(from, at, at + n);
+        boolean continues = random.nextInt(3) == 0;
+        streamed.add(toOut, t, chunk, continues);
+        reference.add(toOut, t, chunk, continues);
+        if (toOut) {
+          o += n;
+        } else {
+          e += n;
+        }
+      }
+      streamed.finish();
+
+      assertThat(got.stream().map(Piece::toFrame).toList()).as("round %d", round)
+          .containsExactlyElementsOf(reference.finish());
+    }
+  }
+
+  /** The framing as it was first written: every frame in a list, placed when the run is over. */
+  private static final class Reference {
+    private final List<dev.agentdouble.tape.Frame> frames = new ArrayList<>();
+    private byte[] outCarry = new byte[0];
+    private byte[] errCarry = new byte[0];
+    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    private boolean lineStartedEarlier;
+    private long lastT;
+    private long pendingT;
+    private int pendingIndex;
+
+    void add(boolean stdout, long t, byte[] chunk, boolean continues) {
+      t = Math.max(t, lastT);
+      lastT = t;
+      byte[] data = concat(stdout ? outCarry : errCarry, chunk);
+      int complete = ChunkFrames.completeUtf8(data);
+      byte[] carry = Arrays.copyOfRange(data, complete, data.length);
+      if (stdout) {
+        outCarry = carry;
+        if (!continues) {
+          emitPending();
+        }
+        int start = 0;
+        for (int i = 0; i < complete; i++) {
+          if (data[i] == '\n') {
+            line.write(data, start, i + 1 - start);
+            flushLine(t);
+            start = i + 1;
+          }
+        }
+        if (start < complete) {
+          line.write(data, start, complete - start);
+          pendingT = t;
+          pendingIndex = frames.size();
+        }
+      } else {
+        errCarry = carry;
+        if (complete > 0) {
+          frames.add(new dev.agentdouble.tape.Frame.Err(t, Arrays.copyOf(data, complete)));
+        }
+      }
+    }
+
+    private void emitPending() {
+      if (line.size() > 0) {
+        frames.add(pendingIndex, new dev.agentdouble.tape.Frame.OutBytes(pendingT,
+            line.toByteArray()));
+        line.reset();
+        lineStartedEarlier = true;
+      }
+    }
+
+    private void flushLine(long t) {
+      byte[] bytes = line.toByteArray();
+      line.reset();
+      if (lineStartedEarlier) {
+        frames.add(new dev.agentdouble.tape.Frame.OutBytes(t, bytes));
+        lineStartedEarlier = false;
+        return;
+      }
+      int len = bytes.length - 1;
+      if (dev.agentdouble.tape.internal.JsonText.isCompactValue(bytes, 0, len)) {
+        frames.add(new dev.agentdouble.tape.Frame.Out(t,
+            new String(bytes, 0, len, StandardCharsets.UTF_8)));
+      } else {
+        frames.add(new dev.agentdouble.tape.Frame.OutBytes(t, bytes));
+      }
+    }
+
+    List<dev.agentdouble.tape.Frame> finish() {
+      emitPending();
+      if (outCarry.length > 0) {
+        frames.add(new dev.agentdouble.tape.Frame.OutBytes(lastT, outCarry));
+      }
+      if (errCarry.length > 0) {
+        frames.add(new dev.agentdouble.tape.Frame.Err(lastT, errCarry));
+      }
+      return frames;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+      byte[] out = Arrays.copyOf(a, a.length + b.length);
+      System.arraycopy(b, 0, out, a.length, b.length);
+      return out;
+    }
+  }
 }
