@@ -122,4 +122,54 @@ class SplitSecretsTest {
 
     assertThat(seen()).containsExactly("ERR a");
   }
+
+  /**
+   * Random stdout and stderr, with secrets planted anywhere, cut into random interleaved frames:
+   * what each stream says in the end is what cleaning the whole stream at once gives.
+   */
+  @Test
+  void eachStreamEndsAsIfItHadBeenCleanedWhole() throws IOException {
+    java.util.Random random = new java.util.Random(11);
+    List<Secrets.Secret> planted = List.of(new Secrets.Secret(KEY, "<K>", "K"),
+        new Secrets.Secret("tok-ABCDEFGH", "<T>", "T"), new Secrets.Secret("ünï-cödé-✓✓", "<U>", "U"));
+    Secrets many = new Secrets(planted);
+    String[] words = {"a", "bc", "sk-live", "0123", "tok-", "ABCD", "ünï", "✓", "\n", " "};
+    for (int round = 0; round < 1500; round++) {
+      byte[][] streams = new byte[2][];
+      for (int s = 0; s < 2; s++) {
+        StringBuilder sb = new StringBuilder();
+        for (int k = random.nextInt(30); k >= 0; k--) {
+          sb.append(random.nextInt(5) == 0 ? planted.get(random.nextInt(3)).value()
+              : words[random.nextInt(words.length)]);
+        }
+        streams[s] = bytes(sb.toString());
+      }
+      List<Piece> given = new ArrayList<>();
+      Map<String, Integer> got = new HashMap<>();
+      SplitSecrets cleaning = new SplitSecrets(p -> p.with(many.replace(p.bytes(), got)), many,
+          got, given::add);
+      int[] at = {0, 0};
+      long t = 0;
+      while (at[0] < streams[0].length || at[1] < streams[1].length) {
+        int s = at[1] >= streams[1].length || (at[0] < streams[0].length && random.nextBoolean())
+            ? 0 : 1;
+        int n = 1 + random.nextInt(Math.min(9, streams[s].length - at[s]));
+        byte[] chunk = java.util.Arrays.copyOfRange(streams[s], at[s], at[s] + n);
+        cleaning.accept(s == 0 ? Piece.out(t++, chunk) : Piece.err(t++, chunk));
+        at[s] += n;
+      }
+      cleaning.finish();
+
+      Map<String, Integer> expected = new HashMap<>();
+      for (int s = 0; s < 2; s++) {
+        Piece.Kind kind = s == 0 ? Piece.Kind.OUT : Piece.Kind.ERR;
+        java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+        given.stream().filter(p -> p.kind() == kind).forEach(p -> joined.writeBytes(p.bytes()));
+        assertThat(joined.toString(StandardCharsets.UTF_8)).as("round %d, stream %d", round, s)
+            .isEqualTo(new String(many.replace(streams[s], expected), StandardCharsets.UTF_8));
+      }
+      assertThat(got).as("round %d", round).isEqualTo(expected);
+      assertThat(given).as("round %d", round).allMatch(p -> p.bytes().length > 0);
+    }
+  }
 }
