@@ -304,15 +304,25 @@ class RecordTest {
     assertThat(Frames.stdout(Frames.read(tape()))).isEqualTo(input);
   }
 
-  @Test
-  void aTapeThatCannotBeWrittenExits125AfterPassingAllOutputThrough() {
-    Path blocker = Cli.write(dir, "blocker", "a file where the tape's folder should be");
-    Path script = Child.script(dir, "talk.sh", """
+  /** A file where the tape's folder should be. */
+  private Path blocker() {
+    return Cli.write(dir, "blocker", "a file where the tape's folder should be");
+  }
+
+  /** A command that writes a line on each stream and exits 3. */
+  private Path talker() {
+    return Child.script(dir, "talk.sh", """
         #!/bin/sh
         echo 'all of stdout'
         echo 'and stderr' >&2
         exit 3
         """);
+  }
+
+  @Test
+  void aTapeThatCannotBeWrittenExits125AfterPassingAllOutputThrough() {
+    Path blocker = blocker();
+    Path script = talker();
     Path target = blocker.resolve("run.tape.ndjson");
 
     Cli.Result r = Cli.run("record", "--out", target.toString(), "--", script.toString());
@@ -327,13 +337,8 @@ class RecordTest {
   /** With nowhere to keep the capture at all, the run still reaches the caller whole. */
   @Test
   void withNowhereToKeepTheCaptureTheRunStillPassesThroughAndExits125() {
-    Path blocker = Cli.write(dir, "blocker", "a file where the tape's folder should be");
-    Path script = Child.script(dir, "talk.sh", """
-        #!/bin/sh
-        echo 'all of stdout'
-        echo 'and stderr' >&2
-        exit 3
-        """);
+    Path blocker = blocker();
+    Path script = talker();
     Path target = blocker.resolve("run.tape.ndjson");
     java.util.Map<String, String> env = new java.util.HashMap<>(Child.noBuild(dir));
     env.put("JDK_JAVA_OPTIONS", "-Djava.io.tmpdir=" + blocker.resolve("tmp"));
