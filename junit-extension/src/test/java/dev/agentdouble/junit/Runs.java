@@ -12,9 +12,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Runs an executable as the code under test would, with a bounded wait. */
-final class Runs {
-  record Result(String out, String err, int exit) {}
+/**
+ * Runs an executable as the code under test would, stdin from /dev/null, with a bounded wait.
+ * Used by the tests of this package and of {@code internal}.
+ */
+public final class Runs {
+  /** What the run wrote and how it ended. */
+  public record Result(String out, String err, int exit) {}
 
   private Runs() {}
 
@@ -23,19 +27,29 @@ final class Runs {
   }
 
   static Result run(Path executable, Map<String, String> env, String... args) {
+    return run(executable, env, 30, args);
+  }
+
+  /**
+   * Runs {@code executable} with {@code env} added to the test's environment; variables the test
+   * JVM may have inherited that configure the fake ({@code AGENTDOUBLE_*}) are removed first.
+   */
+  public static Result run(Path executable, Map<String, String> env, int seconds,
+      String... args) {
     List<String> command = new ArrayList<>();
     command.add(executable.toString());
     command.addAll(List.of(args));
     try {
       ProcessBuilder pb = new ProcessBuilder(command);
+      pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
       pb.environment().putAll(env);
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
       Process p = pb.start();
       CompletableFuture<String> out = drain(p.getInputStream());
       CompletableFuture<String> err = drain(p.getErrorStream());
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("no exit within 30s: " + command);
+        throw new AssertionError("no exit within " + seconds + "s: " + command);
       }
       return new Result(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
     } catch (IOException e) {
@@ -45,7 +59,8 @@ final class Runs {
     }
   }
 
-  static CompletableFuture<String> drain(InputStream in) {
+  /** What {@code in} gives until its end, read on another thread. */
+  public static CompletableFuture<String> drain(InputStream in) {
     return CompletableFuture.supplyAsync(() -> {
       try (in) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

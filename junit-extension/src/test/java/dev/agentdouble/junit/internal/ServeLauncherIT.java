@@ -2,6 +2,7 @@ package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -55,7 +56,7 @@ class ServeLauncherIT {
         + "{\"t\":0,\"outRaw\":\"hi from serve\\n\"}\n"
         + "{\"t\":1,\"exit\":0}\n");
     Process serve = agentdouble("serve", "--tapes", "tapes").start();
-    CompletableFuture<String> err = ServeTest.drain(serve.getErrorStream());
+    CompletableFuture<String> err = Runs.drain(serve.getErrorStream());
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
           StandardCharsets.UTF_8));
@@ -82,9 +83,9 @@ class ServeLauncherIT {
         return more.toString();
       });
 
-      ServeTest.Run hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_TIMING",
+      Runs.Result hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_TIMING",
           "fast"), "-p", "hello there");
-      ServeTest.Run miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "bye");
+      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "bye");
 
       assertThat(hit.out()).isEqualTo("hi from serve\n");
       assertThat(hit.exit()).isZero();

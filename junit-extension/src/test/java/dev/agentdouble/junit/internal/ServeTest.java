@@ -2,14 +2,13 @@ package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.junit.Runs;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,7 +34,6 @@ class ServeTest {
 
   record Out(int status, String out, String err, Serve serve) {}
 
-  record Run(String out, String err, int exit) {}
 
   @AfterEach
   void stop() {
@@ -73,41 +69,10 @@ class ServeTest {
   }
 
   /** The real fake agent, as a process, with {@code env} and stdin from /dev/null. */
-  static Run fake(Map<String, String> env, String... args) {
-    Path launcher = root().resolve("fake-agent/bin/cursor-agent");
+  static Runs.Result fake(Map<String, String> env, String... args) {
     assertThat(root().resolve("fake-agent/target/fake-agent.jar"))
         .as("the fake agent's jar (built before this module in the reactor)").exists();
-    List<String> command = new ArrayList<>();
-    command.add(launcher.toString());
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.environment().putAll(env);
-    try {
-      Process p = pb.start();
-      CompletableFuture<String> out = drain(p.getInputStream());
-      CompletableFuture<String> err = drain(p.getErrorStream());
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("the fake agent did not exit within 60 s: " + command);
-      }
-      return new Run(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  static CompletableFuture<String> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return Runs.run(root().resolve("fake-agent/bin/cursor-agent"), env, 60, args);
   }
 
   private static Map<String, String> url(Serve serve) {
@@ -157,8 +122,9 @@ class ServeTest {
     List<String> viaServe = new ArrayList<>();
     List<String> viaFolder = new ArrayList<>();
     for (String[] args : invocations) {
-      Run a = fake(url(s.serve()), args);
-      Run b = fake(Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"),
+      Runs.Result a = fake(url(s.serve()), args);
+      Runs.Result b = fake(
+          Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"),
           args);
       viaServe.add(a.exit() + " " + (a.exit() == 70 ? "(no tape)" : a.err().strip()));
       viaFolder.add(b.exit() + " " + (b.exit() == 70 ? "(no tape)" : b.err().strip()));
@@ -181,8 +147,8 @@ class ServeTest {
     Map<String, String> env = new LinkedHashMap<>(url(s.serve()));
     env.put("AGENTDOUBLE_JOURNAL", journal.toString());
 
-    Run special = fake(env, "-p", "a special request");
-    Run other = fake(env, "-p", "anything else");
+    Runs.Result special = fake(env, "-p", "a special request");
+    Runs.Result other = fake(env, "-p", "anything else");
 
     assertThat(s.serve().tapes()).containsExactly("a-specific.tape.ndjson",
         "b-catch-all.tape.ndjson", "c-never.tape.ndjson");
@@ -199,7 +165,7 @@ class ServeTest {
     tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
     Out s = serve("--tapes", folder.toString());
 
-    Run r = fake(url(s.serve()), "-p", "--model", "gpt-4", "deploy it");
+    Runs.Result r = fake(url(s.serve()), "-p", "--model", "gpt-4", "deploy it");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
@@ -219,7 +185,7 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString(), "--timing", "fast");
 
     long t0 = System.nanoTime();
-    Run r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "hi");
+    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "hi");
     long ms = (System.nanoTime() - t0) / 1_000_000;
 
     assertThat(r.out()).isEqualTo("first\nlate\n");
