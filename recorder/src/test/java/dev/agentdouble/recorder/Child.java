@@ -57,7 +57,9 @@ final class Child implements AutoCloseable {
   private static Child start(List<String> command, Path dir, Map<String, String> env,
       boolean keep) {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    // the fake's configuration and the real CLI's credentials come from the test, never the JVM
+    pb.environment().keySet()
+        .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
     pb.environment().putAll(env);
     try {
       return new Child(List.copyOf(command), pb.start(), keep);
@@ -151,13 +153,18 @@ final class Child implements AutoCloseable {
 
   /** Waits for the process to end and its streams to be read to the end; returns its status. */
   int waitFor() {
+    return waitFor(PATIENCE);
+  }
+
+  /** {@link #waitFor()}, failing after {@code patience}. */
+  int waitFor(Duration patience) {
     closeStdinQuietly();
     try {
-      if (!process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+      if (!process.waitFor(patience.toSeconds(), TimeUnit.SECONDS)) {
         String state = "stdout so far: " + abbreviate(out()) + "\nstderr so far: "
             + abbreviate(err());
         close();
-        throw new AssertionError(command + " did not end within " + PATIENCE.toSeconds()
+        throw new AssertionError(command + " did not end within " + patience.toSeconds()
             + " s\n" + state);
       }
       out.join();

@@ -2,17 +2,15 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,27 +49,11 @@ class LauncherTest {
     List<String> command = new ArrayList<>();
     command.add(launcher.toString());
     command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-    try {
-      Process p = pb.start();
-      p.getOutputStream().close();
-      CompletableFuture<byte[]> out = drain(p.getInputStream());
-      CompletableFuture<byte[]> err = drain(p.getErrorStream());
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        throw new AssertionError("agentdouble did not end within 60 s: " + command);
-      }
-      return new Result(out.get(10, TimeUnit.SECONDS),
-          new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8), p.exitValue());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    Child c = Child.start(command, dir, Map.of("PATH", bin + ":" + System.getenv("PATH")));
+    int exit = c.waitFor(Duration.ofSeconds(60));
+    return new Result(c.stdout(), c.err(), exit);
   }
+
 
   @Test
   void recordRunsWithTheSameJvmOptionsAsRecordingShims() throws IOException {
@@ -89,22 +71,6 @@ class LauncherTest {
 
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out()).contains("usage-limit");
-  }
-
-  private static CompletableFuture<byte[]> drain(InputStream in) {
-    CompletableFuture<byte[]> result = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try (in) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        in.transferTo(bytes);
-        result.complete(bytes.toByteArray());
-      } catch (IOException e) {
-        result.completeExceptionally(e);
-      }
-    }, "drain");
-    t.setDaemon(true);
-    t.start();
-    return result;
   }
 
   @Test

@@ -8,18 +8,14 @@ import dev.agentdouble.tape.ImportOptions;
 import dev.agentdouble.tape.Importer;
 import dev.agentdouble.tape.Script;
 import dev.agentdouble.tape.Tape;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,51 +69,19 @@ class NormalisedReplayTest {
 
   record Result(byte[] stdout, String err, int exit) {}
 
-  Result replay(Tape tape, Live live) throws IOException, InterruptedException {
+  Result replay(Tape tape, Live live) throws IOException {
     Path file = Files.createTempFile(dir, "tape", ".tape.ndjson");
     tape.write(file);
     List<String> command = new ArrayList<>(List.of(
         Cli.root().resolve("fake-agent/bin/cursor-agent").toString(),
         "-p", "--output-format", "stream-json", "--resume", live.sessionId(),
         "--workspace", live.cwd(), live.prompt()));
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().keySet()
-        .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
-    pb.environment().putAll(Map.of("AGENTDOUBLE_TAPE", file.toString(),
+    Child c = Child.start(command, dir, Map.of("AGENTDOUBLE_TAPE", file.toString(),
         "AGENTDOUBLE_TIMING", "fast",
         "AGENTDOUBLE_EPOCH_MS", Long.toString(live.epochMs()),
         "HOME", live.home()));
-    Process p = pb.start();
-    p.getOutputStream().close();
-    CompletableFuture<byte[]> out = drain(p.getInputStream());
-    CompletableFuture<byte[]> err = drain(p.getErrorStream());
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      throw new AssertionError("the fake agent did not end within 60 s: " + command);
-    }
-    try {
-      return new Result(out.get(10, TimeUnit.SECONDS),
-          new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8), p.exitValue());
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  private static CompletableFuture<byte[]> drain(InputStream in) {
-    CompletableFuture<byte[]> result = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try (in) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        in.transferTo(bytes);
-        result.complete(bytes.toByteArray());
-      } catch (IOException e) {
-        result.completeExceptionally(new UncheckedIOException(e));
-      }
-    }, "drain");
-    t.setDaemon(true);
-    t.start();
-    return result;
+    int exit = c.waitFor(Duration.ofSeconds(60));
+    return new Result(c.stdout(), c.err(), exit);
   }
 
   static Tape normalised() {

@@ -3,16 +3,13 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.tape.Tape;
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,30 +22,16 @@ class RecordRedactionTest {
 
   @TempDir Path dir;
 
-  /** What the caller of the recorder saw. */
-  record Run(int exit, String out, String err) {}
-
   /** {@code ./agentdouble record --quiet --out TAPE -- COMMAND...} with a secret in the env. */
-  private Run record(Path tape, String... command) throws Exception {
-    List<String> argv = new ArrayList<>(List.of(
-        Cli.root().resolve("agentdouble").toString(), "record", "--quiet", "--out",
-        tape.toString(), "--"));
-    argv.addAll(List.of(command));
-    ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile());
-    pb.environment().put("CURSOR_API_KEY", KEY);
-    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    Process p = pb.start();
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
-      try {
-        return p.getErrorStream().readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Run(p.exitValue(), out,
-        new String(err.get(60, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+  private Child record(Path tape, String... command) {
+    List<String> args = new ArrayList<>(List.of("record", "--quiet", "--out", tape.toString(),
+        "--"));
+    args.addAll(List.of(command));
+    Map<String, String> env = new HashMap<>(Child.noBuild(dir));
+    env.put("CURSOR_API_KEY", KEY);
+    Child r = Child.start(Child.agentdouble(args.toArray(new String[0])), dir, env);
+    r.waitFor();
+    return r;
   }
 
   @Test
@@ -62,9 +45,9 @@ class RecordRedactionTest {
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("run.tape.ndjson");
 
-    Run r = record(tape, script.toString(), "--auth-token", TOKEN);
+    Child r = record(tape, script.toString(), "--auth-token", TOKEN);
 
-    assertThat(r.exit()).isEqualTo(3);
+    assertThat(r.waitFor()).isEqualTo(3);
     assertThat(r.out()).contains(KEY, TOKEN); // the caller sees the run as it was
     assertThat(r.err()).contains(KEY);
     String bytes = Files.readString(tape, StandardCharsets.UTF_8);
@@ -94,7 +77,7 @@ class RecordRedactionTest {
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("split.tape.ndjson");
 
-    Run r = record(tape, script.toString());
+    Child r = record(tape, script.toString());
 
     assertThat(r.out()).isEqualTo("raw " + KEY + " end\n");
     assertThat(r.err()).isEqualTo("Error: key " + KEY + " rejected\n");
