@@ -469,7 +469,10 @@ class RecordTest {
           .until(() -> Files.exists(pidFile) && Cli.read(pidFile).endsWith("\n"));
       long pid = Long.parseLong(Cli.read(pidFile).strip());
       ProcessHandle.of(pid).ifPresent(child -> child.onExit().join());
-      Thread.sleep(100);
+      // the recorder has reaped it: it is past waiting for the child, into writing the tape
+      org.awaitility.Awaitility.await("the recorder reaping its child").atMost(Child.PATIENCE)
+          .pollInterval(java.time.Duration.ofMillis(5))
+          .until(() -> r.process().descendants().findAny().isEmpty());
       org.junit.jupiter.api.Assumptions.assumeTrue(r.process().isAlive(),
           "the recorder had written the tape before the signal: nothing to see this time");
 
