@@ -104,36 +104,13 @@ class Harness:
         return Run(t1 - t0, nbytes, lines, status, usage.ru_maxrss,
                    h.hexdigest() if h else None, extra, None if last is None else last - t0)
 
-    def run_timed_lines(self, argv, env):
-        """Spawns argv and stamps each stdout line with time.monotonic at the read that ends it."""
+    def read_lines(self, argv, env):
+        """Spawns argv and reads its stdout: each line with the CLOCK_MONOTONIC time (ns) of the
+        read that completed it, and the wait status."""
         r, w = os.pipe()
         pid = self.spawn(argv, env, w)
         os.close(w)
-        stamps = []
-        pending = b""
-        try:
-            while True:
-                chunk = os.read(r, 65536)
-                now = time.monotonic_ns()
-                if not chunk:
-                    break
-                pending += chunk
-                complete = pending.count(b"\n")
-                if complete:
-                    stamps.extend([now] * complete)
-                    pending = pending[pending.rfind(b"\n") + 1:]
-        finally:
-            os.close(r)
-            _, status, _ = os.wait4(pid, 0)
-        return stamps, status
-
-    def run_stamped(self, argv, env):
-        """Spawns argv, whose stdout lines are "I NS": the latency of each line, in ns, is the
-        CLOCK_MONOTONIC time of the read that completed it minus NS."""
-        r, w = os.pipe()
-        pid = self.spawn(argv, env, w)
-        os.close(w)
-        latencies = []
+        lines = []
         pending = b""
         try:
             while True:
@@ -143,12 +120,22 @@ class Harness:
                     break
                 pending += chunk
                 *complete, pending = pending.split(b"\n")
-                for line in complete:
-                    latencies.append(now - int(line.split(b" ")[1]))
+                lines.extend((now, line) for line in complete)
         finally:
             os.close(r)
             _, status, _ = os.wait4(pid, 0)
-        return latencies, status
+        return lines, status
+
+    def run_timed_lines(self, argv, env):
+        """Spawns argv and stamps each stdout line with time.monotonic at the read that ends it."""
+        lines, status = self.read_lines(argv, env)
+        return [now for now, _ in lines], status
+
+    def run_stamped(self, argv, env):
+        """Spawns argv, whose stdout lines are "I NS": the latency of each line, in ns, is the
+        CLOCK_MONOTONIC time of the read that completed it minus NS."""
+        lines, status = self.read_lines(argv, env)
+        return [now - int(line.split(b" ")[1]) for now, line in lines], status
 
 
 def median(xs):
