@@ -56,7 +56,7 @@ public final class Secrets {
     List<Needle> sorted = needles.values().stream().sorted(longestFirst).toList();
     this.chars = new Finder(sorted);
     this.bytes = new Finder(sorted.stream()
-        .map(n -> new Needle(latin1(n.text()), latin1(n.replacement()), n.source()))
+        .map(n -> new Needle(Bytes.latin1(n.text()), Bytes.latin1(n.replacement()), n.source()))
         .sorted(longestFirst)
         .toList());
   }
@@ -76,14 +76,14 @@ public final class Secrets {
 
   /** {@code data} with every secret replaced, byte for byte elsewhere; counted under sources. */
   public byte[] replace(byte[] data, Map<String, Integer> counts) {
-    String text = new String(data, StandardCharsets.ISO_8859_1);
+    String text = Bytes.latin1(data);
     String replaced = bytes.replace(text, counts);
     return replaced == text ? data : replaced.getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /** Whether any form of any secret occurs in {@code data}. */
   public boolean occursIn(byte[] data) {
-    return bytes.occursIn(new String(data, StandardCharsets.ISO_8859_1));
+    return bytes.occursIn(Bytes.latin1(data));
   }
 
   /**
@@ -100,7 +100,7 @@ public final class Secrets {
   /** Every occurrence of a secret in {@code data}, as {@link #replace(byte[], Map)} finds them. */
   public List<Hit> hitsIn(byte[] data) {
     List<Hit> hits = new ArrayList<>();
-    bytes.find(new String(data, StandardCharsets.ISO_8859_1), (at, n) -> {
+    bytes.find(Bytes.latin1(data), (at, n) -> {
       hits.add(new Hit(at, at + n.text().length(), n.replacement()
           .getBytes(StandardCharsets.ISO_8859_1), n.source()));
       return true;
@@ -335,9 +335,5 @@ public final class Secrets {
       }
     }
     return sb.toString();
-  }
-
-  private static String latin1(String s) {
-    return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
   }
 }

@@ -74,11 +74,6 @@ final class Spool implements AutoCloseable {
     }
   }
 
-  /** Bytes appended so far. */
-  synchronized long size() {
-    return size + buffer.position();
-  }
-
   /** Goes through every record appended so far, in order. */
   synchronized void forEach(Visitor visitor) throws IOException {
     drain();
