@@ -91,10 +91,12 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
   interface Source {
     void forEach(Sink sink) throws IOException;
 
+    /** The frames, each made a piece once however often they are gone through. */
     static Source of(List<Frame> frames) {
+      List<Piece> pieces = frames.stream().map(Piece::of).toList();
       return sink -> {
-        for (Frame f : frames) {
-          sink.accept(Piece.of(f));
+        for (Piece p : pieces) {
+          sink.accept(p);
         }
       };
     }
