@@ -313,9 +313,9 @@ public final class Redaction {
     if (s.isEmpty()) {
       return new Cleaned(json, true);
     }
-    String latin = new String(json, StandardCharsets.ISO_8859_1);
+    String latin = Bytes.latin1(json);
     boolean mayHide = latin.contains("\\u") || latin.contains("\\/");
-    if (!mayHide && !s.occursIn(json)) {
+    if (!mayHide && !s.occursInLatin1(latin)) {
       return new Cleaned(json, true);
     }
     JsonWalk.Splice splice = new JsonWalk.Splice();

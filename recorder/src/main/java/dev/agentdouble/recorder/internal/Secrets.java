@@ -83,7 +83,12 @@ public final class Secrets {
 
   /** Whether any form of any secret occurs in {@code data}. */
   public boolean occursIn(byte[] data) {
-    return bytes.occursIn(Bytes.latin1(data));
+    return occursInLatin1(Bytes.latin1(data));
+  }
+
+  /** {@link #occursIn(byte[])} of bytes already read as one char per byte ({@link Bytes}). */
+  public boolean occursInLatin1(String latin) {
+    return bytes.occursIn(latin);
   }
 
   /**
