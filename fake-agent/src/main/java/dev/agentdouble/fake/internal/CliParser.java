@@ -24,12 +24,14 @@ public final class CliParser {
   public static final String DEFAULT_PROGRAM = "agent";
 
   private final String program;
+  private final CliCommand root;
   private final List<String> argv;
   private final Map<String, List<String>> values = new LinkedHashMap<>();
   private String resumeId;
 
-  private CliParser(String program, List<String> argv) {
+  private CliParser(String program, CliCommand root, List<String> argv) {
     this.program = program;
+    this.root = root;
     this.argv = List.copyOf(argv);
   }
 
@@ -40,10 +42,18 @@ public final class CliParser {
 
   /** Parses {@code argv} (without the program name) for a program invoked as {@code program}. */
   public static ParseResult parse(String program, List<String> argv) {
-    CliParser parser = new CliParser(program, argv);
+    return parse(program, argv, Profile.Surface.CLI_2026_10);
+  }
+
+  /**
+   * Parses {@code argv} (without the program name) for a program invoked as {@code program}, with
+   * the command tree of {@code surface}.
+   */
+  public static ParseResult parse(String program, List<String> argv, Profile.Surface surface) {
+    CliParser parser = new CliParser(program, CursorCommands.root(surface), argv);
     try {
       List<CliCommand> chain = new ArrayList<>();
-      chain.add(CursorCommands.ROOT);
+      chain.add(parser.root);
       return parser.parseCommand(chain, List.of(), parser.argv);
     } catch (Stop stop) {
       return stop.result;
@@ -204,9 +214,9 @@ public final class CliParser {
       resumeId = value;
     }
     if (option.name().equals("version")) {
-      List<CliCommand> root = new ArrayList<>();
-      root.add(CursorCommands.ROOT);
-      throw new Stop(done(root, List.of(), false, true));
+      List<CliCommand> chain = new ArrayList<>();
+      chain.add(root);
+      throw new Stop(done(chain, List.of(), false, true));
     }
   }
 

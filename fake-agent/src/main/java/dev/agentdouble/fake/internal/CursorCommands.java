@@ -16,6 +16,11 @@ final class CursorCommands {
   /** The root command; its name is replaced by the name the program was invoked as. */
   static final CliCommand ROOT = root();
 
+  /** The root command of the CLI version {@code surface}. */
+  static CliCommand root(Profile.Surface surface) {
+    return ROOT;
+  }
+
   private static final String HELP = "Display help for command";
 
   private static CliCommand root() {

@@ -87,18 +87,18 @@ public final class Invocation {
   }
 
   private Ending runChecked(JournalEntry journal) throws IOException {
-    ParseResult parsed = CliParser.parse(programName, argv);
-    if (parsed instanceof ParseResult.UsageError usage) {
-      writeErr(usage.stderr());
-      return journal.end(Ending.exit(ParseResult.UsageError.EXIT), null);
-    }
-    CliArgs args = ((ParseResult.Parsed) parsed).args();
     Profile profile;
     try {
       profile = Profile.load(env);
     } catch (ProfileException e) {
       return ownProblem(journal, e.getMessage());
     }
+    ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
+    if (parsed instanceof ParseResult.UsageError usage) {
+      writeErr(usage.stderr());
+      return journal.end(Ending.exit(ParseResult.UsageError.EXIT), null);
+    }
+    CliArgs args = ((ParseResult.Parsed) parsed).args();
     Optional<Outcome> answer = Subcommands.answer(args, profile);
     if (answer.isPresent()) {
       Outcome o = answer.get();

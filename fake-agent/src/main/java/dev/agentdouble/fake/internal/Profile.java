@@ -18,7 +18,8 @@ import java.util.Optional;
  * <pre>{@code
  * {"base": "2026.10", "version": "2026.10.01-e373342", "loggedIn": true,
  *  "email": "dev@example.com", "defaultOutputFormat": "text", "textStyle": "final",
- *  "model": "Auto", "models": [{"id": "auto", "name": "Auto"}], "about": "About Cursor CLI\n..."}
+ *  "model": "Auto", "models": [{"id": "auto", "name": "Auto"}], "about": "About Cursor CLI\n...",
+ *  "trustGate": true}
  * }</pre>
  *
  * @param name the built-in's name, or the file as given
@@ -30,6 +31,7 @@ import java.util.Optional;
  * @param model the display name of the account's default model, e.g. {@code Auto}
  * @param models what {@code models} and {@code --list-models} list, in order
  * @param about the verbatim text {@code about} prints; empty to build it from the other fields
+ * @param behaviour how this version of the CLI behaves where versions differ
  */
 public record Profile(
     String name,
@@ -40,7 +42,8 @@ public record Profile(
     TextStyle textStyle,
     String model,
     List<Model> models,
-    Optional<String> about) {
+    Optional<String> about,
+    Behaviour behaviour) {
 
   /** The environment variable that names the profile. */
   public static final String ENV = "AGENTDOUBLE_PROFILE";
@@ -57,6 +60,56 @@ public record Profile(
     }
   }
 
+  /**
+   * The surface of one CLI version: which command tree, help text, subcommand shapes and
+   * validation messages it has. A new CLI version is a new constant here and a new profile.
+   */
+  public enum Surface {
+    /** The vendor's documentation page: {@code stream-json} by default, no trust gate. */
+    DOCUMENTED,
+    /** The 2026.10.01 CLI as observed ({@code reference/cursor-cli.md} parts 2 and 3). */
+    CLI_2026_10
+  }
+
+  /** What a print run does with a stdin pipe that is left open. */
+  public enum StdinRule {
+    /** Reads stdin to its end before running (2026.01 and the documented behaviour). */
+    READ_BEFORE_RUN,
+    /**
+     * With a prompt in argv, runs at once and does not exit until stdin ends (2026.09 and later);
+     * without one, reads stdin to its end for the prompt first.
+     */
+    RUN_THEN_AWAIT_EOF
+  }
+
+  /**
+   * Everything that differs between CLI versions, in one place.
+   *
+   * @param surface the command tree, help and messages
+   * @param trustGate whether a print run in an untrusted workspace stops at the trust gate
+   * @param authFirst whether authentication is checked before the output format, the prompt and
+   *     the model are validated
+   * @param stdin what a print run does with a stdin pipe left open
+   */
+  public record Behaviour(Surface surface, boolean trustGate, boolean authFirst, StdinRule stdin) {
+    public Behaviour {
+      Objects.requireNonNull(surface, "surface");
+      Objects.requireNonNull(stdin, "stdin");
+    }
+
+    /** The vendor page's CLI. */
+    public static final Behaviour DOCUMENTED =
+        new Behaviour(Surface.DOCUMENTED, false, false, StdinRule.READ_BEFORE_RUN);
+    /** The 2026.10 CLI. */
+    public static final Behaviour CLI_2026_10 =
+        new Behaviour(Surface.CLI_2026_10, true, true, StdinRule.RUN_THEN_AWAIT_EOF);
+
+    /** This behaviour with the trust gate on or off. */
+    public Behaviour withTrustGate(boolean on) {
+      return new Behaviour(surface, on, authFirst, stdin);
+    }
+  }
+
   public Profile {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");
@@ -66,6 +119,7 @@ public record Profile(
     Objects.requireNonNull(model, "model");
     models = List.copyOf(models);
     Objects.requireNonNull(about, "about");
+    Objects.requireNonNull(behaviour, "behaviour");
   }
 
   /**
@@ -92,18 +146,24 @@ public record Profile(
       case DOCUMENTED:
         return Optional.of(documented());
       case CLI_2026_10:
-        return Optional.of(new Profile(CLI_2026_10, "2026.10.01-e373342", true,
-            "dev@example.com", OutputFormat.TEXT, TextStyle.FINAL, "Auto", defaultModels(),
-            Optional.empty()));
+        return Optional.of(cli202610());
       default:
         return Optional.empty();
     }
   }
 
-  /** The default profile: the documented contract (stream-json unless asked otherwise). */
+  /** The vendor page's contract: stream-json unless asked otherwise, no trust gate. */
   public static Profile documented() {
     return new Profile(DOCUMENTED, "2026.10.01-e373342", true, "dev@example.com",
-        OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto", defaultModels(), Optional.empty());
+        OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto", defaultModels(), Optional.empty(),
+        Behaviour.DOCUMENTED);
+  }
+
+  /** The newest real CLI, 2026.10 (text by default, the trust gate). */
+  public static Profile cli202610() {
+    return new Profile(CLI_2026_10, "2026.10.01-e373342", true, "dev@example.com",
+        OutputFormat.TEXT, TextStyle.FINAL, "Auto", defaultModels(), Optional.empty(),
+        Behaviour.CLI_2026_10);
   }
 
   private static List<Model> defaultModels() {

@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class ProfileFile {
   private static final List<String> FIELDS = List.of("base", "version", "loggedIn", "email",
-      "defaultOutputFormat", "textStyle", "model", "models", "about");
+      "defaultOutputFormat", "textStyle", "model", "models", "about", "trustGate");
 
   private ProfileFile() {}
 
@@ -81,6 +81,12 @@ final class ProfileFile {
           case "model" -> f.model = string(source, p, key);
           case "models" -> f.models = models(source, p);
           case "about" -> f.about = string(source, p, key);
+          case "trustGate" -> {
+            if (!value.isBoolean()) {
+              throw problem(source, p, "\"trustGate\" must be true or false");
+            }
+            f.trustGate = p.getBooleanValue();
+          }
           default -> throw problem(source, p, "unknown field \"" + key + "\"; a profile has "
               + String.join(", ", FIELDS));
         }
@@ -108,6 +114,7 @@ final class ProfileFile {
     String model;
     List<Profile.Model> models;
     String about;
+    Boolean trustGate;
 
     Profile build(String source) throws ProfileException {
       Optional<Profile> b = Profile.builtIn(base);
@@ -124,7 +131,8 @@ final class ProfileFile {
           textStyle != null ? textStyle : d.textStyle(),
           model != null ? model : d.model(),
           models != null ? models : d.models(),
-          about != null ? Optional.of(about) : d.about());
+          about != null ? Optional.of(about) : d.about(),
+          trustGate != null ? d.behaviour().withTrustGate(trustGate) : d.behaviour());
     }
   }
 

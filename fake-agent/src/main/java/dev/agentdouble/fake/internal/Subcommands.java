@@ -60,7 +60,7 @@ public final class Subcommands {
       return Optional.of(Outcome.out(profile.version() + "\n"));
     }
     if (args.help()) {
-      return Optional.of(Outcome.out(HelpText.render(args.programName(), chain(args))));
+      return Optional.of(Outcome.out(HelpText.render(args.programName(), chain(args, profile))));
     }
     if (args.subcommand().isPresent()) {
       return Optional.of(subcommand(args, profile));
@@ -220,9 +220,9 @@ public final class Subcommands {
   }
 
   /** The commands of {@code args.commandPath()}, the root first. */
-  private static List<CliCommand> chain(CliArgs args) {
+  private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
-    CliCommand cmd = CursorCommands.ROOT;
+    CliCommand cmd = CursorCommands.root(profile.behaviour().surface());
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd = cmd.findSubcommand(name);

@@ -18,7 +18,7 @@ class SubcommandsTest {
   private static final Profile PROFILE = Profile.documented();
   private static final Profile LOGGED_OUT = new Profile("out", "2026.10.01-e373342", false,
       "dev@example.com", OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto",
-      PROFILE.models(), Optional.empty());
+      PROFILE.models(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
   private static Outcome answer(Profile profile, String... argv) {
     Optional<Outcome> outcome = Subcommands.answer(parsed(argv), profile);
@@ -46,7 +46,7 @@ class SubcommandsTest {
   @Test
   void versionPrintsTheProfilesVersionLine() {
     Profile other = new Profile("p", "2026.11.30-0123abc", true, "a@b.c", OutputFormat.TEXT,
-        TextStyle.FINAL, "Auto", List.of(), Optional.empty());
+        TextStyle.FINAL, "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer("--version")).isEqualTo(new Outcome("2026.10.01-e373342\n", "", 0));
     assertThat(answer(other, "-v")).isEqualTo(new Outcome("2026.11.30-0123abc\n", "", 0));
@@ -115,7 +115,7 @@ class SubcommandsTest {
   @Test
   void statusAsJsonEscapesTheEmail() {
     Profile odd = new Profile("p", "v", true, "a\"b@c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.empty());
+        "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
     assertThat(Json.tree(answer(odd, "status", "--format", "json").stdout())
         .at("/userInfo/email").asText()).isEqualTo("a\"b@c");
@@ -166,7 +166,7 @@ class SubcommandsTest {
   @Test
   void modelsWithoutModelsSaysSo() {
     Profile none = new Profile("p", "v", true, "a@b.c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.empty());
+        "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer(none, "models"))
         .isEqualTo(new Outcome("No models available for this account.\n", "", 0));
@@ -200,7 +200,7 @@ class SubcommandsTest {
   @Test
   void aboutPrintsTheProfilesTextVerbatim() {
     Profile custom = new Profile("p", "v", true, "a@b.c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.of("About Cursor CLI\n\nCLI Version  x"));
+        "Auto", List.of(), Optional.of("About Cursor CLI\n\nCLI Version  x"), Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer(custom, "about").stdout()).isEqualTo("About Cursor CLI\n\nCLI Version  x\n");
   }
