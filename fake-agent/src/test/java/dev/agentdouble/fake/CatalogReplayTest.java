@@ -106,7 +106,7 @@ class CatalogReplayTest {
   void replaysAsItsTapeRendersAndEndsAsItSays(String name, OutputFormat format) throws Exception {
     Tape tape = Catalog.tape(name);
     Tape rendered = Renderer.render(tape, format,
-        tape.header().textStyle().orElse(TextStyle.ACTIONS));
+        tape.header().textStyle().orElse(TextStyle.FINAL)); // the default profile's
     Map<String, String> env = builtin(name, tape);
     List<String> args = args(tape, format);
 
@@ -326,65 +326,22 @@ class CatalogReplayTest {
   }
 
   /** A fake that may never exit: its output drained as it comes, its journal in {@code dir}. */
-  private record Hanging(Process process, Drain stdout, Drain stderr, Path journal) {
+  private record Hanging(Process process, FakeProcess.Drain stdout, FakeProcess.Drain stderr,
+      Path journal) {
     static Hanging start(Map<String, String> env, List<String> args, Path dir) throws IOException {
       Path journal = Files.createTempFile(dir, "journal", ".ndjson");
       Map<String, String> withJournal = new HashMap<>(env);
       withJournal.put("AGENTDOUBLE_JOURNAL", journal.toString());
       Process p = FakeProcess.builder(FakeProcess.launcher(), withJournal, args).start();
       p.getOutputStream().close();
-      return new Hanging(p, new Drain(p.getInputStream()), new Drain(p.getErrorStream()), journal);
+      return new Hanging(p, new FakeProcess.Drain(p.getInputStream()),
+          new FakeProcess.Drain(p.getErrorStream()), journal);
     }
 
     /** Waits until the fake has journaled that it replays a hanging tape. */
     void awaitJournaledHang() {
       await().atMost(FakeProcess.TIMEOUT).until(() -> Files.readString(journal)
           .contains("\"hang\":true"));
-    }
-  }
-
-  /** Reads a stream on its own thread; what has arrived so far can be looked at any time. */
-  private static final class Drain {
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final Thread thread;
-
-    Drain(InputStream in) {
-      thread = new Thread(() -> {
-        byte[] buf = new byte[1 << 16];
-        try (in) {
-          int n;
-          while ((n = in.read(buf)) > 0) {
-            synchronized (bytes) {
-              bytes.write(buf, 0, n);
-            }
-          }
-        } catch (IOException e) {
-          // the process was killed
-        }
-      }, "drain");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    byte[] bytes() {
-      synchronized (bytes) {
-        return bytes.toByteArray();
-      }
-    }
-
-    void awaitSize(int size) {
-      await().atMost(FakeProcess.TIMEOUT).until(() -> {
-        synchronized (bytes) {
-          return bytes.size() >= size;
-        }
-      });
-    }
-
-    /** Everything, once the stream has ended. */
-    byte[] awaitEnd() throws InterruptedException {
-      thread.join(FakeProcess.TIMEOUT.toMillis());
-      assertThat(thread.isAlive()).as("stream still open after " + FakeProcess.TIMEOUT).isFalse();
-      return bytes();
     }
   }
 }

@@ -60,7 +60,7 @@ class FakeAgentTest {
         "{\"t\":5,\"exit\":3}"));
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "hello");
+        "-p", "--output-format", "stream-json", "hello");
 
     byte[] expected = (INIT + "\nnot json\n{\"type\":\"assistant\"}\n").getBytes(StandardCharsets.UTF_8);
     byte[] tail = {(byte) 0xff, (byte) 0xee, '\n'};
@@ -77,7 +77,7 @@ class FakeAgentTest {
         "{\"t\":2,\"out\":{\"type\":\"third\"}}",
         "{\"t\":3,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.out()).isEqualTo("{\"type\":\"a b\",\"n\":[1.50,2e3],\"s\":\"\\u00e9 \\\" x\"}\n"
         + "{\"type\":\"second\"}\n{\"type\":\"third\"}\n");
@@ -89,7 +89,7 @@ class FakeAgentTest {
         "{\"t\":5,\"out\":" + ASSISTANT + "}", "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_EPOCH_MS", "2000000"), "-p", "--workspace", "/live/ws", "what is live");
+        "AGENTDOUBLE_EPOCH_MS", "2000000"), "-p", "--output-format", "stream-json", "--workspace", "/live/ws", "what is live");
 
     List<JsonNode> events = events(r.out());
     String sessionId = events.get(0).get("session_id").asText();
@@ -109,7 +109,7 @@ class FakeAgentTest {
     Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--resume", "9e3a7c1d-aaaa-bbbb-cccc-000000000001", "go on");
+        "-p", "--output-format", "stream-json", "--resume", "9e3a7c1d-aaaa-bbbb-cccc-000000000001", "go on");
 
     assertThat(events(r.out()).get(0).get("session_id").asText())
         .isEqualTo("9e3a7c1d-aaaa-bbbb-cccc-000000000001");
@@ -120,13 +120,13 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":1,\"kill\":\"SIGKILL\"}"));
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "x");
+        "-p", "--output-format", "stream-json", "x");
     assertThat(r.exit()).isEqualTo(137);
     assertThat(r.out()).isEqualTo(INIT + "\n");
 
     // perl (part of every Debian) tells a death by signal from an exit status
     ProcessBuilder perl = new ProcessBuilder("perl", "-e", "system(@ARGV); print $? & 127, \" \", $? >> 8",
-        FakeProcess.launcher().toString(), "-p", "x").redirectErrorStream(true);
+        FakeProcess.launcher().toString(), "-p", "--output-format", "stream-json", "x").redirectErrorStream(true);
     perl.environment().putAll(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"));
     Process p = perl.start();
     p.getOutputStream().close();
@@ -143,7 +143,7 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"hang\":true}"));
 
     Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "x")).start();
+        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "--output-format", "stream-json", "x")).start();
     try {
       p.getOutputStream().close();
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -161,7 +161,7 @@ class FakeAgentTest {
         "{\"t\":0,\"hang\":true,\"closeStdout\":true}"));
 
     Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "x")).start();
+        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "--output-format", "stream-json", "x")).start();
     try {
       p.getOutputStream().close();
       byte[] all = p.getInputStream().readAllBytes(); // returns at EOF: stdout was closed
@@ -179,7 +179,7 @@ class FakeAgentTest {
 
     long started = System.nanoTime();
     Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "x")).start();
+        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "x")).start();
     try {
       p.getOutputStream().close();
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -198,18 +198,20 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"a\"}", "{\"t\":60000,\"outRaw\":\"b\\n\"}",
         "{\"t\":60000,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.out()).isEqualTo("ab\n");
   }
 
   @Test
-  void aPositionalPromptWithAnOpenStdinWaitsForItsEnd() throws Exception {
+  void aPositionalPromptWithAnOpenStdinWaitsForItsEndBeforeRunningUnderTheDocumentedProfile()
+      throws Exception {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
 
     Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString()), List.of("-p", "hi")).start();
+        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString(),
+        "AGENTDOUBLE_PROFILE", "documented"), List.of("-p", "hi")).start();
     try {
       CompletableFuture<byte[]> out = FakeProcess.drain(p.getInputStream());
       assertThat(p.waitFor(700, TimeUnit.MILLISECONDS)).as("blocked reading stdin").isFalse();
@@ -228,6 +230,31 @@ class FakeAgentTest {
   }
 
   @Test
+  void aPositionalPromptWithAnOpenStdinRunsAtOnceAndThenWaitsForItsEndUnder2026_10()
+      throws Exception {
+    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path journal = dir.resolve("journal.ndjson");
+
+    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE", tape.toString(),
+        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString()),
+        List.of("-p", "--output-format", "stream-json", "hi")).start();
+    try {
+      FakeProcess.Drain out = new FakeProcess.Drain(p.getInputStream());
+      out.awaitSize("answer\n".length()); // the whole run, while stdin is still open
+      assertThat(p.isAlive()).as("lingers until stdin ends").isTrue();
+      p.getOutputStream().close();
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isZero();
+      assertThat(out.awaitEnd()).isEqualTo("answer\n".getBytes(StandardCharsets.UTF_8));
+    } finally {
+      FakeProcess.kill(p);
+    }
+    JsonNode entry = JSON.readTree(Files.readString(journal));
+    assertThat(entry.get("prompt").asText()).isEqualTo("hi");
+    assertThat(entry.has("stdin")).as("stdin is not read for the run").isFalse();
+  }
+
+  @Test
   void readsThePromptFromStdinWhenNoneIsGiven() throws Exception {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
@@ -242,7 +269,7 @@ class FakeAgentTest {
 
   @Test
   void unknownOptionsFailLikeTheRealCli() {
-    FakeProcess.Result r = run(env(), "-p", "--format", "json", "hi");
+    FakeProcess.Result r = run(env(), "-p", "--output-format", "stream-json", "--format", "json", "hi");
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
@@ -251,7 +278,7 @@ class FakeAgentTest {
 
   @Test
   void withoutATapeItFailsWithExit70AndSaysHowToConfigureIt() {
-    FakeProcess.Result r = run(env(), "-p", "hello");
+    FakeProcess.Result r = run(env(), "-p", "--output-format", "stream-json", "hello");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
@@ -263,7 +290,7 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":1,\"outRaw\":\"x\\n\"}",
         "{\"t\":2,\"exit\":0}", "{\"t\":3,\"outRaw\":\"late\\n\"}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
+    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.stdout()).isEmpty();
@@ -298,7 +325,7 @@ class FakeAgentTest {
       String prompt = "prompt " + i;
       runs.add(CompletableFuture.supplyAsync(() -> run(env("AGENTDOUBLE_TAPE", tape.toString(),
           "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString(),
-          "CURSOR_API_KEY", "sk-secret-value"), "-p", "--model", "gpt-5", prompt)));
+          "CURSOR_API_KEY", "sk-secret-value"), "-p", "--output-format", "stream-json", "--model", "gpt-5", prompt)));
     }
     runs.forEach(CompletableFuture::join);
 
@@ -347,7 +374,7 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"never\\n\"}", "{\"t\":0,\"exit\":0}"));
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "hi");
+        "-p", "--output-format", "stream-json", "hi");
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
@@ -360,9 +387,9 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
 
     FakeProcess.Result token = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "--auth-token", "tok-123", "hi");
+        "-p", "--output-format", "stream-json", "--auth-token", "tok-123", "hi");
     FakeProcess.Result key = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "--api-key", "key-123", "hi");
+        "-p", "--output-format", "stream-json", "--api-key", "key-123", "hi");
 
     assertThat(token.out()).isEqualTo("answer\n");
     assertThat(key.out()).isEqualTo("answer\n");
@@ -387,11 +414,11 @@ class FakeAgentTest {
   void theJournalNamesTheSessionIdOnlyWhenTheTapeDeclaresOne() throws Exception {
     Path journal = dir.resolve("journal.ndjson");
     Path raw = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
-    run(env("AGENTDOUBLE_TAPE", raw.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "x");
+    run(env("AGENTDOUBLE_TAPE", raw.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--output-format", "stream-json", "x");
     Path withVars = write(dir, "vars.tape.ndjson", VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}",
         "{\"t\":0,\"exit\":0}"));
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", withVars.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
-        "-p", "x");
+        "-p", "--output-format", "stream-json", "x");
 
     List<String> lines = Files.readAllLines(journal);
     assertThat(JSON.readTree(lines.get(0)).has("sessionId")).isFalse();
@@ -407,7 +434,7 @@ class FakeAgentTest {
     Path journal = dir.resolve("journal.ndjson");
 
     FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--stream-partial-output", "x");
+        "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--output-format", "stream-json", "--stream-partial-output", "x");
 
     List<JsonNode> events = events(r.out());
     assertThat(events).hasSizeGreaterThan(3);
@@ -458,13 +485,14 @@ class FakeAgentTest {
     Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":5,\"out\":" + ASSISTANT + "}",
         "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
 
-    FakeProcess.Result documented = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
-    FakeProcess.Result cli202610 = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_PROFILE", "2026.10"), "-p", "x");
+    FakeProcess.Result documented = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
+        "AGENTDOUBLE_PROFILE", "documented"), "-p", "x");
+    FakeProcess.Result byDefault = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+        "-p", "x");
 
     assertThat(documented.out()).startsWith("{\"type\":\"system\"");
-    // the 2026.10 profile: text by default, and only the final answer
-    assertThat(cli202610.out()).isEqualTo("recorded prompt is in /rec/project/a.txt\n");
+    // the default profile is 2026.10: text by default, and only the final answer
+    assertThat(byDefault.out()).isEqualTo("recorded prompt is in /rec/project/a.txt\n");
   }
 
   @Test
@@ -484,7 +512,7 @@ class FakeAgentTest {
     Path bin = Files.createDirectories(dir.resolve("fake-agent/bin"));
     Path launcher = Files.copy(FakeProcess.launcher(), bin.resolve("cursor-agent"));
 
-    FakeProcess.Result r = FakeProcess.run(launcher, env(), new byte[0], "-p", "x");
+    FakeProcess.Result r = FakeProcess.run(launcher, env(), new byte[0], "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err()).contains("the fake agent is not built", "build it with");

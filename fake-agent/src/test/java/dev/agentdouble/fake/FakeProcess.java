@@ -1,5 +1,8 @@
 package dev.agentdouble.fake;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,8 +115,14 @@ final class FakeProcess {
     }
   }
 
+  /**
+   * An environment of {@code kv} pairs, on a machine whose workspaces are trusted: these tests
+   * replay runs that were recorded in trusted workspaces. Tests of the trust gate set
+   * {@code AGENTDOUBLE_TRUST=untrusted}.
+   */
   static Map<String, String> env(String... kv) {
     Map<String, String> env = new HashMap<>();
+    env.put("AGENTDOUBLE_TRUST", "trusted");
     for (int i = 0; i < kv.length; i += 2) {
       env.put(kv[i], kv[i + 1]);
     }
@@ -127,6 +136,51 @@ final class FakeProcess {
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads a stream on its own thread; what has arrived so far can be looked at any time. */
+  static final class Drain {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final Thread thread;
+
+    Drain(InputStream in) {
+      thread = new Thread(() -> {
+        byte[] buf = new byte[1 << 16];
+        try (in) {
+          int n;
+          while ((n = in.read(buf)) > 0) {
+            synchronized (bytes) {
+              bytes.write(buf, 0, n);
+            }
+          }
+        } catch (IOException e) {
+          // the process was killed
+        }
+      }, "drain");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    byte[] bytes() {
+      synchronized (bytes) {
+        return bytes.toByteArray();
+      }
+    }
+
+    void awaitSize(int size) {
+      await().atMost(FakeProcess.TIMEOUT).until(() -> {
+        synchronized (bytes) {
+          return bytes.size() >= size;
+        }
+      });
+    }
+
+    /** Everything, once the stream has ended. */
+    byte[] awaitEnd() throws InterruptedException {
+      thread.join(FakeProcess.TIMEOUT.toMillis());
+      assertThat(thread.isAlive()).as("stream still open after " + FakeProcess.TIMEOUT).isFalse();
+      return bytes();
     }
   }
 }

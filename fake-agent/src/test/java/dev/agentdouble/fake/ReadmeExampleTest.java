@@ -35,7 +35,7 @@ class ReadmeExampleTest {
 
     // 2. Run: your code spawns the fake exactly as it would spawn cursor-agent.
     ProcessBuilder agent = new ProcessBuilder(cursorAgent.toString(),
-        "-p", "--output-format", "stream-json", "Refactor the checkout flow");
+        "-p", "--trust", "--output-format", "stream-json", "Refactor the checkout flow");
     agent.environment().put("AGENTDOUBLE_TAPE", tape.toString());
     agent.environment().put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
     agent.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

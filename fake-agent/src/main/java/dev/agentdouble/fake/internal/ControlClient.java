@@ -23,6 +23,11 @@ final class ControlClient {
   record Call(List<String> argv, String prompt, String cwd, String outputFormat, String model,
       String stdin, long pid, Map<String, String> env) {}
 
+  /** The environment variable naming the control server. */
+  static final String ENV = "AGENTDOUBLE_URL";
+  /** Where a run the CLI ended before it needed a tape is reported, under the server's URL. */
+  static final String STOPPED = "invocations/stopped";
+
   static final int CONNECT_TIMEOUT_MS = 5_000;
   static final int READ_TIMEOUT_MS = 30_000;
 
@@ -64,6 +69,30 @@ final class ControlClient {
     String text = new String(response.body(), StandardCharsets.UTF_8).strip();
     return new TapeSelection.Failed("the control server (" + url + ") has no tape for this "
         + "invocation (HTTP " + response.status() + ")" + (text.isEmpty() ? "" : ":\n" + text));
+  }
+
+  /**
+   * Tells the control server about a run that ended before it needed a tape (the trust gate, a
+   * validation error), so the test sees every invocation. The answer does not matter, and a
+   * server that cannot be reached changes nothing: the run has ended as the CLI ends it.
+   *
+   * @param stoppedBy why the run ended, e.g. {@code trust-gate}
+   */
+  static void report(String url, Call call, String stoppedBy) {
+    try {
+      URI uri = URI.create(url.endsWith("/") ? url + STOPPED : url + "/" + STOPPED);
+      if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+        return;
+      }
+      String body = new String(body(call), StandardCharsets.UTF_8);
+      StringBuilder sb = new StringBuilder(body.length() + 32);
+      sb.append(body, 0, body.length() - 1);
+      Journal.field(sb, "stoppedBy", stoppedBy);
+      sb.append('}');
+      post(uri, sb.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException | IllegalArgumentException e) {
+      // nobody to tell: the run's own ending stands
+    }
   }
 
   /**

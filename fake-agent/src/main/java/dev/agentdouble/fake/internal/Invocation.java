@@ -27,9 +27,6 @@ public final class Invocation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
   public static final int OWN_PROBLEM = 70;
 
-  static final String NOT_LOGGED_IN = "Error: Authentication required. Please run 'agent login' "
-      + "first, or set CURSOR_API_KEY environment variable.\n";
-
   private final String programName;
   private final List<String> argv;
   private final Map<String, String> env;
@@ -110,11 +107,15 @@ public final class Invocation {
       return ownProblem(journal, "the interactive mode is not impersonated; run with -p "
           + "(print mode), or with stdout or stdin not a terminal");
     }
+    Profile.Behaviour behaviour = profile.behaviour();
     OutputFormat format = args.outputFormat().orElse(profile.defaultOutputFormat());
     journal.outputFormat = format.cliName();
     journal.model = args.model().orElse(null);
     String stdinText = null;
-    if (!stdinTty) {
+    // 2026.09 and later run at once with a prompt in argv and wait for stdin's end afterwards
+    boolean awaitStdinEnd = !stdinTty && behaviour.stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
+        && !args.promptWords().isEmpty();
+    if (!stdinTty && !awaitStdinEnd) {
       stdinText = readStdin();
       journal.stdin = stdinText;
     }
@@ -123,21 +124,34 @@ public final class Invocation {
       prompt = stdinText.strip();
     }
     journal.prompt = prompt;
-    if (!profile.loggedIn() && args.apiKey().isEmpty() && !args.has("auth-token")
-        && isBlank(env.get("CURSOR_API_KEY"))
-        && isBlank(env.get("CURSOR_AUTH_TOKEN"))) {
-      writeErr(NOT_LOGGED_IN);
-      return journal.end(Ending.exit(1), null);
+    String workspace = args.workspace().orElse(cwd);
+    ControlClient.Call call = new ControlClient.Call(argv, prompt, workspace, format.cliName(),
+        args.model().orElse(null), stdinText, pid, forwardedEnv());
+    Checks.Stop stop = new Checks(args, profile, env, workspace, prompt, cwd).run();
+    if (stop != null) {
+      writeOut(stop.outcome().stdout());
+      writeErr(stop.outcome().stderr());
+      journal.stoppedBy = stop.reason();
+      String url = env.get(ControlClient.ENV);
+      if (!isBlank(url)) {
+        ControlClient.report(url, call, stop.reason());
+      }
+      return journal.end(Ending.exit(stop.outcome().exit()), null);
     }
-    if (prompt.isEmpty()) {
-      writeErr("Error: No prompt provided for print mode. Pass a prompt as an argument or on "
-          + "stdin.\n");
-      return journal.end(Ending.exit(1), null);
+    TapeSelection.Result selected;
+    if (behaviour.surface() == Profile.Surface.CLI_2026_10 && args.has("system-prompt")) {
+      // accepted locally, refused by the server whatever the tape: no tape is asked for
+      journal.stoppedBy = "system-prompt";
+      String url = env.get(ControlClient.ENV);
+      if (!isBlank(url)) {
+        ControlClient.report(url, call, journal.stoppedBy);
+      }
+      selected = new TapeSelection.Selected(ServerRejection.systemPrompt(prompt, workspace,
+          profile.model()));
+    } else {
+      selected = TapeSelection.select(env,
+          new TapeSelection.Request(prompt, argv, format, args.model()), call);
     }
-    TapeSelection.Result selected = TapeSelection.select(env,
-        new TapeSelection.Request(prompt, argv, format, args.model()),
-        new ControlClient.Call(argv, prompt, args.workspace().orElse(cwd), format.cliName(),
-            args.model().orElse(null), stdinText, pid, forwardedEnv()));
     if (selected instanceof TapeSelection.Failed failed) {
       return ownProblem(journal, failed.message());
     }
@@ -177,7 +191,8 @@ public final class Invocation {
         Optional.of(args.workspace().orElse(cwd)),
         Optional.ofNullable(home),
         Optional.of(prompt),
-        OptionalLong.of(liveEpochMs)));
+        OptionalLong.of(liveEpochMs),
+        apiKeySource(args)));
     Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
     journal.end(checked.ending(), null);
     if (checked.ending().kind() == Ending.Kind.KILL) {
@@ -185,12 +200,30 @@ public final class Invocation {
     }
     Gates gates = Gates.fromEnv(env);
     try {
-      return new Player(source, timing, originNanos, substitution, transform, stdout, stderr, gates,
-          pid).play(checked);
+      Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
+          stderr, gates, pid).play(checked);
+      if (awaitStdinEnd && ending.kind() == Ending.Kind.EXIT) {
+        stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
+      }
+      return ending;
     } catch (Gates.NotReleased e) {
       writeErr("agentdouble: " + e.getMessage() + "\n");
       return Ending.exit(OWN_PROBLEM);
     }
+  }
+
+  /**
+   * What the init event's {@code apiKeySource} says live: {@code flag} for {@code --api-key},
+   * {@code env} for {@code CURSOR_API_KEY}; otherwise the tape's value stands.
+   */
+  private Optional<String> apiKeySource(CliArgs args) {
+    if (args.apiKey().isPresent()) {
+      return Optional.of("flag");
+    }
+    if (!isBlank(env.get("CURSOR_API_KEY"))) {
+      return Optional.of("env");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -318,6 +351,7 @@ public final class Invocation {
     String tape;
     String renderedFrom;
     String derived;
+    String stoppedBy;
     boolean written;
 
     JournalEntry(long startedAt) {
@@ -338,7 +372,8 @@ public final class Invocation {
       }
       try {
         Journal.append(file, new Journal.Entry(pid, Journal.isoInstant(startedAt), argv, cwd, prompt, stdin,
-            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, derived, ending, error));
+            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, derived, stoppedBy, ending,
+            error));
       } catch (IOException e) {
         writeErr("agentdouble: AGENTDOUBLE_JOURNAL=" + file + ": cannot append: " + e.getMessage()
             + "\n");

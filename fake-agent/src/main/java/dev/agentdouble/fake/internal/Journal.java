@@ -29,6 +29,7 @@ public final class Journal {
       String tape,
       String renderedFrom,
       String derived,
+      String stoppedBy,
       Ending ending,
       String error) {}
 
@@ -96,6 +97,7 @@ public final class Journal {
     field(sb, "tape", e.tape());
     field(sb, "renderedFrom", e.renderedFrom());
     field(sb, "derived", e.derived());
+    field(sb, "stoppedBy", e.stoppedBy());
     if (e.ending() != null) {
       Ending end = e.ending();
       switch (end.kind()) {

@@ -11,15 +11,15 @@ import java.util.Optional;
  * What the fake CLI says about itself and its account: the answers of {@code --version},
  * {@code status}, {@code models}, {@code about}, and the defaults of a run.
  *
- * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: a built-in name ({@value #DOCUMENTED}, the default,
- * or {@value #CLI_2026_10}) or the path of a JSON file. Every field of the file is optional; the
- * rest come from the built-in named by {@code "base"} ({@value #DOCUMENTED} when absent):
+ * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: a built-in name ({@value #CLI_2026_10}, the default:
+ * the newest real CLI, or {@value #DOCUMENTED}: the vendor's page) or the path of a JSON file. Every field of the file is optional; the
+ * rest come from the built-in named by {@code "base"} ({@value #CLI_2026_10} when absent):
  *
  * <pre>{@code
  * {"base": "2026.10", "version": "2026.10.01-e373342", "loggedIn": true,
  *  "email": "dev@example.com", "defaultOutputFormat": "text", "textStyle": "final",
  *  "model": "Auto", "models": [{"id": "auto", "name": "Auto"}], "about": "About Cursor CLI\n...",
- *  "trustGate": true}
+ *  "trustGate": true, "apiKeyValid": true}
  * }</pre>
  *
  * @param name the built-in's name, or the file as given
@@ -32,6 +32,8 @@ import java.util.Optional;
  * @param models what {@code models} and {@code --list-models} list, in order
  * @param about the verbatim text {@code about} prints; empty to build it from the other fields
  * @param behaviour how this version of the CLI behaves where versions differ
+ * @param apiKeyValid whether an API key given with {@code --api-key} or {@code CURSOR_API_KEY} is
+ *     accepted; false plays the CLI's invalid-key warning
  */
 public record Profile(
     String name,
@@ -43,7 +45,8 @@ public record Profile(
     String model,
     List<Model> models,
     Optional<String> about,
-    Behaviour behaviour) {
+    Behaviour behaviour,
+    boolean apiKeyValid) {
 
   /** The environment variable that names the profile. */
   public static final String ENV = "AGENTDOUBLE_PROFILE";
@@ -110,6 +113,14 @@ public record Profile(
     }
   }
 
+  /** A profile whose API keys are accepted. */
+  public Profile(String name, String version, boolean loggedIn, String email,
+      OutputFormat defaultOutputFormat, TextStyle textStyle, String model, List<Model> models,
+      Optional<String> about, Behaviour behaviour) {
+    this(name, version, loggedIn, email, defaultOutputFormat, textStyle, model, models, about,
+        behaviour, true);
+  }
+
   public Profile {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");
@@ -124,14 +135,14 @@ public record Profile(
 
   /**
    * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the
-   * {@value #DOCUMENTED} profile when unset or empty.
+   * {@value #CLI_2026_10} profile when unset or empty.
    *
    * @throws ProfileException when the file cannot be read or is not a valid profile
    */
   public static Profile load(Map<String, String> env) throws ProfileException {
     String value = env.get(ENV);
     if (value == null || value.isEmpty()) {
-      return documented();
+      return cli202610();
     }
     Optional<Profile> builtIn = builtIn(value);
     if (builtIn.isPresent()) {
@@ -159,7 +170,7 @@ public record Profile(
         Behaviour.DOCUMENTED);
   }
 
-  /** The newest real CLI, 2026.10 (text by default, the trust gate). */
+  /** The default profile: the newest real CLI, 2026.10 (text by default, the trust gate). */
   public static Profile cli202610() {
     return new Profile(CLI_2026_10, "2026.10.01-e373342", true, "dev@example.com",
         OutputFormat.TEXT, TextStyle.FINAL, "Auto", defaultModels(), Optional.empty(),

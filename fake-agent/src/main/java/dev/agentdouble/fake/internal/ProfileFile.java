@@ -22,7 +22,8 @@ import java.util.Optional;
  */
 final class ProfileFile {
   private static final List<String> FIELDS = List.of("base", "version", "loggedIn", "email",
-      "defaultOutputFormat", "textStyle", "model", "models", "about", "trustGate");
+      "defaultOutputFormat", "textStyle", "model", "models", "about", "trustGate",
+      "apiKeyValid");
 
   private ProfileFile() {}
 
@@ -87,6 +88,12 @@ final class ProfileFile {
             }
             f.trustGate = p.getBooleanValue();
           }
+          case "apiKeyValid" -> {
+            if (!value.isBoolean()) {
+              throw problem(source, p, "\"apiKeyValid\" must be true or false");
+            }
+            f.apiKeyValid = p.getBooleanValue();
+          }
           default -> throw problem(source, p, "unknown field \"" + key + "\"; a profile has "
               + String.join(", ", FIELDS));
         }
@@ -105,7 +112,7 @@ final class ProfileFile {
   }
 
   private static final class Fields {
-    String base = Profile.DOCUMENTED;
+    String base = Profile.CLI_2026_10;
     String version;
     Boolean loggedIn;
     String email;
@@ -115,6 +122,7 @@ final class ProfileFile {
     List<Profile.Model> models;
     String about;
     Boolean trustGate;
+    Boolean apiKeyValid;
 
     Profile build(String source) throws ProfileException {
       Optional<Profile> b = Profile.builtIn(base);
@@ -132,7 +140,8 @@ final class ProfileFile {
           model != null ? model : d.model(),
           models != null ? models : d.models(),
           about != null ? Optional.of(about) : d.about(),
-          trustGate != null ? d.behaviour().withTrustGate(trustGate) : d.behaviour());
+          trustGate != null ? d.behaviour().withTrustGate(trustGate) : d.behaviour(),
+          apiKeyValid != null ? apiKeyValid : d.apiKeyValid());
     }
   }
 

@@ -18,6 +18,8 @@ import java.util.OptionalLong;
  *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by
  *       {@code /} (the longer variable wins when both fit);
  *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
+ *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string
+ *       under the key {@code apiKeySource}, when the key came by flag or environment;
  *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under
  *       {@code startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
  * </ul>
@@ -30,24 +32,36 @@ import java.util.OptionalLong;
 public final class Substitution {
   /** Live values; empty where the run keeps what was recorded. */
   public record Live(Optional<String> sessionId, Optional<String> cwd, Optional<String> home,
-      Optional<String> prompt, OptionalLong epochMs) {}
+      Optional<String> prompt, OptionalLong epochMs, Optional<String> apiKeySource) {
+    /** Live values with the tape's {@code apiKeySource} kept. */
+    public Live(Optional<String> sessionId, Optional<String> cwd, Optional<String> home,
+        Optional<String> prompt, OptionalLong epochMs) {
+      this(sessionId, cwd, home, prompt, epochMs, Optional.empty());
+    }
+  }
 
   private record Rule(byte[] needle, byte[] replacement, boolean prefix) {}
 
   private static final byte[] TIMESTAMP = "\"timestamp_ms\":".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] STARTED = "\"startedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] COMPLETED = "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] API_KEY_SOURCE =
+      "\"apiKeySource\":\"".getBytes(StandardCharsets.US_ASCII);
 
   private final Rule[] strings;
   private final long shift;
   private final byte[] promptNeedle;
   private final String recordedPrompt;
   private final byte[] promptReplacement;
+  private final byte[] apiKeySource;
   private final List<long[]> matches = new ArrayList<>();
   private final List<byte[]> replacements = new ArrayList<>();
 
-  private Substitution(List<Rule> strings, long shift, String recordedPrompt, String livePrompt) {
+  private Substitution(List<Rule> strings, long shift, String recordedPrompt, String livePrompt,
+      Optional<String> apiKeySource) {
     this.strings = strings.toArray(new Rule[0]);
+    this.apiKeySource = apiKeySource.isPresent()
+        ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
     this.shift = shift;
     this.recordedPrompt = recordedPrompt;
     if (recordedPrompt != null) {
@@ -76,7 +90,7 @@ public final class Substitution {
       recordedPrompt = recorded.prompt().get();
       livePrompt = live.prompt().get();
     }
-    return new Substitution(rules, shift, recordedPrompt, livePrompt);
+    return new Substitution(rules, shift, recordedPrompt, livePrompt, live.apiKeySource());
   }
 
   private static void addRule(List<Rule> rules, Optional<String> recorded, Optional<String> live,
@@ -97,7 +111,7 @@ public final class Substitution {
 
   /** Whether anything would ever change. */
   public boolean active() {
-    return strings.length > 0 || shift != 0 || promptNeedle != null;
+    return strings.length > 0 || shift != 0 || promptNeedle != null || apiKeySource != null;
   }
 
   /**
@@ -144,6 +158,18 @@ public final class Substitution {
           i = shiftDigits(buf, i + COMPLETED.length, end, true);
           continue;
         }
+      }
+      if (apiKeySource != null && regionMatches(buf, i, end, API_KEY_SOURCE)) {
+        int from = i + API_KEY_SOURCE.length;
+        int close = from;
+        while (close < end && buf[close] != '"' && buf[close] != '\\') {
+          close++;
+        }
+        if (close < end && buf[close] == '"') {
+          add(from, close - from, apiKeySource);
+          i = close;
+        }
+        continue;
       }
       if (promptNeedle != null && i + promptNeedle.length <= end
           && regionMatches(buf, i, end, promptNeedle)) {

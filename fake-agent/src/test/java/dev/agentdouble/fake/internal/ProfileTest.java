@@ -37,11 +37,16 @@ class ProfileTest {
   }
 
   @Test
-  void theDocumentedProfileIsTheDefault() throws Exception {
+  void theNewestRealCliIsTheDefault() throws Exception {
     Profile p = Profile.load(Map.of());
 
-    assertThat(p.name()).isEqualTo("documented");
-    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
+    assertThat(p.name()).isEqualTo("2026.10");
+    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
+    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.CLI_2026_10);
+    assertThat(p.behaviour().trustGate()).isTrue();
+    assertThat(p.behaviour().authFirst()).isTrue();
+    assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.RUN_THEN_AWAIT_EOF);
+    assertThat(p.apiKeyValid()).isTrue();
     assertThat(p.version()).isEqualTo("2026.10.01-e373342");
     assertThat(p.loggedIn()).isTrue();
     assertThat(p.email()).isEqualTo("dev@example.com");
@@ -49,6 +54,27 @@ class ProfileTest {
     assertThat(p.models()).isNotEmpty();
     assertThat(p.about()).isEmpty();
     assertThat(Profile.load(Map.of(Profile.ENV, ""))).isEqualTo(p);
+  }
+
+  @Test
+  void theDocumentedProfileFollowsTheVendorPage() throws Exception {
+    Profile p = Profile.load(Map.of(Profile.ENV, "documented"));
+
+    assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
+    assertThat(p.textStyle()).isEqualTo(TextStyle.ACTIONS);
+    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.DOCUMENTED);
+    assertThat(p.behaviour().trustGate()).isFalse();
+    assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.READ_BEFORE_RUN);
+  }
+
+  @Test
+  void aFileCanTurnTheTrustGateOffAndRejectApiKeys() throws Exception {
+    Profile p = load("{\"trustGate\":false,\"apiKeyValid\":false}");
+
+    assertThat(p.behaviour().trustGate()).isFalse();
+    assertThat(p.behaviour().surface()).isEqualTo(Profile.Surface.CLI_2026_10);
+    assertThat(p.apiKeyValid()).isFalse();
+    assertThat(problem("{\"trustGate\":\"yes\"}")).contains("\"trustGate\" must be true or false");
   }
 
   @Test
@@ -79,8 +105,8 @@ class ProfileTest {
 
   @Test
   void aFileTakesWhatItLeavesOutFromItsBase() throws Exception {
-    Profile documented = load("{\"loggedIn\":false}");
-    Profile cli = load("{\"base\":\"2026.10\",\"email\":\"x@y.z\"}");
+    Profile documented = load("{\"base\":\"documented\",\"loggedIn\":false}");
+    Profile cli = load("{\"email\":\"x@y.z\"}");
 
     assertThat(documented.loggedIn()).isFalse();
     assertThat(documented.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);

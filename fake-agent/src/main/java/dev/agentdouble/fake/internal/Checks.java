@@ -1,0 +1,262 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.tape.CursorMessages;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the CLI checks before a print run reaches the server, in its profile's order, with the
+ * CLI's own texts and exit codes: the account, the API key, the workspace trust gate, then the
+ * values of {@code --resume}, {@code --new-session-id}, {@code --allowed-tools},
+ * {@code --conversation-history-file}, {@code --system-prompt}, the prompt and the model.
+ * A run that passes every check is replayed from its tape.
+ */
+final class Checks {
+  /** The environment variable that says whether workspaces are already trusted. */
+  static final String TRUST_ENV = "AGENTDOUBLE_TRUST";
+
+  /**
+   * A run the CLI ends before it needs an answer from the server.
+   *
+   * @param reason a short code for the journal and the control plane, e.g. {@code trust-gate}
+   * @param outcome what it writes and how it exits
+   */
+  record Stop(String reason, Outcome outcome) {}
+
+  private final CliArgs args;
+  private final Profile profile;
+  private final Map<String, String> env;
+  private final String workspace;
+  private final String prompt;
+  private final String cwd;
+
+  Checks(CliArgs args, Profile profile, Map<String, String> env, String workspace, String prompt,
+      String cwd) {
+    this.args = args;
+    this.profile = profile;
+    this.env = env;
+    this.workspace = workspace;
+    this.prompt = prompt;
+    this.cwd = cwd;
+  }
+
+  /** The first check that stops the run, or null when it goes on to its tape. */
+  Stop run() throws IOException {
+    Stop stop = auth();
+    if (stop != null) {
+      return stop;
+    }
+    boolean newer = profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
+    if (newer) {
+      stop = firstOf(apiKey(), trustGate(), resume(), newSessionId(), allowedTools(),
+          conversationHistory(), systemPromptFile());
+      if (stop != null) {
+        return stop;
+      }
+    } else if ((stop = trustGate()) != null) {
+      return stop;
+    }
+    if (prompt.isEmpty()) {
+      return new Stop("no-prompt", Outcome.fail(CursorMessages.NO_PROMPT));
+    }
+    if (newer && (stop = model()) != null) {
+      return stop;
+    }
+    if (newer && args.newSessionId().isPresent()) {
+      CliState.of(env.get(CliState.ENV)).takeSession(args.newSessionId().get());
+    }
+    return null;
+  }
+
+  private static Stop firstOf(Stop... stops) {
+    for (Stop s : stops) {
+      if (s != null) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private boolean keyGiven() {
+    return args.apiKey().isPresent() || args.has("auth-token")
+        || !blank(env.get("CURSOR_API_KEY")) || !blank(env.get("CURSOR_AUTH_TOKEN"));
+  }
+
+  private Stop auth() {
+    if (!profile.loggedIn() && !keyGiven()) {
+      return new Stop("auth", Outcome.fail(CursorMessages.AUTH_REQUIRED));
+    }
+    return null;
+  }
+
+  private Stop apiKey() {
+    if (!profile.apiKeyValid() && (args.apiKey().isPresent()
+        || !blank(env.get("CURSOR_API_KEY")))) {
+      return new Stop("api-key", Outcome.fail(CursorMessages.INVALID_API_KEY));
+    }
+    return null;
+  }
+
+  /**
+   * The workspace trust gate: a print run in a workspace not trusted yet stops unless it passes
+   * {@code --trust} (which trusts the workspace from then on), {@code -f} or {@code --yolo}
+   * (this run only). Evaluated lazily: these checks are only made when the gate is on.
+   */
+  private Stop trustGate() throws IOException {
+    if (!profile.behaviour().trustGate()) {
+      return null;
+    }
+    String trust = env.get(TRUST_ENV);
+    if (!blank(trust) && !trust.equals("trusted") && !trust.equals("untrusted")) {
+      throw new IllegalArgumentException(TRUST_ENV + "=" + trust
+          + ": use trusted (every workspace already trusted) or untrusted (a fresh machine, the"
+          + " default)");
+    }
+    String physical = physical(workspace);
+    CliState state = CliState.of(env.get(CliState.ENV));
+    if (args.trust()) {
+      state.trust(physical);
+      return null;
+    }
+    if (args.force() || "trusted".equals(trust) || state.trusted(physical)) {
+      return null;
+    }
+    return new Stop("trust-gate", Outcome.fail(CursorMessages.trustRequired(physical)));
+  }
+
+  /** The workspace's physical absolute path, links resolved, as the CLI shows it. */
+  private String physical(String path) {
+    Path p = Path.of(cwd).resolve(path);
+    try {
+      return p.toRealPath().toString();
+    } catch (IOException | SecurityException e) {
+      return p.toAbsolutePath().normalize().toString();
+    }
+  }
+
+  private Stop resume() {
+    if (args.resumeId().isEmpty()) {
+      return null;
+    }
+    String id = args.resumeId().get();
+    if (isUuid(id) || isPreviousChat(id)) {
+      return null; // an unknown valid UUID starts a new session under that id
+    }
+    return new Stop("resume", Outcome.fail(CursorMessages.resumeNotUuid(id)));
+  }
+
+  private Stop newSessionId() throws IOException {
+    if (args.newSessionId().isEmpty()) {
+      return null;
+    }
+    String id = args.newSessionId().get();
+    if (!isUuidV4(id)) {
+      return new Stop("new-session-id", Outcome.fail(CursorMessages.newSessionIdNotUuidV4(id)));
+    }
+    CliState state = CliState.of(env.get(CliState.ENV));
+    if (state.sessionTaken(id)) {
+      return new Stop("new-session-id", Outcome.fail(CursorMessages.sessionIdInUse(id)));
+    }
+    return null; // taken once every check has passed
+  }
+
+  private Stop allowedTools() {
+    List<String> invalid = new ArrayList<>();
+    for (String value : args.options().getOrDefault("allowed-tools", List.of())) {
+      for (String name : value.split(",")) {
+        String tool = name.strip();
+        if (!tool.isEmpty() && !CursorMessages.TOOL_NAMES.contains(tool)
+            && !invalid.contains(tool)) {
+          invalid.add(tool);
+        }
+      }
+    }
+    if (invalid.isEmpty()) {
+      return null;
+    }
+    return new Stop("allowed-tools",
+        new Outcome("", CursorMessages.invalidAllowedTools(invalid), 0));
+  }
+
+  private Stop conversationHistory() {
+    if (args.option("conversation-history-file").isEmpty()) {
+      return null;
+    }
+    String file = args.option("conversation-history-file").get();
+    if (Files.isRegularFile(Path.of(cwd).resolve(file))) {
+      return null;
+    }
+    return new Stop("conversation-history-file",
+        new Outcome("", CursorMessages.conversationHistoryMissing(file), 0));
+  }
+
+  private Stop systemPromptFile() throws IOException {
+    if (args.option("system-prompt").isEmpty()) {
+      return null;
+    }
+    Path file = Path.of(cwd).resolve(args.option("system-prompt").get()).normalize();
+    if (!Files.isRegularFile(file)) {
+      return new Stop("system-prompt",
+          Outcome.fail(CursorMessages.systemPromptFileNotFound(file.toString())));
+    }
+    if (Files.size(file) == 0) {
+      return new Stop("system-prompt",
+          Outcome.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
+    }
+    return null; // read and accepted locally; the server refuses it (see Invocation)
+  }
+
+  /** A model with bracket parameters: the CLI resolves none of them for a plain account. */
+  private Stop model() {
+    if (args.model().isEmpty() || args.model().get().indexOf('[') < 0) {
+      return null;
+    }
+    List<String> ids = new ArrayList<>();
+    for (Profile.Model m : profile.models()) {
+      ids.add(m.id());
+    }
+    return new Stop("model",
+        Outcome.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
+  }
+
+  /** {@code -1}, {@code -2}: the Nth previous chat of the workspace. */
+  private static boolean isPreviousChat(String id) {
+    if (id.length() < 2 || id.charAt(0) != '-') {
+      return false;
+    }
+    for (int i = 1; i < id.length(); i++) {
+      if (id.charAt(i) < '0' || id.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Any RFC 4122 form: 8-4-4-4-12 hexadecimal digits. */
+  static boolean isUuid(String s) {
+    if (s.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = s.charAt(i);
+      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+      if (dash ? c != '-' : Character.digit(c, 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A version-4 UUID: version nibble 4, variant 8, 9, a or b. */
+  static boolean isUuidV4(String s) {
+    return isUuid(s) && s.charAt(14) == '4' && "89abAB".indexOf(s.charAt(19)) >= 0;
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}
