@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.tape.OutputFormat;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * A command line the Cursor Agent CLI accepts, as {@link CliParser} understood it.
  *
  * @param programName the name the program was invoked as ({@code agent}, {@code cursor-agent});
- *     help's usage line starts with it
+ *     help and errors do not use it (they always say {@code agent}, as the real CLI does)
  * @param argv the arguments as given, without the program name
  * @param commandPath the commands named, outermost first: empty for a plain run, {@code [agent]}
  *     when the {@code agent} word was used, {@code [status]}, {@code [mcp, list]}; with
@@ -43,7 +44,9 @@ import java.util.Optional;
  * @param listModels {@code --list-models}
  * @param options every option given, by long name without dashes ({@code output-format}), in order
  *     of first use, to all values given in order; an option given without a value (a flag, or
- *     {@code --resume} alone) has the value {@code "true"}, as commander stores it
+ *     {@code --resume} alone) has the value {@code "true"}, as commander stores it. The hidden
+ *     options are here too ({@code single-turn}, {@code allowed-tools}, {@code system-prompt},
+ *     ...): see {@link #commaSeparated} for the tool lists
  */
 public record CliArgs(
     String programName,
@@ -93,6 +96,25 @@ public record CliArgs(
   public Optional<String> option(String longName) {
     List<String> values = options.get(longName);
     return values == null ? Optional.empty() : Optional.of(values.get(values.size() - 1));
+  }
+
+  /**
+   * Every value given to the option with this long name (no dashes), each split at commas, with
+   * surrounding blanks and empty items dropped, in order: {@code --allowed-tools read,grep
+   * --allowed-tools shell} gives {@code [read, grep, shell]}. Empty when the option was not
+   * given.
+   */
+  public List<String> commaSeparated(String longName) {
+    List<String> items = new ArrayList<>();
+    for (String value : options.getOrDefault(longName, List.of())) {
+      for (String item : value.split(",")) {
+        String trimmed = item.strip();
+        if (!trimmed.isEmpty()) {
+          items.add(trimmed);
+        }
+      }
+    }
+    return List.copyOf(items);
   }
 
   /** Whether the option with this long name (no dashes) was given. */

@@ -20,7 +20,10 @@ import java.util.Optional;
  * errors worded and ordered as commander's.
  */
 public final class CliParser {
-  /** The name help and errors use when the caller does not say how the program was invoked. */
+  /**
+   * The name {@link CliArgs#programName()} has when the caller does not say how the program was
+   * invoked. Help and errors never use the invoked name: they always say {@code agent}.
+   */
   public static final String DEFAULT_PROGRAM = "agent";
 
   private final String program;
@@ -266,8 +269,8 @@ public final class CliParser {
   }
 
   /** Commander's {@code help({ error: true })}: the command's help on stderr, exit 1. */
-  private Stop helpError(List<CliCommand> chain) {
-    return new Stop(new ParseResult.UsageError(HelpText.render(program, chain)));
+  private static Stop helpError(List<CliCommand> chain) {
+    return new Stop(new ParseResult.UsageError(HelpText.render(chain)));
   }
 
   private static Stop error(String message) {

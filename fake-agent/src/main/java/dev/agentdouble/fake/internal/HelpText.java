@@ -17,11 +17,11 @@ final class HelpText {
   private HelpText() {}
 
   /**
-   * The help of the last command of {@code chain} (the root first), ending with a newline.
-   *
-   * @param program the name the root is invoked as, e.g. {@code agent}
+   * The help of the last command of {@code chain} (the root first), ending with a newline. The
+   * usage line names the root by its own name, {@code agent}, whatever name the program was
+   * invoked as: the CLI sets its program name, so commander never reads it from argv.
    */
-  static String render(String program, List<CliCommand> chain) {
+  static String render(List<CliCommand> chain) {
     CliCommand cmd = chain.get(chain.size() - 1);
     List<String> argumentTerms = new ArrayList<>();
     List<String> argumentHelp = new ArrayList<>();
@@ -55,7 +55,7 @@ final class HelpText {
     }
 
     StringBuilder out = new StringBuilder();
-    out.append("Usage: ").append(usage(program, chain)).append("\n\n");
+    out.append("Usage: ").append(usage(chain)).append("\n\n");
     if (!cmd.description().isEmpty()) {
       out.append(boxWrap(cmd.description(), WIDTH)).append("\n\n");
     }
@@ -88,11 +88,11 @@ final class HelpText {
   }
 
   /** E.g. {@code agent mcp login [options] <identifier>}. */
-  static String usage(String program, List<CliCommand> chain) {
+  static String usage(List<CliCommand> chain) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < chain.size(); i++) {
       CliCommand c = chain.get(i);
-      sb.append(i == 0 ? program : c.name());
+      sb.append(c.name());
       if (i == chain.size() - 1 && c.alias().isPresent()) {
         sb.append('|').append(c.alias().get());
       }

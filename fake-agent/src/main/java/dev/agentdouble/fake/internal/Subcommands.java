@@ -1,58 +1,88 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.tape.CursorMessages;
 import dev.agentdouble.tape.internal.JsonText;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * What the CLI answers when an invocation is not an agent run: {@code --version}, help, and the
- * subcommands, from the {@link Profile}. Nothing here has a side effect: {@code login} and
- * {@code logout} change no state, {@code update} installs nothing.
+ * subcommands, from the {@link Profile}; their shapes follow the profile's {@link
+ * Profile.Surface}. Nothing here has a side effect: {@code login} and {@code logout} change no
+ * state, {@code update} installs nothing, {@code install-shell-integration} writes no file.
  */
 public final class Subcommands {
-  /** The CLI's message when a run or a command needs an account and none is logged in. */
-  static final String AUTH_REQUIRED = "Error: Authentication required. Please run 'agent login'"
-      + " first, or set CURSOR_API_KEY environment variable.\n";
-  /** The TUI commands fail so when stdin is not a terminal; the fake has no TUI at all. */
-  static final String NEEDS_TTY = "Error: Raw mode is not supported on the current"
-      + " process.stdin, which Ink uses as input stream by default.\n";
   private static final String NO_MCP_CONFIG = " not found in .cursor/mcp.json or"
       + " ~/.cursor/mcp.json\n";
+  /** The last line of {@code models} in the documented surface. */
+  static final String MODELS_TIP = "Tip: use --model <id> (or /model <id> in interactive mode) to"
+      + " switch.";
+  /** The last line of {@code models} in 2026.10: it names the bracket overrides too. */
+  static final String MODELS_TIP_2026_10 = MODELS_TIP + " Parameterized models also accept quoted"
+      + " overrides, e.g. --model 'claude-opus-4-8[context=1m,effort=high,fast=false]'.";
+  /**
+   * The account fields {@code status --format json} shows besides the e-mail address. A profile
+   * has no fields for them, so they are fixed, plausible values.
+   */
+  static final long USER_ID = 100200300L;
+  static final String FIRST_NAME = "Dev";
+  static final String LAST_NAME = "Example";
+  static final String CREATED_AT = "2024-01-15T09:30:00.000Z";
 
   private Subcommands() {}
 
   /**
    * The answer to {@code args}, or empty when the invocation is an agent run (print mode or not)
    * that the replay engine plays. In order: {@code --version}; help; a subcommand;
-   * {@code --list-models}.
+   * {@code --list-models}. Both surfaces:
    *
    * <ul>
    *   <li>{@code -v/--version}: the profile's version line.
-   *   <li>{@code -h/--help}, {@code help [command]}: commander's help of the command.
+   *   <li>{@code -h/--help}, {@code help [command]}: commander's help of the command in the
+   *       surface's command tree, its usage line always naming {@code agent}.
    *   <li>{@code status}/{@code whoami}: {@code ✓ Logged in as <email>} or {@code Not logged in},
-   *       exit 0 either way. With {@code --format json} one compact JSON line, the shape the 2026
-   *       CLI prints: {@code {"status":"authenticated","isAuthenticated":true,
-   *       "hasAccessToken":true,"hasRefreshToken":true,"userInfo":{"email":"<email>"}}}, or
-   *       {@code {"status":"unauthenticated","isAuthenticated":false,"hasAccessToken":false,
-   *       "hasRefreshToken":false}}.
+   *       exit 0 either way; {@code --format json} below.
    *   <li>{@code create-chat}: a fresh random UUID.
    *   <li>{@code models}, {@code --list-models}: {@code Available models}, a blank line, one
-   *       {@code <id> - <name>} line per model (the profile's model marked {@code (current,
-   *       default)}; a {@code --model} id marks its line {@code (current)}), a blank line, a
-   *       {@code Tip:} line. No models: {@code No models available for this account.} Not
-   *       logged in: the authentication error, exit 1.
+   *       {@code <id> - <name>} line per model, a blank line, a {@code Tip:} line. No models:
+   *       {@code No models available for this account.} Not logged in: an authentication error,
+   *       exit 1.
    *   <li>{@code about}: the profile's {@code about} text, or {@code About Cursor CLI} and
-   *       aligned rows (CLI Version, Model, Subscription Tier, OS, Terminal, Shell, User Email).
-   *       With {@code --format json}: {@code {"cliVersion","model","subscriptionTier",
-   *       "osPlatform","osArch","userEmail","terminalProgram","shell","lastRequestId"}}.
+   *       aligned rows; {@code --format json} below.
    *   <li>{@code ls}, {@code resume}: the interactive picker cannot start without a terminal;
    *       stderr, exit 1.
    *   <li>{@code login}, {@code logout}, {@code update}: a plausible line, exit 0.
    *   <li>{@code mcp list}: no servers configured; {@code mcp login|list-tools|enable|disable
    *       <identifier>}: that server is not configured, exit 1.
+   * </ul>
+   *
+   * <p>The {@link Profile.Surface#DOCUMENTED documented} surface: {@code status --format json}
+   * and {@code about --format json} print one compact line ({@code {"status":"authenticated",
+   * "isAuthenticated":true,"hasAccessToken":true,"hasRefreshToken":true,"userInfo":{"email":
+   * "<email>"}}}); {@code models} marks the profile's model {@code (current, default)}.
+   *
+   * <p>The {@link Profile.Surface#CLI_2026_10 2026.10} surface, as the 2026.10.01 CLI:
+   *
+   * <ul>
+   *   <li>{@code status --format json} and {@code about --format json} are pretty-printed as
+   *       {@code JSON.stringify(value, null, 2)}; status has {@code userInfo} {@code {email,
+   *       userId, firstName, lastName, createdAt}}, or without an account {@code "message":
+   *       "Not logged in"}; about has {@code latestStatus} and {@code latestVersion} after
+   *       {@code cliVersion}, and its text a {@code Latest} row.
+   *   <li>{@code models}: the default model's line says {@code (default)}, a listed
+   *       {@code --model} id {@code (current)}; the tip names the bracket overrides; without an
+   *       account the 2026.10 wording of the authentication error.
+   *   <li>{@code persist}, {@code plugin}, {@code team}, {@code bedrock}, {@code generate-rule}:
+   *       interactive, so they fail as {@code ls} does without a terminal.
+   *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying
+   *       it was done, exit 0, no file touched.
+   *   <li>{@code worker}: not impersonated (a worker connects to Cursor and runs until stopped);
+   *       AgentDouble's own problem, exit {@value Invocation#OWN_PROBLEM}.
    * </ul>
    */
   public static Optional<Outcome> answer(CliArgs args, Profile profile) {
@@ -60,7 +90,7 @@ public final class Subcommands {
       return Optional.of(Outcome.out(profile.version() + "\n"));
     }
     if (args.help()) {
-      return Optional.of(Outcome.out(HelpText.render(args.programName(), chain(args, profile))));
+      return Optional.of(Outcome.out(HelpText.render(chain(args, profile))));
     }
     if (args.subcommand().isPresent()) {
       return Optional.of(subcommand(args, profile));
@@ -84,7 +114,12 @@ public final class Subcommands {
         return about(args, profile);
       case "ls":
       case "resume":
-        return Outcome.fail(NEEDS_TTY);
+      case "persist":
+      case "plugin":
+      case "team":
+      case "bedrock":
+      case "generate-rule":
+        return Outcome.fail(CursorMessages.RAW_MODE_UNSUPPORTED);
       case "login":
         return Outcome.out(profile.loggedIn()
             ? "✓ Already logged in as " + profile.email() + "\n"
@@ -93,11 +128,23 @@ public final class Subcommands {
         return Outcome.out(profile.loggedIn() ? "✓ Logged out successfully\n" : "Not logged in\n");
       case "update":
         return Outcome.out("✓ Already up to date (" + profile.version() + ")\n");
+      case "install-shell-integration":
+        return Outcome.out("✓ Shell integration installed to ~/.zshrc\n");
+      case "uninstall-shell-integration":
+        return Outcome.out("✓ Shell integration removed from ~/.zshrc\n");
+      case "worker":
+        return new Outcome("", "agentdouble: 'agent worker' is not impersonated: a worker"
+            + " connects to Cursor and runs tool calls until it is stopped\n",
+            Invocation.OWN_PROBLEM);
       case "mcp":
         return mcp(args);
       default:
         throw new IllegalArgumentException("no answer for subcommand " + name);
     }
+  }
+
+  private static boolean is202610(Profile profile) {
+    return profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
   }
 
   private static Outcome status(CliArgs args, Profile profile) {
@@ -106,6 +153,25 @@ public final class Subcommands {
       return Outcome.out(profile.loggedIn()
           ? "✓ Logged in as " + profile.email() + "\n"
           : "Not logged in\n");
+    }
+    if (is202610(profile)) {
+      Map<String, Object> status = new LinkedHashMap<>();
+      status.put("status", profile.loggedIn() ? "authenticated" : "unauthenticated");
+      status.put("isAuthenticated", profile.loggedIn());
+      status.put("hasAccessToken", profile.loggedIn());
+      status.put("hasRefreshToken", profile.loggedIn());
+      if (profile.loggedIn()) {
+        Map<String, Object> user = new LinkedHashMap<>();
+        user.put("email", profile.email());
+        user.put("userId", USER_ID);
+        user.put("firstName", FIRST_NAME);
+        user.put("lastName", LAST_NAME);
+        user.put("createdAt", CREATED_AT);
+        status.put("userInfo", user);
+      } else {
+        status.put("message", "Not logged in");
+      }
+      return Outcome.out(pretty(status));
     }
     if (!profile.loggedIn()) {
       return Outcome.out("{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
@@ -117,8 +183,10 @@ public final class Subcommands {
   }
 
   private static Outcome models(CliArgs args, Profile profile) {
+    boolean cli202610 = is202610(profile);
     if (!profile.loggedIn()) {
-      return Outcome.fail(AUTH_REQUIRED);
+      return Outcome.fail(cli202610
+          ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
     }
     if (profile.models().isEmpty()) {
       return Outcome.out("No models available for this account.\n");
@@ -133,7 +201,8 @@ public final class Subcommands {
     for (Profile.Model m : profile.models()) {
       boolean isDefault = !defaultMarked && m.name().equals(profile.model());
       defaultMarked |= isDefault;
-      boolean current = chosenListed ? m.id().equals(chosen) : isDefault;
+      // documented: without --model the default is current; 2026.10: only a chosen id is
+      boolean current = chosenListed ? m.id().equals(chosen) : isDefault && !cli202610;
       sb.append(m.id()).append(" - ").append(m.name());
       if (current && isDefault) {
         sb.append(" (current, default)");
@@ -144,22 +213,31 @@ public final class Subcommands {
       }
       sb.append('\n');
     }
-    sb.append("\nTip: use --model <id> (or /model <id> in interactive mode) to switch.\n");
+    sb.append('\n').append(cli202610 ? MODELS_TIP_2026_10 : MODELS_TIP).append('\n');
     return Outcome.out(sb.toString());
   }
 
   private static Outcome about(CliArgs args, Profile profile) {
+    boolean cli202610 = is202610(profile);
     String platform = platform();
     String arch = arch();
     String tier = profile.loggedIn() ? "Pro" : "Unknown";
     if (isJson(args)) {
-      return Outcome.out("{\"cliVersion\":" + JsonText.quote(profile.version())
-          + ",\"model\":" + JsonText.quote(profile.model())
-          + ",\"subscriptionTier\":" + JsonText.quote(tier)
-          + ",\"osPlatform\":" + JsonText.quote(platform)
-          + ",\"osArch\":" + JsonText.quote(arch)
-          + ",\"userEmail\":" + (profile.loggedIn() ? JsonText.quote(profile.email()) : "null")
-          + ",\"terminalProgram\":\"unknown\",\"shell\":\"unknown\",\"lastRequestId\":null}\n");
+      Map<String, Object> about = new LinkedHashMap<>();
+      about.put("cliVersion", profile.version());
+      if (cli202610) {
+        about.put("latestStatus", "up_to_date");
+        about.put("latestVersion", profile.version());
+      }
+      about.put("model", profile.model());
+      about.put("subscriptionTier", tier);
+      about.put("osPlatform", platform);
+      about.put("osArch", arch);
+      about.put("userEmail", profile.loggedIn() ? profile.email() : null);
+      about.put("terminalProgram", "unknown");
+      about.put("shell", "unknown");
+      about.put("lastRequestId", null);
+      return Outcome.out(cli202610 ? pretty(about) : compact(about));
     }
     if (profile.about().isPresent()) {
       String text = profile.about().get();
@@ -167,12 +245,73 @@ public final class Subcommands {
     }
     return Outcome.out("About Cursor CLI\n\n"
         + row("CLI Version", profile.version())
+        + (cli202610 ? row("Latest", profile.version() + " (up to date)") : "")
         + row("Model", profile.model())
         + row("Subscription Tier", tier)
         + row("OS", platform + " (" + arch + ")")
         + row("Terminal", "unknown")
         + row("Shell", "unknown")
         + row("User Email", profile.loggedIn() ? profile.email() : "Not logged in"));
+  }
+
+  /**
+   * {@code JSON.stringify(object, null, 2)} and a newline, for objects whose values are strings,
+   * numbers, booleans, {@code null} or such objects.
+   */
+  static String pretty(Map<String, Object> object) {
+    StringBuilder sb = new StringBuilder();
+    pretty(sb, object, "");
+    return sb.append('\n').toString();
+  }
+
+  private static void pretty(StringBuilder sb, Map<String, Object> object, String indent) {
+    if (object.isEmpty()) {
+      sb.append("{}");
+      return;
+    }
+    String inner = indent + "  ";
+    sb.append("{\n");
+    int i = 0;
+    for (Map.Entry<String, Object> e : object.entrySet()) {
+      sb.append(inner).append(JsonText.quote(e.getKey())).append(": ");
+      value(sb, e.getValue(), inner, true);
+      sb.append(++i < object.size() ? ",\n" : "\n");
+    }
+    sb.append(indent).append('}');
+  }
+
+  /** {@code JSON.stringify(object)} and a newline. */
+  private static String compact(Map<String, Object> object) {
+    StringBuilder sb = new StringBuilder();
+    compact(sb, object);
+    return sb.append('\n').toString();
+  }
+
+  private static void compact(StringBuilder sb, Map<String, Object> object) {
+    sb.append('{');
+    int i = 0;
+    for (Map.Entry<String, Object> e : object.entrySet()) {
+      sb.append(i++ == 0 ? "" : ",").append(JsonText.quote(e.getKey())).append(':');
+      value(sb, e.getValue(), "", false);
+    }
+    sb.append('}');
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void value(StringBuilder sb, Object value, String indent, boolean pretty) {
+    if (value == null) {
+      sb.append("null");
+    } else if (value instanceof String s) {
+      sb.append(JsonText.quote(s));
+    } else if (value instanceof Map<?, ?> m) {
+      if (pretty) {
+        pretty(sb, (Map<String, Object>) m, indent);
+      } else {
+        compact(sb, (Map<String, Object>) m);
+      }
+    } else {
+      sb.append(value); // Boolean, Long
+    }
   }
 
   /** Whether {@code --format json} was given; any other format is text. */
@@ -219,7 +358,7 @@ public final class Subcommands {
     return Outcome.fail("Error: MCP server \"" + args.commandArgs().get(0) + "\"" + NO_MCP_CONFIG);
   }
 
-  /** The commands of {@code args.commandPath()}, the root first. */
+  /** The commands of {@code args.commandPath()} in the profile's tree, the root first. */
   private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
     CliCommand cmd = CursorCommands.root(profile.behaviour().surface());

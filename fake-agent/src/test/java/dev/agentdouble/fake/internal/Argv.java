@@ -9,13 +9,21 @@ final class Argv {
   private Argv() {}
 
   static CliArgs parsed(String... argv) {
-    ParseResult result = CliParser.parse(List.of(argv));
+    return parsed(Profile.Surface.CLI_2026_10, argv);
+  }
+
+  static CliArgs parsed(Profile.Surface surface, String... argv) {
+    ParseResult result = CliParser.parse(CliParser.DEFAULT_PROGRAM, List.of(argv), surface);
     assertThat(result).as("parse of %s", List.of(argv)).isInstanceOf(ParseResult.Parsed.class);
     return ((ParseResult.Parsed) result).args();
   }
 
   static String usageError(String... argv) {
-    ParseResult result = CliParser.parse(List.of(argv));
+    return usageError(Profile.Surface.CLI_2026_10, argv);
+  }
+
+  static String usageError(Profile.Surface surface, String... argv) {
+    ParseResult result = CliParser.parse(CliParser.DEFAULT_PROGRAM, List.of(argv), surface);
     assertThat(result).as("parse of %s", List.of(argv))
         .isInstanceOf(ParseResult.UsageError.class);
     String stderr = ((ParseResult.UsageError) result).stderr();

@@ -3,7 +3,10 @@ package dev.agentdouble.fake.internal;
 import static dev.agentdouble.fake.internal.Argv.usageError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class CliParserErrorsTest {
 
@@ -160,11 +163,39 @@ class CliParserErrorsTest {
         .startsWith("Usage: agent [options] [command] [prompt...]\n");
   }
 
-  @Test
-  void errorsUseTheProgramNameInHelp() {
-    ParseResult result = CliParser.parse("cursor-agent", java.util.List.of("mcp"));
+  @ParameterizedTest
+  @EnumSource(Profile.Surface.class)
+  void helpInAnErrorSaysAgentWhateverNameTheProgramWasInvokedAs(Profile.Surface surface) {
+    ParseResult result = CliParser.parse("cursor-agent", List.of("mcp"), surface);
 
     assertThat(((ParseResult.UsageError) result).stderr())
-        .startsWith("Usage: cursor-agent mcp [options] [command]\n");
+        .startsWith("Usage: agent mcp [options] [command]\n");
+  }
+
+  @Test
+  void modelsHasNoFormatOption() {
+    assertThat(usageError("models", "--format", "json"))
+        .isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
+    assertThat(usageError(Profile.Surface.DOCUMENTED, "models", "--format", "json"))
+        .isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
+  }
+
+  @Test
+  void theHiddenOptionsOf2026AreNotSuggestedEither() {
+    assertThat(usageError("--printen"))
+        .isEqualTo("error: unknown option '--printen'\n(Did you mean --print?)\n");
+    assertThat(usageError("--single-trn")).isEqualTo("error: unknown option '--single-trn'\n");
+    assertThat(usageError("--system-promt"))
+        .isEqualTo("error: unknown option '--system-promt'\n");
+    assertThat(usageError("worker", "--poool")).isEqualTo("error: unknown option '--poool'\n");
+  }
+
+  @Test
+  void theNewCommandsTakeNoArguments() {
+    assertThat(usageError("team", "acme"))
+        .isEqualTo("error: too many arguments for 'team'. Expected 0 arguments but got 1.\n");
+    assertThat(usageError("rule", "a"))
+        .isEqualTo(
+            "error: too many arguments for 'generate-rule'. Expected 0 arguments but got 1.\n");
   }
 }

@@ -10,17 +10,18 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class CliParserTest {
 
   static Stream<CliOption> optionsWithAValue() {
-    return CursorCommands.ROOT.options().stream().filter(o -> o.arity() == Arity.REQUIRED);
+    return CursorCommands.CLI_2026_10.options().stream().filter(o -> o.arity() == Arity.REQUIRED);
   }
 
   static Stream<CliOption> flags() {
-    return CursorCommands.ROOT.options().stream()
+    return CursorCommands.CLI_2026_10.options().stream()
         .filter(o -> o.arity() == Arity.NONE && !o.name().equals("version"));
   }
 
@@ -280,6 +281,82 @@ class CliParserTest {
     assertThat(args.option("exclude-tools")).contains("shell");
     assertThat(args.option("auth-token")).contains("tok");
     assertThat(args.prompt()).contains("hi");
+  }
+
+  @Test
+  void theHiddenOptionsOf2026TakeTheirArity() {
+    CliArgs args = parsed("--single-turn", "--printenv", "--background-shell-timeout", "30",
+        "--conversation-history-file", "h.json", "--system-prompt", "-sys.md",
+        "--exclude-workspace-context", "-p", "hi");
+
+    assertThat(args.option("single-turn")).contains("true");
+    assertThat(args.option("printenv")).contains("true");
+    assertThat(args.option("background-shell-timeout")).contains("30");
+    assertThat(args.option("conversation-history-file")).contains("h.json");
+    assertThat(args.option("system-prompt")).contains("-sys.md");
+    assertThat(args.option("exclude-workspace-context")).contains("true");
+    assertThat(args.promptWords()).containsExactly("hi");
+  }
+
+  @Test
+  void theToolListsKeepEveryValueGiven() {
+    CliArgs args = parsed("--allowed-tools", "read_tool_call,grep_tool_call", "-p",
+        "--allowed-tools=shell_tool_call", "--exclude-tools", "edit_tool_call", "hi",
+        "--exclude-tools", " ls_tool_call , ,delete_tool_call");
+
+    assertThat(args.options().get("allowed-tools"))
+        .containsExactly("read_tool_call,grep_tool_call", "shell_tool_call");
+    assertThat(args.commaSeparated("allowed-tools"))
+        .containsExactly("read_tool_call", "grep_tool_call", "shell_tool_call");
+    assertThat(args.commaSeparated("exclude-tools"))
+        .containsExactly("edit_tool_call", "ls_tool_call", "delete_tool_call");
+    assertThat(args.commaSeparated("bogus")).isEmpty();
+    assertThat(args.promptWords()).containsExactly("hi");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Profile.Surface.class)
+  void bothTreesAcceptTheHiddenOptions(Profile.Surface surface) {
+    for (CliOption hidden : CursorCommands.HIDDEN) {
+      List<String> argv = new ArrayList<>(List.of(hidden.longFlag()));
+      if (hidden.arity() == Arity.REQUIRED) {
+        argv.add("v");
+      }
+      argv.add("word");
+      CliArgs args = parsed(surface, argv.toArray(String[]::new));
+
+      assertThat(CursorCommands.root(surface).findOption(hidden.longFlag())).isNotNull();
+      assertThat(args.has(hidden.name())).as(hidden.flags()).isTrue();
+      assertThat(args.promptWords()).as(hidden.flags()).containsExactly("word");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"persist", "install-shell-integration", "uninstall-shell-integration",
+      "plugin", "worker", "team", "bedrock", "generate-rule"})
+  void theCommandsNewIn2026AreCommandsThereAndPromptWordsInTheDocumentedTree(String name) {
+    CliArgs cli202610 = parsed(name);
+    CliArgs documented = parsed(Profile.Surface.DOCUMENTED, name);
+
+    assertThat(cli202610.subcommand()).contains(name);
+    assertThat(cli202610.commandPath()).containsExactly(name);
+    assertThat(documented.subcommand()).isEmpty();
+    assertThat(documented.promptWords()).containsExactly(name);
+  }
+
+  @Test
+  void ruleIsGenerateRule() {
+    assertThat(parsed("rule").subcommand()).contains("generate-rule");
+  }
+
+  @Test
+  void theWorkerTakesItsOwnOptions() {
+    CliArgs args = parsed("worker", "--pool", "--name", "box", "--worker-dir", "/r");
+
+    assertThat(args.subcommand()).contains("worker");
+    assertThat(args.has("pool")).isTrue();
+    assertThat(args.option("name")).contains("box");
+    assertThat(args.option("worker-dir")).contains("/r");
   }
 
   @Test

@@ -21,7 +21,8 @@ class SubcommandsTest {
       PROFILE.models(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
   private static Outcome answer(Profile profile, String... argv) {
-    Optional<Outcome> outcome = Subcommands.answer(parsed(argv), profile);
+    Optional<Outcome> outcome =
+        Subcommands.answer(parsed(profile.behaviour().surface(), argv), profile);
     assertThat(outcome).as("answer to %s", List.of(argv)).isPresent();
     return outcome.get();
   }
@@ -30,17 +31,21 @@ class SubcommandsTest {
     return answer(PROFILE, argv);
   }
 
+  private static CliArgs documented(String... argv) {
+    return parsed(Profile.Surface.DOCUMENTED, argv);
+  }
+
   @Test
   void aPrintRunIsLeftToTheReplay() {
-    assertThat(Subcommands.answer(parsed("-p", "--output-format", "json", "hi"), PROFILE))
+    assertThat(Subcommands.answer(documented("-p", "--output-format", "json", "hi"), PROFILE))
         .isEmpty();
-    assertThat(Subcommands.answer(parsed("agent", "-p", "hi"), PROFILE)).isEmpty();
+    assertThat(Subcommands.answer(documented("agent", "-p", "hi"), PROFILE)).isEmpty();
   }
 
   @Test
   void aRunWithoutPrintIsLeftToTheCaller() {
-    assertThat(Subcommands.answer(parsed("hi"), PROFILE)).isEmpty();
-    assertThat(Subcommands.answer(parsed(), PROFILE)).isEmpty();
+    assertThat(Subcommands.answer(documented("hi"), PROFILE)).isEmpty();
+    assertThat(Subcommands.answer(documented(), PROFILE)).isEmpty();
   }
 
   @Test
@@ -70,11 +75,21 @@ class SubcommandsTest {
   }
 
   @Test
-  void helpUsesTheNameTheProgramWasInvokedAs() {
-    CliArgs args = ((ParseResult.Parsed) CliParser.parse("cursor-agent", List.of("-h"))).args();
+  void helpSaysAgentWhateverNameTheProgramWasInvokedAs() {
+    CliArgs args = ((ParseResult.Parsed) CliParser.parse("cursor-agent", List.of("-h"),
+        Profile.Surface.DOCUMENTED)).args();
 
+    assertThat(args.programName()).isEqualTo("cursor-agent");
     assertThat(Subcommands.answer(args, PROFILE).orElseThrow().stdout())
-        .startsWith("Usage: cursor-agent [options] [command] [prompt...]\n");
+        .startsWith("Usage: agent [options] [command] [prompt...]\n");
+  }
+
+  @Test
+  void helpIsTheDocumentedTreesWithItsOwnDefaultOutputFormat() {
+    String help = answer("--help").stdout();
+
+    assertThat(help).isEqualTo(HelpText.render(List.of(CursorCommands.DOCUMENTED)))
+        .contains("(default: \"stream-json\")").doesNotContain("  persist ");
   }
 
   @Test
