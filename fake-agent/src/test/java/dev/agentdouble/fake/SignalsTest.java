@@ -103,7 +103,7 @@ class SignalsTest {
   }
 
   @Test
-  void javaSeesExitValue143AfterDestroyMidStream() throws Exception {
+  void javaSeesExitValue143AfterSigtermMidStream() throws Exception {
     Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
         heldMidStream().toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "say hi"))
         .start();
@@ -113,7 +113,9 @@ class SignalsTest {
       CompletableFuture<byte[]> err = FakeProcess.drain(p.getErrorStream());
       String first = out.awaitFirstLine();
 
-      p.destroy(); // SIGTERM
+      // kill(1), not Process.destroy(): destroy also closes our ends of the pipes
+      Process kill = new ProcessBuilder("kill", "-s", "TERM", Long.toString(p.pid())).start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("ended after SIGTERM").isTrue();
       assertThat(p.exitValue()).isEqualTo(143);
