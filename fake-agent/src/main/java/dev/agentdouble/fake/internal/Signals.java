@@ -80,10 +80,14 @@ public final class Signals {
 
   /** Ends the process as {@code ending} says: exit, death by signal, or hang. */
   public static void end(Ending ending) {
-    switch (ending.kind()) {
-      case EXIT -> System.exit(ending.code());
-      case KILL -> die(ending.signal());
-      case HANG -> hang(ending.closeStdout());
+    // not a switch: a switch on an enum loads a synthetic class, which the CDS archive cannot hold
+    // (the training run never ends this way), at a cost on every invocation
+    if (ending.kind() == Ending.Kind.KILL) {
+      die(ending.signal());
+    } else if (ending.kind() == Ending.Kind.HANG) {
+      hang(ending.closeStdout());
+    } else {
+      System.exit(ending.code());
     }
   }
 
