@@ -103,6 +103,20 @@ class SignalsTest {
   }
 
   @Test
+  void sigquitKeepsStdoutDataOnly() throws Exception {
+    // the JVM keeps SIGQUIT and answers it with a thread dump; the launcher sends that to stderr
+    Watched run = Watched.start(dir, heldMidStream());
+
+    String first = run.awaitFirstLine();
+    run.signal("QUIT");
+    run.err.awaitText("Full thread dump");
+    run.signal("TERM");
+
+    assertThat(run.stdout()).isEqualTo(first);
+    assertThat(run.ending()).isEqualTo("15 0");
+  }
+
+  @Test
   void javaSeesExitValue143AfterSigtermMidStream() throws Exception {
     Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
         heldMidStream().toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "say hi"))
@@ -156,7 +170,7 @@ class SignalsTest {
   }
 
   /** The fake under a perl parent, its stdout read line by line as it comes. */
-  private record Watched(Process perl, Lines out, CompletableFuture<byte[]> err, Path status) {
+  private record Watched(Process perl, Lines out, Lines err, Path status) {
     static Watched start(Path dir, Path tape) throws IOException {
       Path status = dir.resolve("status");
       ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
@@ -165,7 +179,7 @@ class SignalsTest {
       Process perl = pb.start();
       perl.getOutputStream().close();
       return new Watched(perl, new Lines(perl.getInputStream()),
-          FakeProcess.drain(perl.getErrorStream()), status);
+          new Lines(perl.getErrorStream()), status);
     }
 
     String awaitFirstLine() throws InterruptedException {
@@ -194,7 +208,7 @@ class SignalsTest {
 
     String stderr() throws Exception {
       awaitEnd();
-      return new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+      return err.all();
     }
 
     /** How the fake ended: "SIGNAL STATUS", as perl's {@code $?} tells. */
@@ -211,11 +225,15 @@ class SignalsTest {
     }
   }
 
-  /** A stream read on its own thread; the first line can be awaited, the whole read at its end. */
+  /**
+   * A stream read on its own thread; the first line, or some text, can be awaited, and the whole
+   * at its end.
+   */
   private static final class Lines {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CountDownLatch firstLine = new CountDownLatch(1);
     private final CompletableFuture<String> all = new CompletableFuture<>();
+    private boolean ended;
 
     Lines(InputStream in) {
       Thread thread = new Thread(() -> read(in), "stdout");
@@ -230,6 +248,7 @@ class SignalsTest {
         while ((n = in.read(buf)) > 0) {
           synchronized (bytes) {
             bytes.write(buf, 0, n);
+            bytes.notifyAll();
           }
           for (int i = 0; i < n; i++) {
             if (buf[i] == '\n') {
@@ -242,6 +261,26 @@ class SignalsTest {
       } catch (IOException e) {
         firstLine.countDown();
         all.completeExceptionally(new UncheckedIOException(e));
+      } finally {
+        synchronized (bytes) {
+          ended = true;
+          bytes.notifyAll();
+        }
+      }
+    }
+
+    /** Waits until {@code text} has arrived (within 30 s), or fails saying what did. */
+    void awaitText(String text) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      synchronized (bytes) {
+        while (!bytes.toString(StandardCharsets.UTF_8).contains(text)) {
+          long left = deadline - System.nanoTime();
+          if (ended || left <= 0) {
+            throw new AssertionError("no \"" + text + "\" within 30 s; so far: "
+                + bytes.toString(StandardCharsets.UTF_8));
+          }
+          TimeUnit.NANOSECONDS.timedWait(bytes, left);
+        }
       }
     }
 
