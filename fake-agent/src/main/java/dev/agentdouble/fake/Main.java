@@ -10,12 +10,15 @@ import java.io.OutputStream;
  * The fake {@code cursor-agent}: parses argv like the real CLI, picks a tape, journals the
  * invocation, replays the tape with its timing and ends as the tape says (exit code, death by
  * signal, or hang). AgentDouble's own problems exit 70 with {@code agentdouble: ...} on stderr.
- * Run through {@code fake-agent/bin/cursor-agent}, which sets the JVM flags this relies on.
+ * Signals are taken as the CLI takes them from the first thing {@code main} does ({@link
+ * Signals#install}: SIGINT aborts with 130, SIGTERM and SIGHUP kill). Run through {@code
+ * fake-agent/bin/cursor-agent}, which sets the JVM flags this relies on.
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    Signals.install();
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
     OutputStream stderr = new FileOutputStream(FileDescriptor.err);
     Signals.end(Invocation.fromProcess(args, stdout, stderr).run());

@@ -267,6 +267,73 @@ class CatalogReplayTest {
     }
   }
 
+  /** What the 2026.10 text format prints for the retries-exhausted tape's three cycles. */
+  static final String RECONNECT_LINES =
+      "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 1)...\n"
+      + "Retry attempt 1...\n"
+      + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 2)...\n"
+      + "Retry attempt 2...\n"
+      + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 3)...\n"
+      + "Retry attempt 3...\n";
+
+  @Test
+  void text2026PrintsTheReconnectAndRetryLinesOfARunThatRunsOutOfRetries() {
+    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:retries-exhausted",
+        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_PROFILE", "2026.10"),
+        "-p", "--output-format", "text", "Refactor the checkout flow");
+
+    assertThat(r.out()).isEqualTo(RECONNECT_LINES);
+    assertThat(r.err()).isEqualTo("T: [internal] Failed to run step, exceeded max retries\n");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void text2026PrintsAReconnectLineWhenItHappensNotAtTheEnd() throws Exception {
+    // the built-in tape with a gate after its first reconnect, to look at stdout there
+    Tape tape = Catalog.tape("retries-exhausted");
+    List<Frame> frames = new ArrayList<>(tape.frames());
+    frames.add(3, new Frame.Gate(frames.get(2).t(), "reconnecting"));
+    Path gated = dir.resolve("gated.tape.ndjson");
+    new Tape(tape.header(), frames).write(gated);
+    Path gates = Files.createDirectory(dir.resolve("gates"));
+
+    Hanging run = Hanging.start(env("AGENTDOUBLE_TAPE", gated.toString(), "AGENTDOUBLE_TIMING",
+        "fast", "AGENTDOUBLE_PROFILE", "2026.10", "AGENTDOUBLE_GATES", gates.toString()),
+        List.of("-p", "--output-format", "text", "Refactor the checkout flow"), dir);
+    try {
+      await().atMost(FakeProcess.TIMEOUT)
+          .until(() -> Files.exists(gates.resolve("reconnecting.reached")));
+      String first = RECONNECT_LINES.substring(0, RECONNECT_LINES.indexOf('\n') + 1);
+      run.stdout.awaitSize(first.length());
+      assertThat(new String(run.stdout.bytes(), StandardCharsets.UTF_8)).isEqualTo(first);
+
+      Files.createFile(gates.resolve("reconnecting.release"));
+
+      assertThat(new String(run.stdout.awaitEnd(), StandardCharsets.UTF_8))
+          .isEqualTo(RECONNECT_LINES);
+      assertThat(run.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(run.process.exitValue()).isEqualTo(1);
+    } finally {
+      FakeProcess.kill(run.process);
+    }
+  }
+
+  @Test
+  void showThinkingAddsTheThinkingBlocksToTheJsonResult() throws Exception {
+    Map<String, String> env = env("AGENTDOUBLE_TAPE", "builtin:thinking-then-answer",
+        "AGENTDOUBLE_TIMING", "fast");
+    FakeProcess.Result shown = FakeProcess.run(env, "-p", "--output-format", "json",
+        "--show-thinking", "Is 2026 a leap year?");
+    FakeProcess.Result plain = FakeProcess.run(env, "-p", "--output-format", "json",
+        "Is 2026 a leap year?");
+
+    assertThat(shown.out()).contains(",\"result\":\"No. 2026 is not divisible by 4, so it is not"
+        + " a leap year.\",\"thinking_blocks\":[{\"text\":\"The user asks whether 2026 is a leap"
+        + " year. 2026 is not divisible by 4, so it is not.\"}],\"session_id\":");
+    assertThat(shown.exit()).isZero();
+    assertThat(plain.out()).startsWith("{\"type\":\"result\"").doesNotContain("thinking_blocks");
+  }
+
   @Test
   void theResumePairKeepsOneSessionAcrossTurns() throws Exception {
     FakeProcess.Result first = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:resume-first-turn",

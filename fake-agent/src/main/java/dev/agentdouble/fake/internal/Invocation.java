@@ -168,7 +168,8 @@ public final class Invocation {
             + header.format().cliName());
       }
       TextStyle style = format == OutputFormat.TEXT ? textStyle(header, profile) : TextStyle.ACTIONS;
-      Renderer renderer = Renderer.of(format, style);
+      Renderer renderer = Renderer.of(format, style,
+          new Renderer.Options(args.has("show-thinking")));
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }

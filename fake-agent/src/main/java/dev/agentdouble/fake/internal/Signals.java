@@ -1,16 +1,61 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.tape.CursorMessages;
 import dev.agentdouble.tape.Frame;
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
-/** How the fake ends a run the way the tape says: really dying by a signal, or hanging. */
+/**
+ * The signals of the process, as the 2026.10 CLI takes them, and how the fake ends a run the way
+ * the tape says: really dying by a signal, or hanging.
+ *
+ * <p>The launcher runs the JVM without {@code -Xrs}, so that the JVM lets {@link #install} handle
+ * SIGINT; the price is that the JVM keeps SIGQUIT (it prints a thread dump and goes on), which a
+ * program cannot take back.
+ */
 public final class Signals {
+  /** The exit status after SIGINT: the CLI exits with it (an exit, not a death by the signal). */
+  public static final int INTERRUPTED = 130;
+
   private static Process killer;
 
   private Signals() {}
+
+  /**
+   * Takes the signals as the real CLI does, from the start of {@code main} to the end: SIGINT
+   * writes {@link CursorMessages#ABORTING} on stderr and exits {@value #INTERRUPTED} at once, the
+   * stream cut wherever it was (a hang included); SIGTERM and SIGHUP have their default action, a
+   * death by the signal, not the JVM's orderly exit. A signal ignored when the process started
+   * stays ignored. Without effect in a JVM run with {@code -Xrs}.
+   */
+  public static void install() {
+    try {
+      Signal.handle(new Signal("INT"), new Abort());
+      Signal.handle(new Signal("TERM"), SignalHandler.SIG_DFL);
+      Signal.handle(new Signal("HUP"), SignalHandler.SIG_DFL);
+    } catch (IllegalArgumentException e) {
+      // -Xrs: the JVM lets no one handle these; their default actions apply
+    }
+  }
+
+  /** SIGINT: what the CLI says, in one write, then the exit; a class, not a lambda, for start-up. */
+  private static final class Abort implements SignalHandler {
+    @Override
+    public void handle(Signal signal) {
+      try {
+        new FileOutputStream(FileDescriptor.err)
+            .write(CursorMessages.ABORTING.getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        // no stderr: the exit status still tells
+      }
+      halt(INTERRUPTED);
+    }
+  }
 
   /**
    * Readies a death by {@code signal} for a run whose tape ends that way: a JVM cannot raise a
@@ -19,6 +64,9 @@ public final class Signals {
    * the signal. If this process ends any other way, the shell reads end-of-file and goes.
    */
   public static void prepare(String signal, long pid) {
+    if (keptByJvm(signal)) {
+      return;
+    }
     try {
       killer = new ProcessBuilder("sh", "-c",
           "read _ && exec kill -s " + signal.substring(3) + " " + pid)
@@ -32,38 +80,55 @@ public final class Signals {
 
   /** Ends the process as {@code ending} says: exit, death by signal, or hang. */
   public static void end(Ending ending) {
-    switch (ending.kind()) {
-      case EXIT -> System.exit(ending.code());
-      case KILL -> die(ending.signal());
-      case HANG -> hang(ending.closeStdout());
+    // not a switch: a switch on an enum loads a synthetic class, which the CDS archive cannot hold
+    // (the training run never ends this way), at a cost on every invocation
+    if (ending.kind() == Ending.Kind.KILL) {
+      die(ending.signal());
+    } else if (ending.kind() == Ending.Kind.HANG) {
+      hang(ending.closeStdout());
+    } else {
+      System.exit(ending.code());
     }
   }
 
   /**
-   * Dies by {@code signal}. The launcher runs the JVM with {@code -Xrs}, so the default action of
-   * the signal applies and the parent sees a death by signal (a shell reports 128 + n).
+   * Dies by {@code signal}: its handler is reset to the default action first (so a tape ending
+   * {@code SIGINT} really dies by SIGINT rather than aborting), then the signal is sent, and the
+   * parent sees a death by signal (a shell reports 128 + n). SIGQUIT is the exception: the JVM keeps
+   * it, so the process exits with 131 instead, what a shell shows for that death.
    */
-  @SuppressWarnings("removal")
   public static void die(String signal) {
+    if (keptByJvm(signal)) {
+      halt(128 + Frame.Kill.signalNumber(signal));
+    }
+    defaultAction(signal);
     if (killer != null) {
       try {
         killer.getOutputStream().write('\n');
         killer.getOutputStream().flush();
         pause(2000);
       } catch (IOException e) {
-        // the waiting shell is gone: try the slower ways
+        // the waiting shell is gone: try the slower way
       }
     }
-    String name = signal.substring(3);
-    try {
-      sun.misc.Signal.raise(new sun.misc.Signal(name));
-    } catch (IllegalArgumentException e) {
-      kill(signal);
-    }
-    // still alive: the signal was handled or ignored in this JVM; ask the kernel from outside
+    // still alive: ask the kernel from outside
     kill(signal);
     pause(2000);
     halt(128 + Frame.Kill.signalNumber(signal));
+  }
+
+  /** Whether the JVM keeps {@code signal} to itself, whatever the process asks (SIGQUIT). */
+  private static boolean keptByJvm(String signal) {
+    return signal.equals("SIGQUIT");
+  }
+
+  /** Gives {@code signal} back its default action, where the JVM allows it (not SIGKILL). */
+  private static void defaultAction(String signal) {
+    try {
+      Signal.handle(new Signal(signal.substring(3)), SignalHandler.SIG_DFL);
+    } catch (IllegalArgumentException e) {
+      // SIGKILL has no handler to reset; a signal the JVM keeps stays kept
+    }
   }
 
   private static void kill(String signal) {

@@ -67,7 +67,9 @@ public final class Training {
   }
 
   public static void main(String[] args) throws IOException {
-    // what FakeAgent.main touches besides Invocation.run: its own class, the process environment
+    // what FakeAgent.main touches besides Invocation.run: its own class, the process environment,
+    // the signal handlers
+    Signals.install();
     System.getenv();
     ProcessClock.originNanos();
     String mainClass = dev.agentdouble.fake.Main.class.getName();
