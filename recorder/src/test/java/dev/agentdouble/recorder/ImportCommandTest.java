@@ -51,6 +51,9 @@ class ImportCommandTest {
     JsonNode header = JSON.readTree(lines.get(0));
     assertThat(header.get("tape").asInt()).isEqualTo(1);
     assertThat(header.get("source").asText()).isEqualTo("imported");
+    assertThat(header.get("recorder").asText()).startsWith("agentdouble-fixtures ");
+    assertThat(header.get("importedAt").asText())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
     assertThat(header.has("vars")).isFalse();
     assertThat(lines.subList(1, lines.size())).containsExactly(
         "{\"t\":0,\"out\":" + INIT + "}",

@@ -8,6 +8,8 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -70,6 +72,7 @@ final class ImportCommand {
           "--output-format must be text, json or stream-json, was '" + f + "'")));
     }
     a.value("--cli-version").ifPresent(options::cliVersion);
+    options.importedAt(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     byte[] stdout = UserFile.read(stdoutFile);
     byte[] stderr = a.value("--stderr").isPresent()
         ? UserFile.read(a.value("--stderr").get()) : new byte[0];

@@ -239,8 +239,9 @@ public final class Normalisation {
         epoch.isPresent() ? OptionalLong.of(canon.epochMs()) : OptionalLong.empty(),
         recorded.extras());
     List<String> argv = h.argv().stream().map(a -> argvElement(a, rules)).toList();
-    Header header = new Header(h.version(), h.cli(), h.cliVersion(), argv, h.outputFormat(),
-        h.textStyle(), h.recordedAt(), h.source(), h.recorder(), vars, h.match(), h.extras());
+    Header header = new Header(h.version(), h.cli(), h.cliVersion(), h.profile(), argv,
+        h.outputFormat(), h.textStyle(), h.recordedAt(), h.importedAt(), h.source(), h.recorder(),
+        h.varied(), vars, h.match(), h.extras());
     return new Plan(rules, ids.all(), shift, prompt, header);
   }
 

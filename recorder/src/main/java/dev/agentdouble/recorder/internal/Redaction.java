@@ -180,7 +180,9 @@ public final class Redaction {
     h.argv().forEach(sink);
     h.cli().ifPresent(sink);
     h.cliVersion().ifPresent(sink);
+    h.profile().ifPresent(sink);
     h.recordedAt().ifPresent(sink);
+    h.importedAt().ifPresent(sink);
     h.recorder().ifPresent(sink);
     Vars v = h.vars();
     v.sessionId().ifPresent(sink);
@@ -250,8 +252,9 @@ public final class Redaction {
         m.argv().stream().map(a -> s.replace(a, counts)).toList(), m.outputFormat(),
         text(m.model(), s, counts)));
     return new Header(h.version(), text(h.cli(), s, counts), text(h.cliVersion(), s, counts),
-        argv, h.outputFormat(), h.textStyle(), text(h.recordedAt(), s, counts), h.source(),
-        text(h.recorder(), s, counts), vars, match, rawMap(h.extras(), s, counts));
+        text(h.profile(), s, counts), argv, h.outputFormat(), h.textStyle(),
+        text(h.recordedAt(), s, counts), text(h.importedAt(), s, counts), h.source(),
+        text(h.recorder(), s, counts), h.varied(), vars, match, rawMap(h.extras(), s, counts));
   }
 
   private static Optional<String> text(Optional<String> value, Secrets s,
