@@ -66,8 +66,17 @@ final class FakeProcess {
 
   /** Runs to the end with {@code stdin} written then closed. */
   static Result run(Path launcher, Map<String, String> env, byte[] stdin, String... args) {
+    return run(builder(launcher, env, List.of(args)), stdin, args);
+  }
+
+  /** Runs to the end in the working folder {@code cwd}, with stdin closed at once. */
+  static Result runIn(Path cwd, Map<String, String> env, String... args) {
+    return run(builder(launcher(), env, List.of(args)).directory(cwd.toFile()), new byte[0], args);
+  }
+
+  private static Result run(ProcessBuilder builder, byte[] stdin, String... args) {
     try {
-      Process p = builder(launcher, env, List.of(args)).start();
+      Process p = builder.start();
       CompletableFuture<byte[]> out = drain(p.getInputStream());
       CompletableFuture<byte[]> err = drain(p.getErrorStream());
       try (OutputStream in = p.getOutputStream()) {

@@ -119,7 +119,7 @@ class SignalsTest {
   @Test
   void javaSeesExitValue143AfterSigtermMidStream() throws Exception {
     Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-        heldMidStream().toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "say hi"))
+        heldMidStream().toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "say hi"))
         .start();
     try {
       p.getOutputStream().close();
@@ -149,7 +149,7 @@ class SignalsTest {
     Path status = dir.resolve("status");
     ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(),
         env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        List.of("-p", "say hi"));
+        List.of("-p", "--output-format", "stream-json", "say hi"));
     pb.command().addAll(0, List.of("perl", "-e", PERL_PARENT, status.toString()));
 
     Process p = pb.start();
@@ -174,7 +174,7 @@ class SignalsTest {
     static Watched start(Path dir, Path tape) throws IOException {
       Path status = dir.resolve("status");
       ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-          tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "say hi"));
+          tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "say hi"));
       pb.command().addAll(0, List.of("perl", "-e", PERL_PARENT, status.toString()));
       Process perl = pb.start();
       perl.getOutputStream().close();

@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -73,6 +74,8 @@ public final class FakeAgent {
   private final Path bin;
   private final Path gates;
   private final String path;
+  /** The invocations that asked for a tape, and those the CLI stopped before (the trust gate). */
+  private final String invocations;
   private final Map<String, String> shimEnv = new LinkedHashMap<>();
   private final List<Queued> queue = new CopyOnWriteArrayList<>();
   private final List<UUID> stubs = new CopyOnWriteArrayList<>();
@@ -92,6 +95,7 @@ public final class FakeAgent {
     this.bin = dir.resolve("bin");
     this.gates = Files.createDirectories(dir.resolve("gates"));
     this.path = "/agentdouble/" + id + "/invocations";
+    this.invocations = path + "(/stopped)?";
     this.strictUnmatched = settings.strictUnmatched();
     this.strictUnused = settings.strictUnused();
     shimEnv.put("AGENTDOUBLE_URL", plane.baseUrl() + "/agentdouble/" + id);
@@ -99,6 +103,10 @@ public final class FakeAgent {
     shimEnv.put("AGENTDOUBLE_GATES", gates.toString());
     shimEnv.put("AGENTDOUBLE_GATE_TIMEOUT_MS", Long.toString(settings.gateTimeout().toMillis()));
     shimEnv.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+    // what the CLI keeps between runs (trusted workspaces, session ids) lasts as long as this fake
+    shimEnv.put("AGENTDOUBLE_STATE_DIR", dir.resolve("state").toString());
+    stubs.add(plane.server().stubFor(post(urlEqualTo(path + "/stopped"))
+        .willReturn(aResponse().withStatus(204))).getId());
     writeShim();
   }
 
@@ -133,6 +141,24 @@ public final class FakeAgent {
       env.putAll(shimEnv);
     }
     return env;
+  }
+
+  /**
+   * Later invocations run on a machine where every workspace is already trusted, as a
+   * developer's machine is after a first {@code --trust}. By default the fake is a fresh machine,
+   * as CI is: a print run without {@code --trust}, {@code -f} or {@code --yolo} stops at the
+   * workspace trust gate, as the real CLI does.
+   */
+  public FakeAgent trustedWorkspaces() {
+    synchronized (this) {
+      shimEnv.put("AGENTDOUBLE_TRUST", "trusted");
+      try {
+        writeShim();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return this;
   }
 
   /** The timing policy of later invocations: {@code fast} (default), {@code recorded}, ... */
@@ -301,7 +327,7 @@ public final class FakeAgent {
   /** Every invocation so far, oldest first. */
   public List<Invocation> invocations() {
     List<LoggedRequest> requests = new ArrayList<>(
-        plane.server().findAll(postRequestedFor(urlEqualTo(path))));
+        plane.server().findAll(postRequestedFor(urlMatching(invocations))));
     requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
     List<Invocation> invocations = new ArrayList<>();
     for (LoggedRequest request : requests) {
@@ -338,7 +364,7 @@ public final class FakeAgent {
   /** Fails unless exactly {@code times} invocations match {@code pattern}, saying which came closest. */
   public void verify(int times, InvocationPattern pattern) {
     try {
-      plane.server().verify(times, pattern.toRequest(postRequestedFor(urlEqualTo(path))));
+      plane.server().verify(times, pattern.toRequest(postRequestedFor(urlMatching(invocations))));
     } catch (VerificationException e) {
       int count = count(pattern);
       StringBuilder message = new StringBuilder("expected " + times
@@ -346,7 +372,7 @@ public final class FakeAgent {
           + " (of " + invocations().size() + ")");
       if (count < times) {
         List<NearMiss> misses = plane.server().findAllNearMissesFor(
-            pattern.toRequest(postRequestedFor(urlEqualTo(path))));
+            pattern.toRequest(postRequestedFor(urlMatching(invocations))));
         if (!misses.isEmpty()) {
           NearMiss closest = misses.get(0);
           message.append("\nclosest: ").append(parse(closest.getRequest().getBodyAsString()).summary())
@@ -360,7 +386,7 @@ public final class FakeAgent {
   private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
 
   private int count(InvocationPattern pattern) {
-    return plane.server().findAll(pattern.toRequest(postRequestedFor(urlEqualTo(path)))).size();
+    return plane.server().findAll(pattern.toRequest(postRequestedFor(urlMatching(invocations)))).size();
   }
 
   /** A condition for Awaitility: whether a run of the fake has reached {@code gate}. */
@@ -472,7 +498,8 @@ public final class FakeAgent {
       server.removeStub(stub);
     }
     server.removeServeEventsMatching(
-        com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(urlEqualTo(path)).build());
+        com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(urlMatching(invocations))
+            .build());
     return problems;
   }
 
@@ -551,7 +578,9 @@ public final class FakeAgent {
         node.path("outputFormat").asText(""),
         node.hasNonNull("model") ? Optional.of(node.get("model").asText()) : Optional.empty(),
         node.hasNonNull("stdin") ? Optional.of(node.get("stdin").asText()) : Optional.empty(),
-        node.path("pid").asLong(), env);
+        node.path("pid").asLong(), env,
+        node.hasNonNull("stoppedBy") ? Optional.of(node.get("stoppedBy").asText())
+            : Optional.empty());
   }
 
   private static String describe(Duration d) {

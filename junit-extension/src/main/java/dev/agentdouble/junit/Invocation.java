@@ -17,9 +17,13 @@ import java.util.Optional;
  * @param pid the fake's process id
  * @param env {@code CURSOR_*} variables (values redacted) and those named in {@code
  *     AGENTDOUBLE_FORWARD_ENV}
+ * @param stoppedBy why the CLI ended the run before it needed a tape, e.g. {@code trust-gate} (a
+ *     print run in an untrusted workspace) or {@code resume} (a bad {@code --resume} id); empty
+ *     for a run a tape answered
  */
 public record Invocation(List<String> argv, String prompt, String cwd, String outputFormat,
-    Optional<String> model, Optional<String> stdin, long pid, Map<String, String> env) {
+    Optional<String> model, Optional<String> stdin, long pid, Map<String, String> env,
+    Optional<String> stoppedBy) {
 
   public Invocation {
     argv = List.copyOf(argv);
@@ -30,6 +34,7 @@ public record Invocation(List<String> argv, String prompt, String cwd, String ou
   public String summary() {
     String p = prompt.length() > 60 ? prompt.substring(0, 57) + "..." : prompt;
     return "prompt \"" + p.replace("\n", "\\n") + "\", " + outputFormat
-        + model.map(m -> ", model " + m).orElse("") + ", argv " + argv;
+        + model.map(m -> ", model " + m).orElse("") + ", argv " + argv
+        + stoppedBy.map(s -> ", stopped by the CLI: " + s).orElse("");
   }
 }

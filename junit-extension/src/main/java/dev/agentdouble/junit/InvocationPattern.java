@@ -64,6 +64,14 @@ public final class InvocationPattern {
     return and("$.model", pattern, "model " + pattern.getExpected());
   }
 
+  /**
+   * The CLI stopped the run before it needed a tape, for this reason: {@code trust-gate},
+   * {@code auth}, {@code resume}, {@code new-session-id}, {@code allowed-tools}, ...
+   */
+  public InvocationPattern stoppedBy(String reason) {
+    return and("$.stoppedBy", equalTo(reason), "stopped by " + reason);
+  }
+
   /** The working directory matches. */
   public InvocationPattern cwd(StringValuePattern pattern) {
     return and("$.cwd", pattern, "cwd " + pattern.getExpected());

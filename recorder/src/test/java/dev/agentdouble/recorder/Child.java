@@ -60,6 +60,9 @@ final class Child implements AutoCloseable {
     // the fake's configuration and the real CLI's credentials come from the test, never the JVM
     pb.environment().keySet()
         .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
+    // a machine whose workspaces are trusted, as those of the recorded runs were; the trust
+    // gate itself is tested in fake-agent
+    pb.environment().put("AGENTDOUBLE_TRUST", "trusted");
     pb.environment().putAll(env);
     try {
       return new Child(List.copyOf(command), pb.start(), keep);

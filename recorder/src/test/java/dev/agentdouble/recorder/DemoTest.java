@@ -39,9 +39,9 @@ class DemoTest {
             "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"),
         exit -> assertThat(exit).isEqualTo("[exit 0]"),
         blank -> assertThat(blank).isEmpty());
-    // text: no JSON at all
+    // text, as the 2026.10 CLI prints it: the final answer only, no JSON, no action lines
     assertThat(out.substring(text, failure))
-        .contains("Read file", "exports the `Item` interface").doesNotContain("{\"type\"");
+        .contains("exports the `Item` interface").doesNotContain("{\"type\"", "Read file");
     // the failure: reconnects, the error on stderr, exit 1
     assertThat(out.substring(failure)).contains("\"type\":\"connection\"", "[exit 1]",
         "Next: agentdouble show TAPE, agentdouble replay TAPE, and docs/cli.md.");

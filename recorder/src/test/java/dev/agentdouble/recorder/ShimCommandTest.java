@@ -31,7 +31,7 @@ class ShimCommandTest {
     assertThat(bin.resolve("agent")).isExecutable();
     // env -i: nothing but PATH reaches the shim, as with consumers that scrub their children
     Process p = new ProcessBuilder("env", "-i", "PATH=" + bin + ":/usr/bin:/bin", "agent", "-p",
-        "--output-format", "json", "hi")
+        "--trust", "--output-format", "json", "hi")
         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -37,7 +37,8 @@ public final class Shim {
           .append(RecordingShim.quote("-XX:SharedArchiveFile=" + runtime.archive().get()));
     }
     sh.append(" -Xshare:auto -Xlog:disable -Xlog:all=off -XX:TieredStopAtLevel=1")
-        .append(" -XX:-UsePerfData -Xrs -Dagentdouble.tty=\"$tty\" -Dagentdouble.invokedAs=\"$0\"")
+        .append(" -XX:-UsePerfData -XX:+DisplayVMOutputToStderr")
+        .append(" -Dagentdouble.tty=\"$tty\" -Dagentdouble.invokedAs=\"$0\"")
         .append(" -cp ").append(RecordingShim.quote(runtime.classpath())).append(' ')
         .append(FakeAgentRuntime.MAIN).append(" \"$@\"\n");
     // a temp file and a rename: a run starting meanwhile sees the old script or the new one

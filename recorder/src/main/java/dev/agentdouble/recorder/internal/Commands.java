@@ -193,8 +193,9 @@ public final class Commands {
     // "--" so that a prompt starting with a dash is not taken for an option
     return fakeRun().run(List.of("-p", "--output-format",
             format.orElse(tape.header().format().cliName()), "--", prompt),
+        // a replay plays the run as recorded, in a workspace trusted as the recorded one was
         Map.of("AGENTDOUBLE_TAPE", builtin ? name : Path.of(name).toAbsolutePath().toString(),
-            "AGENTDOUBLE_TIMING", timing),
+            "AGENTDOUBLE_TIMING", timing, "AGENTDOUBLE_TRUST", "trusted"),
         24 * 3600);
   }
 

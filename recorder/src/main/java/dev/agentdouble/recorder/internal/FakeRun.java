@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 public final class FakeRun {
   /** The variables besides the tape and timing that change what a run does. */
   static final List<String> SETTINGS = List.of("AGENTDOUBLE_TAPES", "AGENTDOUBLE_PROFILE",
-      "AGENTDOUBLE_TEXT_STYLE", "AGENTDOUBLE_EPOCH_MS", "AGENTDOUBLE_JOURNAL");
+      "AGENTDOUBLE_TEXT_STYLE", "AGENTDOUBLE_EPOCH_MS", "AGENTDOUBLE_JOURNAL", "AGENTDOUBLE_TRUST",
+      "AGENTDOUBLE_STATE_DIR");
 
   private final Optional<Path> home;
   private final PrintStream out;
