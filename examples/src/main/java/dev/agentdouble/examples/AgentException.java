@@ -20,7 +20,8 @@ public final class AgentException extends RuntimeException {
 
   /** Messages on stderr that no retry fixes. */
   private static final List<String> PERMANENT = List.of("Authentication required",
-      "usage limit", "Cannot use this model", "unknown option", "error: option");
+      "usage limit", "Cannot use this model", "unknown option", "error: option",
+      "Workspace Trust Required");
 
   private final Kind kind;
   private final int exitCode;

@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Runs the Cursor Agent CLI headless: {@code cursor-agent -p --output-format stream-json [--model
- * M] [--force] -- PROMPT}, with stdin closed, and reads what it says.
+ * Runs the Cursor Agent CLI headless: {@code cursor-agent -p --output-format stream-json --trust
+ * [--model M] [--force] -- PROMPT}, with stdin closed, and reads what it says.
  *
  * <pre>{@code
  * CursorAgentClient client = CursorAgentClient.builder(Path.of("cursor-agent")).force(true).build();
@@ -25,6 +25,7 @@ public final class CursorAgentClient {
   private final Path executable;
   private final Optional<String> model;
   private final boolean force;
+  private final boolean trustWorkspace;
   private final Optional<Path> workspace;
   private final Duration timeout;
   private final Duration retryDelay;
@@ -34,6 +35,7 @@ public final class CursorAgentClient {
     this.executable = b.executable;
     this.model = b.model;
     this.force = b.force;
+    this.trustWorkspace = b.trustWorkspace;
     this.workspace = b.workspace;
     this.timeout = b.timeout;
     this.retryDelay = b.retryDelay;
@@ -50,6 +52,7 @@ public final class CursorAgentClient {
     private final Path executable;
     private Optional<String> model = Optional.empty();
     private boolean force;
+    private boolean trustWorkspace = true;
     private Optional<Path> workspace = Optional.empty();
     private Duration timeout = Duration.ofMinutes(10);
     private Duration retryDelay = Duration.ofSeconds(1);
@@ -68,6 +71,16 @@ public final class CursorAgentClient {
     /** {@code --force}: let the agent run commands and write files without asking. */
     public Builder force(boolean force) {
       this.force = force;
+      return this;
+    }
+
+    /**
+     * {@code --trust} (the default): trust the workspace. Since 2026.09 a headless run in a
+     * workspace nobody has trusted yet (every workspace of a fresh CI machine) stops at the trust
+     * gate with exit 1; {@code false} leaves that to whoever set the machine up.
+     */
+    public Builder trustWorkspace(boolean trust) {
+      this.trustWorkspace = trust;
       return this;
     }
 
@@ -219,6 +232,9 @@ public final class CursorAgentClient {
     }
     List<String> command = new ArrayList<>(List.of(executable.toString(), "-p",
         "--output-format", format));
+    if (trustWorkspace) {
+      command.add("--trust");
+    }
     model.ifPresent(m -> command.addAll(List.of("--model", m)));
     if (force) {
       command.add("--force");

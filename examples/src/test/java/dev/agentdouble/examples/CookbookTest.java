@@ -76,12 +76,47 @@ class CookbookTest {
   }
 
   @Test
+  void aClientThatForgetsTrustStopsAtTheWorkspaceTrustGateAsOnAFreshCiMachine(FakeAgent agent) {
+    // the bug: no --trust, which passes on a developer's machine that trusted the folder once
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .trustWorkspace(false).build();
+
+    assertThatThrownBy(() -> client.runWithRetries("Refactor the checkout flow", 3))
+        .isInstanceOfSatisfying(AgentException.class, e -> {
+          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+          assertThat(e).hasMessage("cursor-agent failed with exit code 1: "
+              + "⚠  Workspace Trust Required");
+          assertThat(e.events()).isEmpty();
+          assertThat(e.retryable()).isFalse();
+        });
+    agent.verify(1, invocation().stoppedBy("trust-gate"));
+  }
+
+  @Test
+  void aClientThatPassesTrustRunsOnAFreshMachine(FakeAgent agent) {
+    agent.enqueue(Catalog.tape("tool-read"));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
+
+    assertThat(client.run("What does cart.ts export?").text()).isNotEmpty();
+    assertThat(agent.takeInvocation().argv()).contains("--trust");
+  }
+
+  @Test
+  void aMachineThatTrustedTheWorkspaceBeforeNeedsNoFlag(FakeAgent agent) {
+    agent.trustedWorkspaces().enqueue(Catalog.tape("tool-read"));
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
+        .trustWorkspace(false).build();
+
+    assertThat(client.run("What does cart.ts export?").text()).isNotEmpty();
+  }
+
+  @Test
   void anUnknownModelFailsWithTheModelsTheCliOffers(FakeAgent agent) {
     agent.enqueue(Catalog.tape("unknown-model"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .model("gpt-9").build();
 
-    assertThatThrownBy(() -> client.run("Say hello"))
+    assertThatThrownBy(() -> client.run("What does cart.ts export?"))
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
           assertThat(e).hasMessageStartingWith("cursor-agent failed with exit code 1: "
@@ -99,7 +134,7 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .retryDelay(Duration.ofMillis(10)).build();
 
-    assertThatThrownBy(() -> client.run("Say hello"))
+    assertThatThrownBy(() -> client.run("What does cart.ts export?"))
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
           assertThat(e.stderr())
@@ -194,7 +229,7 @@ class CookbookTest {
     agent.enqueue(Catalog.tape("non-json-line"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
-    Run run = client.run("Say hello");
+    Run run = client.run("What does cart.ts export?");
 
     assertThat(run.text()).isEqualTo("Hello!");
     assertThat(run.skippedLines()).isEqualTo(1); // "Update available: ..."
@@ -251,7 +286,7 @@ class CookbookTest {
     agent.enqueue(Catalog.tape("unknown-events-and-fields"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
-    Run run = client.run("Say hello");
+    Run run = client.run("What does cart.ts export?");
 
     assertThat(run.text()).isEqualTo("Hello!");
     assertThat(run.events()).filteredOn(Unknown.class::isInstance)
@@ -264,7 +299,7 @@ class CookbookTest {
     agent.enqueue(Catalog.tape("exit-0-without-result"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
-    assertThatThrownBy(() -> client.run("Say hello"))
+    assertThatThrownBy(() -> client.run("What does cart.ts export?"))
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.NO_RESULT);
           assertThat(e.exitCode()).isZero();

@@ -127,10 +127,11 @@ class CursorAgentClientTest {
 
     Invocation invocation = agent.takeInvocation();
     assertThat(invocation.argv()).containsExactly("-p", "--output-format", "stream-json",
-        "--model", "sonnet-4.6", "--force", "--", "fix the build");
+        "--trust", "--model", "sonnet-4.6", "--force", "--", "fix the build");
     assertThat(invocation.prompt()).isEqualTo("fix the build");
     assertThat(invocation.model()).contains("sonnet-4.6");
-    assertThat(invocation.stdin()).contains("");
+    // the 2026.10 CLI does not read stdin when the prompt is in argv (it waits for its end after)
+    assertThat(invocation.stdin()).isEmpty();
     // argv(..) matches each element; argv("--force") would match nothing (see docs/junit.md)
     agent.verify(1, invocation().argv(equalTo("--force")).model(equalTo("sonnet-4.6")));
   }

@@ -47,8 +47,8 @@ class AgentDoubleExtensionTest {
     @Test
     void invokesWithAPromptNoStubExpects(FakeAgent agent) {
       agent.when(invocation().prompt(containing("deploy"))).reply(says("ok"));
-      Runs.run(agent.executable(), "-p", "deploy");
-      Runs.run(agent.executable(), "-p", "refactor the cart");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "refactor the cart");
     }
   }
 
@@ -66,7 +66,7 @@ class AgentDoubleExtensionTest {
     @Test
     void enqueuesTwoUsesOne(FakeAgent agent) {
       agent.enqueue(says("one")).enqueue(says("two"));
-      Runs.run(agent.executable(), "-p", "x");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "x");
     }
   }
 
@@ -84,9 +84,9 @@ class AgentDoubleExtensionTest {
     @Test
     void leavesATapeAndInvokesUnexpectedly(FakeAgent agent) {
       agent.enqueue(says("one")).enqueue(says("two"));
-      Runs.run(agent.executable(), "-p", "x");
-      Runs.run(agent.executable(), "-p", "y");
-      Runs.run(agent.executable(), "-p", "z");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "x");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "y");
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "z");
     }
   }
 
@@ -150,7 +150,7 @@ class AgentDoubleExtensionTest {
     @Test
     void startsAHangAndWalksAway(FakeAgent agent) throws Exception {
       agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "x\n"), new Frame.Hang(0, false))));
-      Process p = new ProcessBuilder(agent.executable().toString(), "-p", "hi")
+      Process p = new ProcessBuilder(agent.executable().toString(), "-p", "--trust", "--output-format", "stream-json", "hi")
           .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
       p.getInputStream().read();
       PIDS.add(p.pid());
@@ -214,8 +214,8 @@ class AgentDoubleExtensionTest {
     @Test
     @AgentTape(value = "hello", mode = "replay")
     void replays(FakeAgent agent) {
-      REPLAYED.add(Runs.run(agent.executable(), "-p", "one").out());
-      REPLAYED.add(Runs.run(agent.executable(), "-p", "two").out());
+      REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one").out());
+      REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "two").out());
     }
   }
 
@@ -240,8 +240,8 @@ class AgentDoubleExtensionTest {
     @Test
     @AgentTape("fresh")
     void records(FakeAgent agent) {
-      RECORDED.add(Runs.run(agent.executable(), "-p", "first question").out());
-      RECORDED.add(Runs.run(agent.executable(), "-p", "second question").out());
+      RECORDED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "first question").out());
+      RECORDED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "second question").out());
     }
   }
 
@@ -301,7 +301,7 @@ class AgentDoubleExtensionTest {
   static class ClassTape {
     @Test
     void usesTheClassTape(FakeAgent agent) {
-      CLASS_TAPE.add(Runs.run(agent.executable(), "-p", "one").out());
+      CLASS_TAPE.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one").out());
     }
   }
 

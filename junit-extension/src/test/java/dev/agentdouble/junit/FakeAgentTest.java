@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.tape.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
@@ -28,8 +29,8 @@ class FakeAgentTest {
   void answersInvocationsWithEnqueuedTapesInOrder(FakeAgent agent) {
     agent.enqueue(says("first", 0)).enqueue(says("second", 3));
 
-    Runs.Result one = Runs.run(agent.executable(), "-p", "one");
-    Runs.Result two = Runs.run(agent.executable(), "-p", "--model", "gpt-5", "two");
+    Runs.Result one = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one");
+    Runs.Result two = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5", "two");
 
     assertThat(one.out()).isEqualTo("first\n");
     assertThat(two.out()).isEqualTo("second\n");
@@ -38,7 +39,8 @@ class FakeAgentTest {
     Invocation second = agent.takeInvocation();
     assertThat(first.prompt()).isEqualTo("one");
     assertThat(second.model()).contains("gpt-5");
-    assertThat(second.argv()).containsExactly("-p", "--model", "gpt-5", "two");
+    assertThat(second.argv()).containsExactly("-p", "--trust", "--output-format", "stream-json",
+        "--model", "gpt-5", "two");
     assertThat(agent.invocations()).hasSize(2);
   }
 
@@ -46,8 +48,8 @@ class FakeAgentTest {
   void answersWithBuiltInTapesOfTheCatalog(FakeAgent agent) {
     agent.enqueue(Catalog.tape("usage-limit")).enqueue(Catalog.tape("tool-read"));
 
-    Runs.Result limit = Runs.run(agent.executable(), "-p", "refactor it");
-    Runs.Result read = Runs.run(agent.executable(), "-p", "--output-format", "json", "what?");
+    Runs.Result limit = Runs.run(agent.executable(), "-p", "--trust", "refactor it");
+    Runs.Result read = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "what?");
 
     assertThat(limit.exit()).isEqualTo(1);
     assertThat(limit.out().lines()).hasSize(2);
@@ -62,10 +64,10 @@ class FakeAgentTest {
     agent.when(invocation().prompt(containing("deploy"))).reply(says("fails", 1), says("works", 0));
     agent.when(invocation().outputFormat("json")).reply(says("{}", 0)).repeatLast();
 
-    assertThat(Runs.run(agent.executable(), "-p", "deploy now").exit()).isEqualTo(1);
-    assertThat(Runs.run(agent.executable(), "-p", "deploy again").out()).isEqualTo("works\n");
-    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "json", "a").out()).isEqualTo("{}\n");
-    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "json", "b").out()).isEqualTo("{}\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy now").exit()).isEqualTo(1);
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "deploy again").out()).isEqualTo("works\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "a").out()).isEqualTo("{}\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "b").out()).isEqualTo("{}\n");
     agent.verify(2, invocation().prompt(containing("deploy")));
   }
 
@@ -74,7 +76,7 @@ class FakeAgentTest {
     agent.allowUnmatched();
     agent.when(invocation().prompt(containing("deploy"))).reply(says("x", 0));
 
-    Runs.Result r = Runs.run(agent.executable(), "-p", "something else");
+    Runs.Result r = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "something else");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err()).startsWith("agentdouble: the control server").contains("has no tape for this invocation");
@@ -84,7 +86,8 @@ class FakeAgentTest {
   void consumersThatSearchPathFindTheShimThroughTheEnvironment(FakeAgent agent) {
     agent.enqueue(says("via PATH", 0));
 
-    Runs.Result r = Runs.run(java.nio.file.Path.of("/bin/sh"), agent.environment(), "-c", "cursor-agent -p hi");
+    Runs.Result r = Runs.run(java.nio.file.Path.of("/bin/sh"), agent.environment(), "-c",
+        "cursor-agent -p --trust --output-format stream-json hi");
 
     assertThat(r.out()).isEqualTo("via PATH\n");
   }
@@ -103,7 +106,7 @@ class FakeAgentTest {
     agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "before\n"),
         new Frame.Gate(0, "mid"), Frame.OutBytes.text(0, "after\n"), new Frame.Exit(0, 0))));
 
-    CompletableFuture<Runs.Result> run = CompletableFuture.supplyAsync(() -> Runs.run(agent.executable(), "-p", "x"));
+    CompletableFuture<Runs.Result> run = CompletableFuture.supplyAsync(() -> Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "x"));
     await().atMost(Duration.ofSeconds(20)).until(agent.reached("mid"));
     assertThat(run).isNotDone();
     agent.release("mid");
@@ -114,20 +117,52 @@ class FakeAgentTest {
   @Test
   void verifyFailuresNameTheClosestInvocationAndWhatDiffered(FakeAgent agent) {
     agent.enqueue(says("ok", 0));
-    Runs.run(agent.executable(), "-p", "--output-format", "json", "refactor the cart");
+    Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "refactor the cart");
 
     assertThatThrownBy(() -> agent.verify(1, invocation().prompt(containing("deploy")).outputFormat("json")))
         .isInstanceOf(AssertionError.class)
         .hasMessageStartingWith("expected 1 invocation matching prompt deploy, output format json, got 0 (of 1)\n"
-            + "closest: prompt \"refactor the cart\", json, argv [-p, --output-format, json, refactor the cart]")
+            + "closest: prompt \"refactor the cart\", json, argv [-p, --trust, --output-format, json, refactor the cart]")
         .hasMessageContaining("$.prompt");
+  }
+
+  @Test
+  void aRunWithoutTrustStopsAtTheGateAndIsStillAnInvocation(FakeAgent agent) {
+    Runs.Result r = Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "deploy");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo(CursorMessages.trustRequired(
+        java.nio.file.Path.of("").toAbsolutePath().toString()));
+    assertThat(agent.takeInvocation().stoppedBy()).contains("trust-gate");
+    agent.verify(1, invocation().prompt(containing("deploy")).stoppedBy("trust-gate"));
+  }
+
+  @Test
+  void trustGivenOnceLastsForTheFakeAndATrustedMachineNeedsNoFlag(FakeAgent agent) {
+    agent.enqueue(says("one", 0)).enqueue(says("two", 0));
+
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json",
+        "first").out()).isEqualTo("one\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "second")
+        .out()).isEqualTo("two\n");
+  }
+
+  @Test
+  void aTrustedMachinePassesTheGateWithoutAFlag(FakeAgent agent) {
+    agent.trustedWorkspaces().enqueue(says("deployed", 0));
+
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "deploy")
+        .out()).isEqualTo("deployed\n");
+    assertThat(agent.takeInvocation().stoppedBy()).isEmpty();
   }
 
   @Test
   void argvPatternsMatchAnyElement(FakeAgent agent) {
     agent.when(invocation().argv("--force")).reply(says("forced", 0));
 
-    assertThat(Runs.run(agent.executable(), "-p", "--force", "go").out()).isEqualTo("forced\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "--force",
+        "go").out()).isEqualTo("forced\n");
     agent.verify(1, invocation().argv("--force"));
     agent.verify(0, invocation().argv("--trust"));
   }

@@ -21,7 +21,7 @@ class TapeVariantsTest {
   void eachVariantReachesTheConsumerThroughTheFake(Tape tape, FakeAgent agent) {
     agent.enqueue(tape);
 
-    Runs.Result r = Runs.run(agent.executable(), "-p", "hi");
+    Runs.Result r = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "hi");
 
     EXITS.add(r.exit());
     assertThat(r.out()).isNotEmpty();

@@ -84,8 +84,8 @@ class ServeLauncherIT {
       });
 
       Runs.Result hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_TIMING",
-          "fast"), "-p", "hello there");
-      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "bye");
+          "fast"), "-p", "--trust", "--output-format", "stream-json", "hello there");
+      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "--trust", "--output-format", "stream-json", "bye");
 
       assertThat(hit.out()).isEqualTo("hi from serve\n");
       assertThat(hit.exit()).isZero();

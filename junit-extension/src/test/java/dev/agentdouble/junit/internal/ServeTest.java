@@ -106,18 +106,18 @@ class ServeTest {
     tape(folder, "60-multi", "{\"prompt\":\"two$\"}", 60);
     Out s = serve("--tapes", folder.toString());
     List<String[]> invocations = List.of(
-        new String[] {"-p", "second line here"},
-        new String[] {"-p", "first line\nsecond line"},
-        new String[] {"-p", "xx alpha-beta yy"},
-        new String[] {"-p", "alpha\nbeta"},
-        new String[] {"-p", "--force", "--model", "gpt-5", "--output-format", "text",
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "second line here"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "first line\nsecond line"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "xx alpha-beta yy"},
+        new String[] {"-p", "--trust", "alpha\nbeta"},
+        new String[] {"-p", "--trust", "--force", "--model", "gpt-5", "--output-format", "text",
             "please DEPLOY \n now"},
-        new String[] {"-p", "--model", "gpt-5", "--output-format", "text", "deploy now"},
-        new String[] {"-p", "--output-format", "json", "report"},
-        new String[] {"-p", "report"},
-        new String[] {"-p", "--model=we\"ird\\x", "go"},
-        new String[] {"-p", "--model", "we\"ird\\x", "go"},
-        new String[] {"-p", "one\ntwo"});
+        new String[] {"-p", "--trust", "--model", "gpt-5", "--output-format", "text", "deploy now"},
+        new String[] {"-p", "--trust", "--output-format", "json", "report"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "report"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "--model=we\"ird\\x", "go"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "--model", "we\"ird\\x", "go"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "one\ntwo"});
 
     List<String> viaServe = new ArrayList<>();
     List<String> viaFolder = new ArrayList<>();
@@ -147,8 +147,8 @@ class ServeTest {
     Map<String, String> env = new LinkedHashMap<>(url(s.serve()));
     env.put("AGENTDOUBLE_JOURNAL", journal.toString());
 
-    Runs.Result special = fake(env, "-p", "a special request");
-    Runs.Result other = fake(env, "-p", "anything else");
+    Runs.Result special = fake(env, "-p", "--trust", "--output-format", "stream-json", "a special request");
+    Runs.Result other = fake(env, "-p", "--trust", "--output-format", "stream-json", "anything else");
 
     assertThat(s.serve().tapes()).containsExactly("a-specific.tape.ndjson",
         "b-catch-all.tape.ndjson", "c-never.tape.ndjson");
@@ -165,7 +165,7 @@ class ServeTest {
     tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
     Out s = serve("--tapes", folder.toString());
 
-    Runs.Result r = fake(url(s.serve()), "-p", "--model", "gpt-4", "deploy it");
+    Runs.Result r = fake(url(s.serve()), "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-4", "deploy it");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
@@ -185,7 +185,7 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString(), "--timing", "fast");
 
     long t0 = System.nanoTime();
-    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "hi");
+    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "--trust", "--output-format", "stream-json", "hi");
     long ms = (System.nanoTime() - t0) / 1_000_000;
 
     assertThat(r.out()).isEqualTo("first\nlate\n");
