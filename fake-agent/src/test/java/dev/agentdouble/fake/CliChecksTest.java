@@ -314,6 +314,30 @@ class CliChecksTest {
     }
 
     @Test
+    void theAccountIsCheckedBeforeTheOutputFormatUnder2026_10ButNotUnderTheDocumentedProfile()
+        throws IOException {
+      Path loggedOut = dir.resolve("out.json");
+      Files.writeString(loggedOut, "{\"loggedIn\":false}");
+      Path documentedOut = dir.resolve("documented-out.json");
+      Files.writeString(documentedOut, "{\"base\":\"documented\",\"loggedIn\":false}");
+      String invalid = "error: option '--output-format <format>' argument 'yaml' is invalid."
+          + " Allowed choices are text, json, stream-json.\n";
+
+      FakeProcess.Result accountFirst = runIn(workspace, fresh("AGENTDOUBLE_PROFILE",
+          loggedOut.toString()), "-p", "--output-format", "yaml", "hello");
+      FakeProcess.Result format = trusted("-p", "--output-format", "yaml", "hello");
+      FakeProcess.Result parsedFirst = runIn(workspace, fresh("AGENTDOUBLE_PROFILE",
+          documentedOut.toString()), "-p", "--output-format", "yaml", "hello");
+
+      assertThat(accountFirst.err()).isEqualTo(CursorMessages.AUTH_REQUIRED);
+      assertThat(format.err()).isEqualTo(invalid);
+      assertThat(format.exit()).isEqualTo(1);
+      assertThat(format.stdout()).isEmpty();
+      assertThat(parsedFirst.err()).isEqualTo(invalid);
+      assertThat(parsedFirst.exit()).isEqualTo(1);
+    }
+
+    @Test
     void withoutAPromptThePrintRunFails() {
       FakeProcess.Result r = trusted("-p");
 

@@ -52,9 +52,11 @@ final class Checks {
     }
     boolean newer = profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
     if (newer) {
-      stop = firstOf(apiKey(), trustGate(), resume(), newSessionId(), allowedTools(),
-          conversationHistory(), systemPromptFile());
-      if (stop != null) {
+      // one at a time, in the CLI's order: a check runs only when those before it passed
+      if ((stop = apiKey()) != null || (stop = outputFormat()) != null
+          || (stop = trustGate()) != null || (stop = resume()) != null
+          || (stop = newSessionId()) != null || (stop = allowedTools()) != null
+          || (stop = conversationHistory()) != null || (stop = systemPromptFile()) != null) {
         return stop;
       }
     } else if ((stop = trustGate()) != null) {
@@ -68,15 +70,6 @@ final class Checks {
     }
     if (newer && args.newSessionId().isPresent()) {
       CliState.of(env.get(CliState.ENV)).takeSession(args.newSessionId().get());
-    }
-    return null;
-  }
-
-  private static Stop firstOf(Stop... stops) {
-    for (Stop s : stops) {
-      if (s != null) {
-        return s;
-      }
     }
     return null;
   }
@@ -99,6 +92,20 @@ final class Checks {
       return new Stop("api-key", Outcome.fail(CursorMessages.INVALID_API_KEY));
     }
     return null;
+  }
+
+  /**
+   * {@code --output-format} outside its choices, checked after the account under 2026.10 (the
+   * documented tree refuses it while parsing). Commander's wording; the 2026.10 text is not
+   * recorded.
+   */
+  private Stop outputFormat() {
+    if (args.option("output-format").isEmpty() || args.outputFormat().isPresent()) {
+      return null;
+    }
+    return new Stop("output-format", Outcome.fail("error: option '--output-format <format>'"
+        + " argument '" + args.option("output-format").get() + "' is invalid. Allowed choices"
+        + " are text, json, stream-json.\n"));
   }
 
   /**

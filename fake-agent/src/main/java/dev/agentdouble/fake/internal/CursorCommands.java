@@ -69,8 +69,10 @@ final class CursorCommands {
     List<CliOption> options = options(
         CliOption.of("-e, --endpoint <url>",
             "API endpoint URL (default: \"https://api2.cursor.sh\")"),
-        "Output format (only works with --print): text | json | stream-json (default:"
-            + " \"stream-json\")",
+        // the help shows no choices here, but commander refuses a value outside them
+        CliOption.choice("--output-format <format>", List.of("text", "json", "stream-json"),
+            "Output format (only works with --print): text | json | stream-json (default:"
+                + " \"stream-json\")"),
         CliOption.of("--trust",
             "Trust the current workspace without prompting (only works with --print/headless"
                 + " mode) (default: false)"));
@@ -95,8 +97,9 @@ final class CursorCommands {
         CliOption.of("-e, --endpoint <url>",
             "Target API endpoint URL (can also use CURSOR_API_ENDPOINT env var) (default:"
                 + " \"https://api2.cursor.sh\", env: CURSOR_API_ENDPOINT)"),
-        "Output format (only works with --print): text | json | stream-json (default:"
-            + " \"text\")",
+        // no choices: the 2026.10 CLI checks the value after the account (Checks)
+        CliOption.of("--output-format <format>", "Output format (only works with --print):"
+            + " text | json | stream-json (default: \"text\")"),
         CliOption.of("--trust", "Trust the current workspace without prompting (default: false)"));
     List<CliCommand> commands = List.of(
         leaf("persist", "Start or manage a session that survives terminal disconnects"),
@@ -129,7 +132,7 @@ final class CursorCommands {
    * both trees accept.
    */
   private static List<CliOption> options(
-      CliOption endpoint, String outputFormatHelp, CliOption trust) {
+      CliOption endpoint, CliOption outputFormat, CliOption trust) {
     List<CliOption> options = new ArrayList<>(List.of(
         CliOption.of("-v, --version", "Output the version number"),
         CliOption.of("--api-key <key>",
@@ -141,9 +144,7 @@ final class CursorCommands {
         CliOption.of("-p, --print",
             "Print responses to console (for scripts or non-interactive use). Has access to all"
                 + " tools, including write and shell. (default: false)"),
-        // The CLI's help shows no choices here, but a value outside them is refused.
-        CliOption.choice("--output-format <format>", List.of("text", "json", "stream-json"),
-            outputFormatHelp),
+        outputFormat,
         CliOption.of("--stream-partial-output",
             "Stream partial output as individual text deltas (only works with --print and"
                 + " stream-json format) (default: false)"),
