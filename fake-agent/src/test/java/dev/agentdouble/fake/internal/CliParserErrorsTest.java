@@ -85,11 +85,11 @@ class CliParserErrorsTest {
   }
 
   @Test
-  void anOutputFormatOutsideTheChoicesIsRefused() {
-    assertThat(usageError("-p", "--output-format", "yaml", "hi"))
+  void anOutputFormatOutsideTheChoicesIsRefusedWhileParsingUnderTheDocumentedSurface() {
+    assertThat(usageError(Profile.Surface.DOCUMENTED, "-p", "--output-format", "yaml", "hi"))
         .isEqualTo("error: option '--output-format <format>' argument 'yaml' is invalid."
             + " Allowed choices are text, json, stream-json.\n");
-    assertThat(usageError("--output-format=stream_json"))
+    assertThat(usageError(Profile.Surface.DOCUMENTED, "--output-format=stream_json"))
         .isEqualTo("error: option '--output-format <format>' argument 'stream_json' is invalid."
             + " Allowed choices are text, json, stream-json.\n");
   }
@@ -106,7 +106,16 @@ class CliParserErrorsTest {
 
   @Test
   void anInvalidChoiceIsReportedEvenAfterVersionWouldHaveBeenIgnored() {
-    assertThat(usageError("--output-format", "x", "-v")).startsWith("error: option");
+    assertThat(usageError(Profile.Surface.DOCUMENTED, "--output-format", "x", "-v"))
+        .startsWith("error: option");
+  }
+
+  @Test
+  void the2026SurfaceLeavesTheOutputFormatToTheChecksAfterTheAccount() {
+    CliArgs args = Argv.parsed("-p", "--output-format", "yaml", "hi");
+
+    assertThat(args.option("output-format")).contains("yaml");
+    assertThat(args.outputFormat()).isEmpty();
   }
 
   @Test
