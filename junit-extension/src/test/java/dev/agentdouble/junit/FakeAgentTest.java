@@ -48,7 +48,8 @@ class FakeAgentTest {
   void answersWithBuiltInTapesOfTheCatalog(FakeAgent agent) {
     agent.enqueue(Catalog.tape("usage-limit")).enqueue(Catalog.tape("tool-read"));
 
-    Runs.Result limit = Runs.run(agent.executable(), "-p", "--trust", "refactor it");
+    Runs.Result limit = Runs.run(agent.executable(), "-p", "--trust", "--output-format",
+        "stream-json", "refactor it");
     Runs.Result read = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "what?");
 
     assertThat(limit.exit()).isEqualTo(1);
@@ -65,7 +66,7 @@ class FakeAgentTest {
     agent.when(invocation().outputFormat("json")).reply(says("{}", 0)).repeatLast();
 
     assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy now").exit()).isEqualTo(1);
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "deploy again").out()).isEqualTo("works\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy again").out()).isEqualTo("works\n");
     assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "a").out()).isEqualTo("{}\n");
     assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "b").out()).isEqualTo("{}\n");
     agent.verify(2, invocation().prompt(containing("deploy")));

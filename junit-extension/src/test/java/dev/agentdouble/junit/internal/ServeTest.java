@@ -109,7 +109,7 @@ class ServeTest {
         new String[] {"-p", "--trust", "--output-format", "stream-json", "second line here"},
         new String[] {"-p", "--trust", "--output-format", "stream-json", "first line\nsecond line"},
         new String[] {"-p", "--trust", "--output-format", "stream-json", "xx alpha-beta yy"},
-        new String[] {"-p", "--trust", "alpha\nbeta"},
+        new String[] {"-p", "--trust", "--output-format", "stream-json", "alpha\nbeta"},
         new String[] {"-p", "--trust", "--force", "--model", "gpt-5", "--output-format", "text",
             "please DEPLOY \n now"},
         new String[] {"-p", "--trust", "--model", "gpt-5", "--output-format", "text", "deploy now"},
