@@ -93,7 +93,7 @@ class CookbookTest {
   }
 
   @Test
-  void aClientThatPassesTrustRunsOnAFreshMachine(FakeAgent agent) {
+  void aClientThatPassesTrustRunsOnAFreshMachine(FakeAgent agent) throws Exception {
     agent.enqueue(Catalog.tape("tool-read"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
@@ -102,7 +102,7 @@ class CookbookTest {
   }
 
   @Test
-  void aMachineThatTrustedTheWorkspaceBeforeNeedsNoFlag(FakeAgent agent) {
+  void aMachineThatTrustedTheWorkspaceBeforeNeedsNoFlag(FakeAgent agent) throws Exception {
     agent.trustedWorkspaces().enqueue(Catalog.tape("tool-read"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .trustWorkspace(false).build();
