@@ -39,14 +39,11 @@ class OutputFormatsTest {
 
     String text = client.text(DISCOUNT);
 
-    assertThat(text.lines()).containsExactly(
-        "I'll read `src/cart.ts` first.",
-        "Read file",
-        "Adding the parameter with a default of 0, so existing callers keep working.",
-        "Edited file",
-        "Now the cart tests.",
-        "Ran terminal command",
-        "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
+    // the 2026.10 CLI prints the final answer only, at the end: every segment, joined
+    assertThat(text.lines()).containsExactly("I'll read `src/cart.ts` first."
+        + "Adding the parameter with a default of 0, so existing callers keep working."
+        + "Now the cart tests."
+        + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
   }
 
   @Test
