@@ -54,7 +54,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * POST from a warm client; and the classes the archive lacks on the control-plane path.
  */
 public final class ExtensionBench {
-  static final List<String> ARGV = List.of("-p", "--output-format", "stream-json", "hi");
+  static final List<String> ARGV = List.of("-p", "--trust", "--output-format", "stream-json", "hi");
 
   /** Set by {@code run} for the generated tests. */
   static String tape;

@@ -194,6 +194,8 @@ class Bench:
         env = dict(self.base_env)
         env["AGENTDOUBLE_TAPE"] = self.tape(tape)
         env["AGENTDOUBLE_TIMING"] = timing
+        # the runs replay in a workspace trusted already, as the recorded ones were (no trust gate)
+        env["AGENTDOUBLE_TRUST"] = "trusted"
         return env
 
     def fake_argv(self):

@@ -123,13 +123,16 @@ final class Checks {
           + ": use trusted (every workspace already trusted) or untrusted (a fresh machine, the"
           + " default)");
     }
+    if (args.force() || "trusted".equals(trust)) {
+      return null; // decided without a look at the file system
+    }
     String physical = physical(workspace);
     CliState state = CliState.of(env.get(CliState.ENV));
     if (args.trust()) {
       state.trust(physical);
       return null;
     }
-    if (args.force() || "trusted".equals(trust) || state.trusted(physical)) {
+    if (state.trusted(physical)) {
       return null;
     }
     return new Stop("trust-gate", Outcome.fail(CursorMessages.trustRequired(physical)));
