@@ -50,6 +50,19 @@ class HelpAndSubcommandsTest {
   }
 
   @Test
+  void theHelpStatesTheDefaultOutputFormatARunActuallyUses() throws IOException {
+    Path profile = dir.resolve("json-by-default.json");
+    Files.writeString(profile, "{\"defaultOutputFormat\":\"json\"}");
+
+    String byDefault = run(env(), "--help").out();
+    String changed = run(env("AGENTDOUBLE_PROFILE", profile.toString()), "--help").out();
+
+    assertThat(byDefault).contains("json | stream-json (default: \"text\")");
+    assertThat(changed).contains("json | stream-json (default: \"json\")")
+        .doesNotContain("(default: \"text\")");
+  }
+
+  @Test
   void theHelpSaysAgentWhateverNameTheLauncherIsInvokedBy() throws IOException {
     byte[] expected = referenceHelp();
     Path other = dir.resolve("my-cursor");

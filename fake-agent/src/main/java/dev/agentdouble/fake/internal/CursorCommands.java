@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.fake.internal.CliCommand.Argument;
+import dev.agentdouble.tape.OutputFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +53,30 @@ final class CursorCommands {
 
   /** The 2026.10.01 CLI. */
   static final CliCommand CLI_2026_10 = cli202610();
+
+  /**
+   * {@code root} with the help of {@code --output-format} naming {@code format} as the default,
+   * so that help states the default a run actually uses (a profile file may change it).
+   */
+  static CliCommand withDefaultOutputFormat(CliCommand root, OutputFormat format) {
+    List<CliOption> options = new ArrayList<>(root.options().size());
+    boolean changed = false;
+    for (CliOption o : root.options()) {
+      int at = o.help().lastIndexOf(DEFAULT_PREFIX);
+      if (o.longFlag().equals("--output-format") && at >= 0) {
+        String help = o.help().substring(0, at) + DEFAULT_PREFIX + format.cliName() + "\")";
+        changed |= !help.equals(o.help());
+        options.add(new CliOption(o.flags(), o.shortFlag(), o.longFlag(), o.arity(), o.choices(),
+            o.hidden(), help));
+      } else {
+        options.add(o);
+      }
+    }
+    return !changed ? root : new CliCommand(root.name(), root.alias(), root.description(),
+        options, root.arguments(), root.subcommands(), root.hasAction());
+  }
+
+  private static final String DEFAULT_PREFIX = "(default: \"";
 
   /** The root command of the CLI version {@code surface}. */
   static CliCommand root(Profile.Surface surface) {

@@ -361,7 +361,8 @@ public final class Subcommands {
   /** The commands of {@code args.commandPath()} in the profile's tree, the root first. */
   private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
-    CliCommand cmd = CursorCommands.root(profile.behaviour().surface());
+    CliCommand cmd = CursorCommands.withDefaultOutputFormat(
+        CursorCommands.root(profile.behaviour().surface()), profile.defaultOutputFormat());
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd = cmd.findSubcommand(name);
