@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * measured inside the JVM. Part of the extension benchmark's evidence (bench/README.md). Compiled
  * like the fake (-XDstringConcat=inline) and run with the fake's JVM flags.
  *
- * <pre>java -cp DIR ControlPost urlconnection|socket|channel URL</pre>
+ * <pre>java -cp DIR ControlPost urlconnection|socket|channel URL SECRET</pre>
  */
 public final class ControlPost {
   private ControlPost() {}
@@ -26,8 +26,12 @@ public final class ControlPost {
       + "\"prompt\":\"hi\",\"cwd\":\"/tmp\",\"outputFormat\":\"stream-json\",\"stdin\":\"\","
       + "\"pid\":1,\"env\":{}}").getBytes(StandardCharsets.UTF_8);
 
+  /** The control plane's secret, sent with every request. */
+  static String secret;
+
   public static void main(String[] args) throws Exception {
     String url = args[1];
+    secret = args[2];
     long t0 = System.nanoTime();
     int status;
     switch (args[0]) {
@@ -51,6 +55,7 @@ public final class ControlPost {
     c.setConnectTimeout(5000);
     c.setReadTimeout(30000);
     c.setRequestProperty("Content-Type", "application/json");
+    c.setRequestProperty("X-AgentDouble-Secret", secret);
     try (OutputStream out = c.getOutputStream()) {
       out.write(BODY);
     }
@@ -65,7 +70,7 @@ public final class ControlPost {
   static byte[] request(URI uri) {
     String head = "POST " + uri.getPath() + "/invocations HTTP/1.1\r\nHost: 127.0.0.1:"
         + uri.getPort() + "\r\nContent-Type: application/json\r\nContent-Length: " + BODY.length
-        + "\r\nConnection: close\r\n\r\n";
+        + "\r\nX-AgentDouble-Secret: " + secret + "\r\nConnection: close\r\n\r\n";
     byte[] h = head.getBytes(StandardCharsets.ISO_8859_1);
     byte[] all = new byte[h.length + BODY.length];
     System.arraycopy(h, 0, all, 0, h.length);

@@ -282,7 +282,8 @@ public final class ExtensionBench {
         throw new IllegalStateException("the extension's runtime made no CDS archive");
       }
       String archive = runtime.archive().get().toString();
-      Path viaUrl = shim(work.resolve("url"), runtime, "AGENTDOUBLE_URL", url);
+      Path viaUrl = shim(work.resolve("url"), runtime, "AGENTDOUBLE_URL", url,
+          Map.of("AGENTDOUBLE_SECRET", plane.secret()));
       Path viaTape = shim(work.resolve("tape"), runtime, "AGENTDOUBLE_TAPE", tape);
       // the same shim, its java made to archive what a control-plane run loads, then to use that
       Path trained = work.resolve("trained.jsa");
@@ -312,7 +313,7 @@ public final class ExtensionBench {
       List<Double> server = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
         long t0 = System.nanoTime();
-        int status = ControlPostClient.post(url);
+        int status = ControlPostClient.post(url, plane.secret());
         long t1 = System.nanoTime();
         if (status != 200) {
           throw new IllegalStateException("HTTP " + status);
@@ -336,7 +337,8 @@ public final class ExtensionBench {
         ms.get("tape").add(timed(withArgv(viaTape), "via AGENTDOUBLE_TAPE"));
         for (String mode : List.of("urlconnection", "socket", "channel")) {
           ms.get(mode).add(post(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-              "-XX:-UsePerfData", "-Xrs", "-cp", postClasses, "ControlPost", mode, url)));
+              "-XX:-UsePerfData", "-Xrs", "-cp", postClasses, "ControlPost", mode, url,
+              plane.secret())));
         }
       }
       StringBuilder json = new StringBuilder("{");
@@ -355,12 +357,13 @@ public final class ExtensionBench {
 
   /** A warm client: HttpURLConnection in this JVM, after warm-up. */
   static final class ControlPostClient {
-    static int post(String url) throws IOException {
+    static int post(String url, String secret) throws IOException {
       java.net.HttpURLConnection c = (java.net.HttpURLConnection)
           java.net.URI.create(url + "/invocations").toURL().openConnection();
       c.setRequestMethod("POST");
       c.setDoOutput(true);
       c.setRequestProperty("Content-Type", "application/json");
+      c.setRequestProperty("X-AgentDouble-Secret", secret);
       try (java.io.OutputStream out = c.getOutputStream()) {
         out.write("{\"argv\":[\"-p\",\"hi\"],\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8));
       }
@@ -374,8 +377,14 @@ public final class ExtensionBench {
 
   static Path shim(Path dir, FakeAgentRuntime runtime, String variable, String value)
       throws IOException {
+    return shim(dir, runtime, variable, value, Map.of());
+  }
+
+  static Path shim(Path dir, FakeAgentRuntime runtime, String variable, String value,
+      Map<String, String> more) throws IOException {
     Map<String, String> env = new java.util.LinkedHashMap<>();
     env.put(variable, value);
+    env.putAll(more);
     env.put("AGENTDOUBLE_TIMING", "fast");
     env.put("AGENTDOUBLE_GATES", Files.createDirectories(dir.resolve("gates")).toString());
     env.put("AGENTDOUBLE_GATE_TIMEOUT_MS", "30000");

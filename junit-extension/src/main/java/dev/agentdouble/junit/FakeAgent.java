@@ -22,6 +22,7 @@ import dev.agentdouble.junit.internal.Shim;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
+import dev.agentdouble.tape.internal.ControlSecret;
 import dev.agentdouble.tape.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -99,6 +100,9 @@ public final class FakeAgent {
     this.strictUnmatched = settings.strictUnmatched();
     this.strictUnused = settings.strictUnused();
     shimEnv.put("AGENTDOUBLE_URL", plane.baseUrl() + "/agentdouble/" + id);
+    // the control plane answers only requests with its secret: another local user's cannot read
+    // this test's invocations, add stubs, or shut it down
+    shimEnv.put(ControlSecret.ENV, plane.secret());
     shimEnv.put("AGENTDOUBLE_TIMING", settings.timing());
     shimEnv.put("AGENTDOUBLE_GATES", gates.toString());
     shimEnv.put("AGENTDOUBLE_GATE_TIMEOUT_MS", Long.toString(settings.gateTimeout().toMillis()));

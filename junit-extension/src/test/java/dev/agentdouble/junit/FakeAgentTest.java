@@ -11,8 +11,13 @@ import dev.agentdouble.tape.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,6 +96,34 @@ class FakeAgentTest {
         "cursor-agent -p --trust --output-format stream-json hi");
 
     assertThat(r.out()).isEqualTo("via PATH\n");
+  }
+
+  /**
+   * The control plane's secret reaches the fake through its shim (the owner's only) and its
+   * environment; a process that knows the URL but not the secret is refused and is no invocation.
+   */
+  @Test
+  void onlyAFakeWithTheControlPlanesSecretIsAnswered(FakeAgent agent) throws Exception {
+    agent.enqueue(says("answered", 0));
+    Map<String, String> env = new HashMap<>(agent.environment());
+    String secret = env.remove("AGENTDOUBLE_SECRET");
+    Path launcher = Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath()
+        .normalize().resolve("fake-agent/bin/cursor-agent");
+
+    Runs.Result stranger = Runs.run(launcher, env, "-p", "--trust", "hi");
+
+    assertThat(secret).isNotBlank();
+    assertThat(Files.getPosixFilePermissions(agent.executable()))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(Files.readString(agent.executable())).contains("AGENTDOUBLE_SECRET=");
+    assertThat(stranger.exit()).isEqualTo(70);
+    assertThat(stranger.err()).contains("refused this invocation (HTTP 401): "
+        + "AGENTDOUBLE_SECRET is not set");
+    assertThat(agent.invocations()).isEmpty();
+    Runs.Result shim = Runs.run(agent.executable(), "-p", "--trust", "--output-format",
+        "stream-json", "hi");
+    assertThat(shim.out()).isEqualTo("answered\n");
+    assertThat(agent.takeInvocation().prompt()).isEqualTo("hi");
   }
 
   @Test

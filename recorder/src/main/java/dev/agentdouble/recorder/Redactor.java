@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  * Takes secrets out of a tape before it is written, so that a recording cannot leak one by
  * omission. Each secret is replaced everywhere — header argv and every other header text, stdout
  * JSON lines, raw stdout, stderr — in its raw form and in the forms JSON writers give it (escaped
- * as {@code JSON.stringify} escapes, with {@code \/}, with {@code \}{@code u} escapes, escaped
- * twice), by a stable marker naming its source:
+ * as {@code JSON.stringify} escapes, with {@code \/}, with {@code \}{@code u} escapes for
+ * non-ASCII characters or for every character, escaped twice), by a stable marker naming its
+ * source:
  *
  * <ul>
  *   <li>the value of an environment variable whose name contains {@code KEY}, {@code TOKEN},

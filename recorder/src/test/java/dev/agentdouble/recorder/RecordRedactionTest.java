@@ -89,4 +89,85 @@ class RecordRedactionTest {
     assertThat(bytes).doesNotContain(KEY.substring(0, KEY.length() / 2))
         .doesNotContain(KEY.substring(KEY.length() / 2));
   }
+  /**
+   * A JSON line written in two writes, holding the key with every character {@code \}{@code
+   * u}-escaped and cut between the writes, leaves no piece of the escaped key in the tape.
+   */
+  @Test
+  void aUnicodeEscapedSecretSplitAcrossTwoWritesNeverReachesTheTape() throws Exception {
+    StringBuilder escaped = new StringBuilder();
+    for (char c : KEY.toCharArray()) {
+      escaped.append(String.format("\\u%04x", (int) c));
+    }
+    int cut = escaped.length() / 2 + 3;
+    Path script = Child.script(dir, "escaped.sh", String.join("\n", "#!/bin/sh",
+        "printf '%s' '{\"type\":\"assistant\",\"text\":\"key " + escaped.substring(0, cut) + "'",
+        "sleep 0.3",
+        "printf '%s\\n' '" + escaped.substring(cut) + " end\"}'", ""));
+    Path tape = dir.resolve("escaped.tape.ndjson");
+
+    Child r = record(tape, script.toString());
+
+    assertThat(r.waitFor()).isZero();
+    assertThat(r.out()).isEqualTo("{\"type\":\"assistant\",\"text\":\"key " + escaped + " end\"}\n");
+    String bytes = Files.readString(tape, StandardCharsets.UTF_8);
+    assertThat(bytes).contains("REDACTED:CURSOR_API_KEY")
+        .doesNotContain(escaped.substring(0, cut)).doesNotContain(escaped.substring(cut));
+    assertThat(new String(Frames.stdout(Tape.read(tape)), StandardCharsets.UTF_8))
+        .isEqualTo("{\"type\":\"assistant\",\"text\":\"key REDACTED:CURSOR_API_KEY end\"}\n");
+  }
+
+  /**
+   * {@code record --into DIR} names each tape after its prompt: after redaction. A key in argv
+   * (even as the last argument, the prompt coming on stdin) and a prompt a {@code --redact}
+   * pattern matches reach neither a file name nor the summary line.
+   */
+  @Test
+  void secretsReachNoFileNameAndNoSummary() throws Exception {
+    Path script = Child.script(dir, "quiet.sh", "#!/bin/sh\necho ok\n");
+    Path into = dir.resolve("tapes");
+    String pass = "hunter2-abcdef99";
+    List<List<String>> argvs = List.of(
+        List.of("-p", "--api-key", KEY, "deploy with " + pass),
+        List.of("-p", "--api-key", KEY),
+        List.of("-p", "--api-key=" + KEY),
+        List.of("-p", "-H", "Authorization: Bearer " + KEY));
+    List<String> summaries = new ArrayList<>();
+    for (List<String> argv : argvs) {
+      List<String> args = new ArrayList<>(List.of("record", "--into", into.toString(), "--redact",
+          "hunter2-[a-z0-9]+", "--", script.toString()));
+      args.addAll(argv);
+      Child r = Child.start(Child.agentdouble(args.toArray(new String[0])), dir,
+          Child.noBuild(dir));
+      assertThat(r.waitFor()).as("%s", r.err()).isZero();
+      assertThat(r.out()).isEqualTo("ok\n");
+      summaries.add(r.err());
+    }
+
+    List<String> names;
+    try (java.util.stream.Stream<Path> files = Files.list(into)) {
+      names = files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+    assertThat(names).hasSize(argvs.size());
+    for (String leak : List.of(KEY, "0123456789", "abcdef", pass, "hunter2")) {
+      assertThat(names).as("file names").noneMatch(n -> n.contains(leak));
+      assertThat(summaries).as("summaries").noneMatch(e -> e.contains(leak));
+    }
+    assertThat(names).anyMatch(n -> n.contains("-deploy-with-redacted-pattern-1-"));
+    assertThat(summaries).allMatch(e -> e.startsWith("agentdouble: recorded ")
+        && e.contains(" -> " + into.resolve("")));
+    for (String name : names) {
+      assertThat(Files.readString(into.resolve(name))).doesNotContain(KEY).doesNotContain(pass);
+    }
+  }
+
+  /** A secret option given before {@code --} is refused without echoing its value. */
+  @Test
+  void aMisplacedSecretOptionIsNotEchoed() {
+    Cli.Result r = Cli.run("record", "--api-key=" + KEY, "--", "true");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).startsWith("agentdouble: unknown option '--api-key=REDACTED:api-key'\n")
+        .doesNotContain(KEY);
+  }
 }

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.tape.internal.ControlSecret;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,8 +16,9 @@ import java.util.Map;
 
 /**
  * Asks a control server ({@code AGENTDOUBLE_URL}) which tape answers this invocation: POSTs the
- * invocation as JSON to {@code URL/invocations}; a 200 answer's body is the tape. Any other answer
- * is a failure whose text (WireMock's near-miss report, for one) is shown to the user.
+ * invocation as JSON to {@code URL/invocations}, with the server's secret ({@code
+ * AGENTDOUBLE_SECRET}) in a header; a 200 answer's body is the tape. Any other answer is a failure
+ * whose text (WireMock's near-miss report, for one) is shown to the user.
  */
 final class ControlClient {
   /** What the server is told about the invocation. */
@@ -36,7 +38,8 @@ final class ControlClient {
   /** An HTTP response, as much of it as the fake needs. */
   record Response(int status, Map<String, String> headers, byte[] body) {}
 
-  static TapeSelection.Result ask(String url, Call call) {
+  /** Asks {@code url} for the tape of {@code call}; {@code secret} may be null (not set). */
+  static TapeSelection.Result ask(String url, String secret, Call call) {
     URI uri;
     try {
       uri = URI.create(url.endsWith("/") ? url + "invocations" : url + "/invocations");
@@ -48,9 +51,14 @@ final class ControlClient {
       return new TapeSelection.Failed("AGENTDOUBLE_URL=" + url + ": use an http:// URL of the "
           + "control server, e.g. http://127.0.0.1:41234/agentdouble/ID");
     }
+    secret = secret == null || secret.isEmpty() ? null : secret;
+    if (secret != null && !ControlSecret.sendable(secret)) {
+      return new TapeSelection.Failed(ControlSecret.ENV + ": not a usable secret (printable ASCII "
+          + "without spaces); give the fake the value the control server printed or baked in");
+    }
     Response response;
     try {
-      response = post(uri, body(call));
+      response = post(uri, secret, body(call));
     } catch (IOException e) {
       return new TapeSelection.Failed("cannot reach the control server at " + url + ": " + e
           + "; is the test (or `agentdouble serve`) still running?");
@@ -66,6 +74,12 @@ final class ControlClient {
         }
       }));
     }
+    if (response.status() == 401 || response.status() == 403) {
+      return new TapeSelection.Failed("the control server (" + url + ") refused this invocation "
+          + "(HTTP " + response.status() + "): " + (secret == null ? ControlSecret.ENV
+          + " is not set" : ControlSecret.ENV + " is not its secret") + "; run the fake with the "
+          + "environment the test's shim or `agentdouble serve` gives it");
+    }
     String text = new String(response.body(), StandardCharsets.UTF_8).strip();
     return new TapeSelection.Failed("the control server (" + url + ") has no tape for this "
         + "invocation (HTTP " + response.status() + ")" + (text.isEmpty() ? "" : ":\n" + text));
@@ -78,10 +92,12 @@ final class ControlClient {
    *
    * @param stoppedBy why the run ended, e.g. {@code trust-gate}
    */
-  static void report(String url, Call call, String stoppedBy) {
+  static void report(String url, String secret, Call call, String stoppedBy) {
     try {
       URI uri = URI.create(url.endsWith("/") ? url + STOPPED : url + "/" + STOPPED);
-      if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      boolean noSecret = secret == null || secret.isEmpty();
+      if (!"http".equals(uri.getScheme()) || uri.getHost() == null
+          || (!noSecret && !ControlSecret.sendable(secret))) {
         return;
       }
       String body = new String(body(call), StandardCharsets.UTF_8);
@@ -89,7 +105,7 @@ final class ControlClient {
       sb.append(body, 0, body.length() - 1);
       Journal.field(sb, "stoppedBy", stoppedBy);
       sb.append('}');
-      post(uri, sb.toString().getBytes(StandardCharsets.UTF_8));
+      post(uri, noSecret ? null : secret, sb.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException | IllegalArgumentException e) {
       // nobody to tell: the run's own ending stands
     }
@@ -99,7 +115,7 @@ final class ControlClient {
    * One HTTP/1.1 POST over a plain socket, {@code Connection: close}: the JDK's HTTP client costs
    * a fresh JVM tens of milliseconds of class loading, paid by every invocation under a test.
    */
-  static Response post(URI uri, byte[] body) throws IOException {
+  static Response post(URI uri, String secret, byte[] body) throws IOException {
     int port = uri.getPort() < 0 ? 80 : uri.getPort();
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     try (Socket socket = new Socket()) {
@@ -108,6 +124,7 @@ final class ControlClient {
       OutputStream out = socket.getOutputStream();
       String head = "POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + port
           + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+          + (secret == null ? "" : "\r\n" + ControlSecret.HEADER + ": " + secret)
           + "\r\nConnection: close\r\n\r\n";
       out.write(head.getBytes(StandardCharsets.ISO_8859_1));
       out.write(body);

@@ -6,6 +6,7 @@ import dev.agentdouble.tape.Renderer;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
 import dev.agentdouble.tape.Variants;
+import dev.agentdouble.tape.internal.ControlSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,7 +135,7 @@ public final class Invocation {
       journal.stoppedBy = stop.reason();
       String url = env.get(ControlClient.ENV);
       if (!isBlank(url)) {
-        ControlClient.report(url, call, stop.reason());
+        ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
       }
       return journal.end(Ending.exit(stop.outcome().exit()), null);
     }
@@ -144,7 +145,7 @@ public final class Invocation {
       journal.stoppedBy = "system-prompt";
       String url = env.get(ControlClient.ENV);
       if (!isBlank(url)) {
-        ControlClient.report(url, call, journal.stoppedBy);
+        ControlClient.report(url, env.get(ControlSecret.ENV), call, journal.stoppedBy);
       }
       selected = new TapeSelection.Selected(ServerRejection.systemPrompt(prompt, workspace,
           profile.model()));
@@ -242,7 +243,8 @@ public final class Invocation {
     if (!isBlank(names)) {
       for (String name : names.split(",")) {
         String value = env.get(name.strip());
-        if (value != null) {
+        // the control server's own secret is never told to anyone, the server included
+        if (value != null && !name.strip().equals(ControlSecret.ENV)) {
           forwarded.put(name.strip(), value);
         }
       }

@@ -4,6 +4,7 @@ import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.internal.CatalogIndex;
+import dev.agentdouble.tape.internal.ControlSecret;
 import dev.agentdouble.tape.internal.HeaderCodec;
 import dev.agentdouble.tape.internal.LineReader;
 import java.io.IOException;
@@ -55,7 +56,7 @@ public final class TapeSelection {
       throws IOException {
     String url = env.get("AGENTDOUBLE_URL");
     if (url != null && !url.isEmpty() && call != null) {
-      return ControlClient.ask(url, call);
+      return ControlClient.ask(url, env.get(ControlSecret.ENV), call);
     }
     String tape = env.get("AGENTDOUBLE_TAPE");
     if (tape != null && tape.startsWith(BUILTIN)) {

@@ -99,7 +99,7 @@ public final class Training {
         answer.start();
         Map<String, String> url = Map.of("AGENTDOUBLE_URL",
             "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
-            "AGENTDOUBLE_TIMING", "fast");
+            "AGENTDOUBLE_SECRET", "training", "AGENTDOUBLE_TIMING", "fast");
         new Invocation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();

@@ -41,7 +41,7 @@ class ControlClientTest {
 
   @Test
   void onlyHttpUrlsAreTaken() {
-    TapeSelection.Result r = ControlClient.ask("https://example.invalid/x", new ControlClient.Call(
+    TapeSelection.Result r = ControlClient.ask("https://example.invalid/x", null, new ControlClient.Call(
         java.util.List.of(), "p", "/w", "stream-json", null, null, 1, java.util.Map.of()));
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);

@@ -1,19 +1,50 @@
 package dev.agentdouble.junit.internal;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
+import com.github.tomakehurst.wiremock.extension.requestfilter.FieldTransformer;
+import com.github.tomakehurst.wiremock.extension.requestfilter.RequestFilterAction;
+import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
+import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
+import com.github.tomakehurst.wiremock.http.Body;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import dev.agentdouble.tape.internal.ControlSecret;
 
 /**
  * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
  * a free port; tests keep to their own URL path, so stubs never cross between tests.
+ *
+ * <p>Loopback is shared with every local user, so the server answers only requests that carry its
+ * {@link #secret()} ({@link ControlSecret}): anything else, the admin API included (reading the
+ * invocations, adding stubs, shutting down), gets HTTP 401 and is not seen by any stub or reader.
+ * The secret is compared in constant time and taken off the request before WireMock journals it.
+ * The server's own Java API ({@link #server()}) is not HTTP and needs no secret.
  */
 public final class ControlPlane implements AutoCloseable {
-  private final WireMockServer server;
+  /**
+   * Where a refused stub request is sent instead of where it asked, with no body: it cannot reach
+   * a test's stubs, nor show up among its invocations.
+   */
+  static final String REFUSED_PATH = "/__agentdouble/refused";
 
-  private ControlPlane(WireMockServer server) {
+  static final String REFUSED_MESSAGE = "agentdouble: this control server answers only requests "
+      + "with its secret in the " + ControlSecret.HEADER + " header (the fake sends "
+      + ControlSecret.ENV + ")\n";
+
+  private final WireMockServer server;
+  private final String secret;
+
+  private ControlPlane(WireMockServer server, String secret) {
     this.server = server;
+    this.secret = secret;
   }
 
   /** Starts a server on 127.0.0.1 and a free port. */
@@ -22,18 +53,22 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Starts a server on 127.0.0.1 and {@code port} (0: a free one). A port that cannot be bound
-   * throws WireMock's {@code FatalStartupException}.
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one), with a new secret. A port that
+   * cannot be bound throws WireMock's {@code FatalStartupException}.
    */
   public static ControlPlane start(int port) {
+    String secret = ControlSecret.generate();
     WireMockServer server = new WireMockServer(options()
         .bindAddress("127.0.0.1")
         .port(port)
         .containerThreads(16)
         .jettyAcceptors(1)
-        .notifier(QUIET));
+        .notifier(QUIET)
+        .extensions(new StubGuard(secret), new AdminGuard(secret)));
     server.start();
-    return new ControlPlane(server);
+    server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1)
+        .willReturn(refusal()));
+    return new ControlPlane(server, secret);
   }
 
   public WireMockServer server() {
@@ -45,9 +80,66 @@ public final class ControlPlane implements AutoCloseable {
     return "http://127.0.0.1:" + server.port();
   }
 
+  /** What the fake agents must send in {@link ControlSecret#HEADER}: their {@link ControlSecret#ENV}. */
+  public String secret() {
+    return secret;
+  }
+
   @Override
   public void close() {
     server.stop();
+  }
+
+  private static ResponseDefinitionBuilder refusal() {
+    return aResponse().withStatus(ControlSecret.REFUSED)
+        .withHeader("Content-Type", "text/plain; charset=utf-8")
+        .withBody(REFUSED_MESSAGE);
+  }
+
+  /**
+   * Requests to stubs: with the secret they go on without it; without, they go on to {@link
+   * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be
+   * journaled as the request that was asked, body and all, for a test to read as an invocation).
+   */
+  private record StubGuard(String secret) implements StubRequestFilterV2 {
+    private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
+
+    @Override
+    public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
+      RequestWrapper.Builder wrapped = RequestWrapper.create().removeHeader(ControlSecret.HEADER);
+      if (!ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
+        wrapped.transformAbsoluteUrl(ControlPlane::refusedUrl).transformBody(NO_BODY);
+      }
+      return RequestFilterAction.continueWith(wrapped.wrap(request));
+    }
+
+    @Override
+    public String getName() {
+      return "agentdouble-secret-stubs";
+    }
+  }
+
+  /** Admin requests: refused without the secret; WireMock does not journal them either way. */
+  private record AdminGuard(String secret) implements AdminRequestFilterV2 {
+    @Override
+    public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
+      if (ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
+        return RequestFilterAction.continueWith(request);
+      }
+      return RequestFilterAction.stopWith(refusal().build());
+    }
+
+    @Override
+    public String getName() {
+      return "agentdouble-secret-admin";
+    }
+  }
+
+  /** {@code url} (absolute) with its path and query replaced by {@link #REFUSED_PATH}. */
+  static String refusedUrl(String url) {
+    int scheme = url.indexOf("://");
+    int path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+    return (path < 0 ? url : url.substring(0, path)) + REFUSED_PATH;
   }
 
   private static final Notifier QUIET = new Notifier() {

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal;
 
+import dev.agentdouble.tape.internal.ControlSecret;
 import dev.agentdouble.tape.internal.TimingSpec;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -36,8 +37,9 @@ import java.util.regex.Pattern;
  * {@code agentdouble serve}: the control plane of the JUnit extension on its own, for test runners
  * that are not on the JVM. A WireMock server on 127.0.0.1 with one stub per tape of a folder, in
  * file-name order (the first whose {@code match} holds answers, as with {@code
- * AGENTDOUBLE_TAPES}); it prints {@code AGENTDOUBLE_URL=...} on stdout and runs until the process
- * is stopped. An invocation that no tape matches gets WireMock's near-miss report (HTTP 404),
+ * AGENTDOUBLE_TAPES}); it prints {@code AGENTDOUBLE_URL=...} and {@code AGENTDOUBLE_SECRET=...} on
+ * stdout and runs until the process is stopped. Requests without the secret are refused (HTTP
+ * 401), the admin API's too. An invocation that no tape matches gets WireMock's near-miss report (HTTP 404),
  * which the fake agent prints before it exits 70.
  *
  * <p>The {@code ./agentdouble} launcher runs {@link #main} on this module's classpath; the
@@ -57,17 +59,19 @@ public final class Serve implements AutoCloseable {
       Runs the JUnit extension's control plane on its own, for test runners that are not on the
       JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent with the
       first tape in DIR (by file name) whose "match" holds, as AGENTDOUBLE_TAPES=DIR would. Prints
-      one line on stdout,
+      two lines on stdout,
         AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve
+        AGENTDOUBLE_SECRET=SECRET
       to give the fake agent (fake-agent/bin/cursor-agent) in its environment, then runs until it
-      is stopped (SIGINT, SIGTERM). An invocation no tape matches gets WireMock's near-miss report
+      is stopped (SIGINT, SIGTERM). SECRET is new each run; requests without it in the
+      X-AgentDouble-Secret header are refused (HTTP 401), those to the admin API too. An invocation no tape matches gets WireMock's near-miss report
       (HTTP 404); the fake prints it on stderr and exits 70.
         --tapes DIR   the folder of *.tape.ndjson files; read and checked once, at start
         --port N      the port to listen on (default: a free one)
         --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
                       scale:F or max-gap:MS; the fake's own AGENTDOUBLE_TIMING applies on top
       WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
-      invocations received).
+      invocations received), with the same header.
       """;
 
   private final ControlPlane plane;
@@ -148,7 +152,9 @@ public final class Serve implements AutoCloseable {
       names.add(stub.name());
     }
     Serve serve = new Serve(plane, names);
+    // stdout only: a pipe to whoever started serve, never the note on stderr
     out.println("AGENTDOUBLE_URL=" + serve.url());
+    out.println(ControlSecret.ENV + "=" + plane.secret());
     out.flush();
     err.println("agentdouble: serving " + names.size() + (names.size() == 1 ? " tape" : " tapes")
         + " from " + options.tapes() + " at " + serve.url() + "; stop with Ctrl-C or SIGTERM");

@@ -60,8 +60,12 @@ public final class Shim {
   private static void install(Path bin, String sh) throws IOException {
     for (String name : new String[] {"cursor-agent", "agent"}) {
       Path tmp = bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp");
+      // the owner's only from the start: the fake's shim holds the control server's secret
+      Files.deleteIfExists(tmp);
+      Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
       Files.writeString(tmp, sh, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
       Files.move(tmp, bin.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
           java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }

@@ -60,17 +60,19 @@ class ServeLauncherIT {
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
           StandardCharsets.UTF_8));
-      CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+      CompletableFuture<String[]> lines = CompletableFuture.supplyAsync(() -> {
         try {
-          return out.readLine();
+          return new String[] {out.readLine(), out.readLine()};
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
       });
-      String first = line.get(60, TimeUnit.SECONDS);
-      assertThat(first).as("stdout; stderr: %s", err.getNow("")).isNotNull()
+      String[] printed = lines.get(60, TimeUnit.SECONDS);
+      assertThat(printed[0]).as("stdout; stderr: %s", err.getNow("")).isNotNull()
           .matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve");
-      String url = first.substring("AGENTDOUBLE_URL=".length());
+      assertThat(printed[1]).matches("AGENTDOUBLE_SECRET=[A-Za-z0-9_-]{43}");
+      String url = printed[0].substring("AGENTDOUBLE_URL=".length());
+      String secret = printed[1].substring("AGENTDOUBLE_SECRET=".length());
       CompletableFuture<String> rest = CompletableFuture.supplyAsync(() -> {
         StringBuilder more = new StringBuilder();
         try {
@@ -83,9 +85,11 @@ class ServeLauncherIT {
         return more.toString();
       });
 
-      Runs.Result hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_TIMING",
-          "fast"), "-p", "--trust", "--output-format", "stream-json", "hello there");
-      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url), "-p", "--trust", "--output-format", "stream-json", "bye");
+      Runs.Result hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", secret,
+          "AGENTDOUBLE_TIMING", "fast"), "-p", "--trust", "--output-format", "stream-json",
+          "hello there");
+      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET",
+          secret), "-p", "--trust", "--output-format", "stream-json", "bye");
 
       assertThat(hit.out()).isEqualTo("hi from serve\n");
       assertThat(hit.exit()).isZero();
@@ -98,7 +102,7 @@ class ServeLauncherIT {
       assertThat(serve.exitValue()).isEqualTo(143);
       assertThat(rest.get(10, TimeUnit.SECONDS)).as("nothing more on stdout").isEmpty();
       assertThat(err.get(10, TimeUnit.SECONDS)).startsWith("agentdouble: serving 1 tape from tapes")
-          .doesNotContain("SLF4J", "Exception");
+          .doesNotContain("SLF4J", "Exception").doesNotContain(secret);
     } finally {
       serve.destroyForcibly();
     }

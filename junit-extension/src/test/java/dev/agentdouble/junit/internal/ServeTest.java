@@ -11,6 +11,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,11 +80,12 @@ class ServeTest {
   }
 
   private static Map<String, String> url(Serve serve) {
-    return Map.of("AGENTDOUBLE_URL", serve.url(), "AGENTDOUBLE_TIMING", "fast");
+    return Map.of("AGENTDOUBLE_URL", serve.url(), "AGENTDOUBLE_SECRET", serve.plane().secret(),
+        "AGENTDOUBLE_TIMING", "fast");
   }
 
   @Test
-  void printsOneUrlLineOnStdout() throws IOException {
+  void printsTheUrlAndTheSecretOnStdoutAndNeverTheSecretOnStderr() throws IOException {
     Path folder = tapes("t");
     tape(folder, "any", null, 0);
 
@@ -88,9 +93,52 @@ class ServeTest {
 
     assertThat(s.status()).isZero();
     assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + s.serve().port()
-        + "/agentdouble/serve\n");
-    assertThat(s.out()).matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve\n");
-    assertThat(s.err()).startsWith("agentdouble: serving 1 tape from " + folder);
+        + "/agentdouble/serve\nAGENTDOUBLE_SECRET=" + s.serve().plane().secret() + "\n");
+    assertThat(s.out()).matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve\n"
+        + "AGENTDOUBLE_SECRET=[A-Za-z0-9_-]{43}\n");
+    assertThat(s.err()).startsWith("agentdouble: serving 1 tape from " + folder)
+        .doesNotContain(s.serve().plane().secret());
+  }
+
+  /**
+   * Another local user, who can reach loopback but has not the secret serve printed, can neither
+   * get a tape nor read the invocations, add a stub or shut serve down; a fake without the secret
+   * says why it was refused.
+   */
+  @Test
+  void refusesEveryRequestWithoutItsSecret() throws Exception {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+    Out s = serve("--tapes", folder.toString());
+    Runs.Result answered = fake(url(s.serve()), "-p", "--trust", "--output-format", "stream-json",
+        "my private prompt");
+    HttpClient http = HttpClient.newHttpClient();
+    String base = "http://127.0.0.1:" + s.serve().port();
+    List<String> statuses = new ArrayList<>();
+    for (String[] r : new String[][] {{"POST", Serve.PATH + "/invocations"},
+        {"GET", "/__admin/requests"}, {"POST", "/__admin/mappings"},
+        {"POST", "/__admin/shutdown"}}) {
+      HttpResponse<String> response = http.send(HttpRequest
+              .newBuilder(URI.create(base + r[1]))
+              .method(r[0], HttpRequest.BodyPublishers.ofString(
+                  "{\"request\":{\"method\":\"ANY\"},\"response\":{\"status\":200}}"))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      statuses.add(r[1] + " " + response.statusCode());
+      assertThat(response.body()).doesNotContain("my private prompt", "tape any");
+    }
+    Runs.Result refused = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "--trust", "hi");
+
+    assertThat(answered.exit()).as(answered.err()).isZero();
+    assertThat(statuses).containsExactly(Serve.PATH + "/invocations 401", "/__admin/requests 401",
+        "/__admin/mappings 401", "/__admin/shutdown 401");
+    assertThat(s.serve().plane().server().isRunning()).isTrue();
+    assertThat(s.serve().plane().server().listAllStubMappings().getMappings())
+        .hasSize(2); // the tape's, and the one that refuses
+    assertThat(refused.exit()).isEqualTo(70);
+    assertThat(refused.err()).isEqualTo("agentdouble: the control server (" + s.serve().url()
+        + ") refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake "
+        + "with the environment the test's shim or `agentdouble serve` gives it\n");
   }
 
   /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
@@ -185,7 +233,8 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString(), "--timing", "fast");
 
     long t0 = System.nanoTime();
-    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "--trust", "--output-format", "stream-json", "hi");
+    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url(), "AGENTDOUBLE_SECRET",
+        s.serve().plane().secret()), "-p", "--trust", "--output-format", "stream-json", "hi");
     long ms = (System.nanoTime() - t0) / 1_000_000;
 
     assertThat(r.out()).isEqualTo("first\nlate\n");
@@ -220,7 +269,8 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString(), "--port", Integer.toString(port));
 
     assertThat(s.status()).as(s.err()).isZero();
-    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + port + "/agentdouble/serve\n");
+    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + port + "/agentdouble/serve\n"
+        + "AGENTDOUBLE_SECRET=" + s.serve().plane().secret() + "\n");
   }
 
   @Test
@@ -302,7 +352,8 @@ class ServeTest {
 
     assertThat(o.status()).isZero();
     assertThat(o.out()).startsWith("usage: agentdouble serve --tapes DIR [--port N] [--timing T]")
-        .contains("AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve");
+        .contains("AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve",
+            "AGENTDOUBLE_SECRET=SECRET");
     assertThat(o.err()).isEmpty();
   }
 }

@@ -47,7 +47,10 @@ record Args(Map<String, List<String>> values, List<String> flags, List<String> p
         } else if (flagNames.contains(name) && inline == null) {
           flags.add(name);
         } else {
-          throw new UsageException("unknown option '" + arg + "'");
+          // a secret option meant for the command (its -- forgotten) is not echoed with its value
+          String shown = ArgvSecrets.find(List.of(arg)).stream().findFirst()
+              .map(ArgvSecrets.Found::redactedElement).orElse(arg);
+          throw new UsageException("unknown option '" + shown + "'");
         }
       } else {
         positional.add(arg);

@@ -14,10 +14,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -91,11 +96,16 @@ final class RecordCommand {
     if (a.value("--out").isPresent() && a.value("--into").isPresent()) {
       throw new UsageException("give --out FILE or --into DIR, not both");
     }
-    Path target = a.value("--out").map(Path::of).orElseGet(() -> a.value("--into")
-        .map(dir -> Path.of(dir).resolve(nameFor(command)))
-        .orElse(Path.of("recording-" + STAMP.format(Instant.now()) + ".tape.ndjson")));
-    String cliVersion = cliVersion(command);
     Instant recordedAt = Instant.now();
+    Optional<Path> into = a.value("--into").map(Path::of);
+    Path target = a.value("--out").map(Path::of).orElseGet(() -> into
+        .map(dir -> dir.resolve("<time>-<prompt>-<hash>.tape.ndjson"))
+        .orElse(Path.of("recording-" + STAMP.format(recordedAt) + ".tape.ndjson")));
+    // --into: the name is made once the run is redacted, from its redacted header, never from
+    // the command line as given (a key in argv, a prompt a --redact pattern matches)
+    Function<Header, Path> tapeFile = into.<Function<Header, Path>>map(
+        dir -> clean -> dir.resolve(nameFor(clean, recordedAt))).orElse(clean -> target);
+    String cliVersion = cliVersion(command);
 
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectInput(in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
@@ -146,14 +156,14 @@ final class RecordCommand {
         capture.forEach(frames);
         frames.finish();
         t = Math.max(endMs, frames.lastT());
-        summary = recording.write(header.build(), ending(status, t), target);
+        summary = recording.write(header.build(), ending(status, t), tapeFile);
       } catch (IOException e) {
         err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
             + " (the run's output was shown above)");
         return RECORDER_FAILED;
       }
       if (!a.flag("--quiet")) {
-        err.println("agentdouble: recorded " + summary(summary, t) + " -> " + target);
+        err.println("agentdouble: recorded " + summary(summary, t) + " -> " + summary.tape());
       }
       return status;
     }
@@ -223,24 +233,41 @@ final class RecordCommand {
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
 
-  /** {@code <time>-<prompt slug>-<short hash>.tape.ndjson}: sortable, readable, unique. */
-  static String nameFor(List<String> command) {
-    String prompt = command.size() > 1 ? command.get(command.size() - 1) : "run";
-    String slug = prompt.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
+  /**
+   * {@code <time>-<prompt slug>-<short hash>.tape.ndjson}: sortable, readable, unique. Made from
+   * the tape's header as written, redacted: the prompt is its argv's last word that is neither an
+   * option nor the value of a secret option ({@code run} when there is none), and the hash is of
+   * that argv, the time and the recorder's pid.
+   */
+  static String nameFor(Header clean, Instant recordedAt) {
+    List<String> argv = clean.argv();
+    Set<Integer> secret = new HashSet<>();
+    ArgvSecrets.find(argv).forEach(found -> secret.add(found.index()));
+    String prompt = "run";
+    boolean options = true;
+    for (int i = 0; i < argv.size(); i++) {
+      String arg = argv.get(i);
+      if (options && arg.equals("--")) {
+        options = false;
+      } else if (!secret.contains(i) && !(options && arg.startsWith("-"))) {
+        prompt = arg;
+      }
+    }
+    String slug = prompt.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
         .replaceAll("^-+|-+$", "");
     if (slug.length() > 40) {
       slug = slug.substring(0, 40).replaceAll("-+$", "");
     }
-    String hash = Integer.toHexString((String.join("\u0000", command) + System.nanoTime()
+    String hash = Integer.toHexString((String.join("\u0000", argv) + System.nanoTime()
         + ProcessHandle.current().pid()).hashCode() & 0xffffff);
-    return STAMP.format(Instant.now()) + "-" + (slug.isEmpty() ? "run" : slug) + "-" + hash
+    return STAMP.format(recordedAt) + "-" + (slug.isEmpty() ? "run" : slug) + "-" + hash
         + ".tape.ndjson";
   }
 
   private static String summary(Recording.Summary r, long ms) {
     return r.events() + (r.events() == 1 ? " event" : " events") + ", " + r.toolCalls()
         + (r.toolCalls() == 1 ? " tool call" : " tool calls") + ", "
-        + String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0) + ", " + r.redactions()
+        + String.format(Locale.ROOT, "%.1fs", ms / 1000.0) + ", " + r.redactions()
         + (r.redactions() == 1 ? " redaction" : " redactions");
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -24,8 +25,8 @@ import java.util.regex.Pattern;
  * holds one frame at a time, whatever the length of the run.
  */
 final class Recording implements Piece.Sink, AutoCloseable {
-  /** What the summary line tells. */
-  record Summary(int events, int toolCalls, int redactions) {}
+  /** What the summary line tells, and where the tape went. */
+  record Summary(int events, int toolCalls, int redactions, Path tape) {}
 
   private static final int JSON = 0;
   private static final int OUT = 1;
@@ -86,6 +87,14 @@ final class Recording implements Piece.Sink, AutoCloseable {
    * {@code ending}.
    */
   Summary write(Header header, Frame ending, Path target) throws IOException {
+    return write(header, ending, clean -> target);
+  }
+
+  /**
+   * As {@link #write(Header, Frame, Path)}, to the file {@code target} names after the header it
+   * is given: the header as written, redacted, so a name made from it holds no secret.
+   */
+  Summary write(Header header, Frame ending, Function<Header, Path> target) throws IOException {
     Optional<Normalisation.Plan> plan = normalisation.isPresent()
         ? Optional.of(normalisation.get().plan(header, known, this::forEach)) : Optional.empty();
     Header normalised = plan.map(Normalisation.Plan::header).orElse(header);
@@ -97,9 +106,10 @@ final class Recording implements Piece.Sink, AutoCloseable {
       forEach(p -> job.scan(rebase.apply(p)));
     }
     Header clean = job.header(normalised);
+    Path file = target.apply(clean);
     int[] events = {0};
     int[] tools = {0};
-    AtomicFile.write(target, out -> {
+    AtomicFile.write(file, out -> {
       TapeWriter.writeHeader(clean, out);
       UnaryOperator<Piece> rebase = rebasing(plan);
       SplitSecrets cleaning = job.cleaning(piece -> {
@@ -111,7 +121,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
       TapeWriter.writeFrame(ending, out);
     });
     return new Summary(events[0], tools[0],
-        job.counts().values().stream().mapToInt(Integer::intValue).sum());
+        job.counts().values().stream().mapToInt(Integer::intValue).sum(), file);
   }
 
   /** A pass of the plan over the frames, from the first; as they are in raw mode. */

@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * Literal secrets and what stands in for them, found in text in every form a JSON writer may give
  * them: as they are, escaped as JavaScript's {@code JSON.stringify} escapes them, with {@code \/}
- * for {@code /}, with non-ASCII and control characters as {@code \}{@code uXXXX} (either case), and
- * each of these escaped once more (JSON inside a JSON string). Replacement is one left-to-right
+ * for {@code /}, with non-ASCII and control characters as {@code \}{@code uXXXX} (either case),
+ * with every character as {@code \}{@code uXXXX} (either case), and each of these escaped once
+ * more (JSON inside a JSON string). Replacement is one left-to-right
  * pass; where several needles start at the same place the longest wins, so a secret inside another
  * is handled, and a replacement is never searched again.
  */
@@ -291,12 +292,29 @@ public final class Secrets {
   /** The forms a secret may take in text that went through JSON writers once or twice. */
   static Set<String> forms(String secret) {
     Set<String> once = new LinkedHashSet<>(escapes(secret));
+    once.add(unicodeEscaped(secret, false));
+    once.add(unicodeEscaped(secret, true));
     Set<String> all = new LinkedHashSet<>();
     all.add(secret);
     all.addAll(once);
     all.addAll(escapes(escape(secret, false, false, false)));
+    all.add(escape(unicodeEscaped(secret, false), false, false, false));
+    all.add(escape(unicodeEscaped(secret, true), false, false, false));
     all.removeIf(String::isEmpty);
     return all;
+  }
+
+  /**
+   * {@code s} with every character as a {@code \}{@code uXXXX} escape (a character outside the
+   * BMP as its two surrogates), as a writer that escapes everything gives it.
+   */
+  static String unicodeEscaped(String s, boolean upper) {
+    StringBuilder sb = new StringBuilder(s.length() * 6);
+    for (int i = 0; i < s.length(); i++) {
+      String hex = String.format("%04x", (int) s.charAt(i));
+      sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+    }
+    return sb.toString();
   }
 
   private static List<String> escapes(String s) {

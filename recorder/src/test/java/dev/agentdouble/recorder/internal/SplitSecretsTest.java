@@ -77,7 +77,8 @@ class SplitSecretsTest {
     split.accept(Piece.err(1, bytes("first\n")));
     assertThat(out).isEmpty();
 
-    split.accept(Piece.err(2, bytes("x".repeat(KEY.length()))));
+    // enough to hold the longest form of the key (every character \\u-escaped, then escaped again)
+    split.accept(Piece.err(2, bytes("x".repeat(secrets.longestInBytes()))));
 
     assertThat(seen()).containsExactly("ERR first\n");
   }
@@ -113,6 +114,37 @@ class SplitSecretsTest {
     assertThat(out.get(1).frame()).isEqualTo(new dev.agentdouble.tape.Frame.Exit(2, 0));
   }
 
+  /** {@code s} with every character as a JSON {@code \}{@code uXXXX} escape. */
+  static String unicode(String s, boolean upper) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      String hex = String.format("%04x", (int) c);
+      sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * A JSON line written in two writes is two raw frames: a secret written with every character
+   * {@code \}{@code u}-escaped inside its string (lower or upper case hex, or escaped once more
+   * for JSON inside a JSON string), cut between them, is still replaced where it starts.
+   */
+  @Test
+  void aFullyUnicodeEscapedSecretCutInTwoIsReplaced() throws IOException {
+    for (String escaped : List.of(unicode(KEY, false), unicode(KEY, true),
+        unicode(KEY, false).replace("\\", "\\\\"))) {
+      out.clear();
+      int cut = escaped.length() / 2 + 1;
+      split.accept(Piece.out(1, bytes("{\"type\":\"assistant\",\"text\":\"key "
+          + escaped.substring(0, cut))));
+      split.accept(Piece.out(2, bytes(escaped.substring(cut) + " end\"}\n")));
+      split.finish();
+
+      assertThat(String.join("", seen())).as(escaped).isEqualTo(
+          "OUT {\"type\":\"assistant\",\"text\":\"key REDACTED:API_KEYOUT  end\"}\n");
+    }
+  }
+
   @Test
   void withoutSecretsFramesPassStraightThrough() throws IOException {
     SplitSecrets none = new SplitSecrets(UnaryOperator.identity(), new Secrets(List.of()),
@@ -124,8 +156,9 @@ class SplitSecretsTest {
   }
 
   /**
-   * Random stdout and stderr, with secrets planted anywhere, cut into random interleaved frames:
-   * what each stream says in the end is what cleaning the whole stream at once gives.
+   * Random stdout and stderr, with secrets planted anywhere in any of their JSON string forms, cut
+   * into random interleaved frames: what each stream says in the end is what cleaning the whole
+   * stream at once gives, and no form of a secret is left.
    */
   @Test
   void eachStreamEndsAsIfItHadBeenCleanedWhole() throws IOException {
@@ -133,13 +166,22 @@ class SplitSecretsTest {
     List<Secrets.Secret> planted = List.of(new Secrets.Secret(KEY, "<K>", "K"),
         new Secrets.Secret("tok-ABCDEFGH", "<T>", "T"), new Secrets.Secret("ünï-cödé-✓✓", "<U>", "U"));
     Secrets many = new Secrets(planted);
+    // each secret as it is and in the JSON string forms a writer gives it: escaped, every
+    // character \\u-escaped (either case), and that escaped once more
+    List<String> forms = new ArrayList<>();
+    for (Secrets.Secret secret : planted) {
+      String v = secret.value();
+      String quoted = dev.agentdouble.tape.internal.JsonText.quote(v);
+      forms.addAll(List.of(v, quoted.substring(1, quoted.length() - 1), unicode(v, false),
+          unicode(v, true), unicode(v, false).replace("\\", "\\\\")));
+    }
     String[] words = {"a", "bc", "sk-live", "0123", "tok-", "ABCD", "ünï", "✓", "\n", " "};
     for (int round = 0; round < 1500; round++) {
       byte[][] streams = new byte[2][];
       for (int s = 0; s < 2; s++) {
         StringBuilder sb = new StringBuilder();
         for (int k = random.nextInt(30); k >= 0; k--) {
-          sb.append(random.nextInt(5) == 0 ? planted.get(random.nextInt(3)).value()
+          sb.append(random.nextInt(5) == 0 ? forms.get(random.nextInt(forms.size()))
               : words[random.nextInt(words.length)]);
         }
         streams[s] = bytes(sb.toString());
@@ -165,8 +207,12 @@ class SplitSecretsTest {
         Piece.Kind kind = s == 0 ? Piece.Kind.OUT : Piece.Kind.ERR;
         java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
         given.stream().filter(p -> p.kind() == kind).forEach(p -> joined.writeBytes(p.bytes()));
-        assertThat(joined.toString(StandardCharsets.UTF_8)).as("round %d, stream %d", round, s)
+        String cleaned = joined.toString(StandardCharsets.UTF_8);
+        assertThat(cleaned).as("round %d, stream %d", round, s)
             .isEqualTo(new String(many.replace(streams[s], expected), StandardCharsets.UTF_8));
+        for (String form : forms) {
+          assertThat(cleaned).as("round %d, stream %d", round, s).doesNotContain(form);
+        }
       }
       assertThat(got).as("round %d", round).isEqualTo(expected);
       assertThat(given).as("round %d", round).allMatch(p -> p.bytes().length > 0);
