@@ -2,6 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.tape.Script;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code ./agentdouble} launcher as a user runs it: a real process, its real exit status.
@@ -106,6 +109,40 @@ class LauncherTest {
     assertThat(r.out()).isEqualTo(init + "\n");
     assertThat(r.err()).isEqualTo("dying\n");
     assertThat(r.exit()).isEqualTo(137);
+  }
+
+  /**
+   * SIGINT and SIGTERM to {@code agentdouble replay} reach the fake it runs, which ends as it takes
+   * them (an abort, or a death by SIGTERM), and replay ends with it: when replay has ended, so has
+   * the fake. (A perl parent gives SIGINT back its default action: the build may run this test
+   * with SIGINT ignored, which a JVM started from it would keep.)
+   */
+  @ParameterizedTest(name = "SIG{0}")
+  @ValueSource(strings = {"INT", "TERM"})
+  void replayPassesSigintAndSigtermToTheFakeAndEndsWithIt(String signal) throws Exception {
+    Path tape = dir.resolve("hang.tape.ndjson");
+    Script.of("say hi").init().hang().build().write(tape);
+    List<String> command = new ArrayList<>(List.of("perl", "-e",
+        "$SIG{INT} = 'DEFAULT'; exec @ARGV or die"));
+    command.addAll(Child.agentdouble("replay", "--timing", "fast", tape.toString()));
+    try (Child replay = Child.start(command, dir, Child.noBuild(dir))) {
+      replay.awaitOut("\"subtype\":\"init\"");
+      List<ProcessHandle> fakes = replay.process().children().toList();
+      assertThat(fakes).as("the fake replay runs").hasSize(1);
+
+      Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(replay.pid())).start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      int exit = replay.waitFor();
+
+      assertThat(fakes.get(0).isAlive()).as("the fake, once replay has ended").isFalse();
+      if (signal.equals("INT")) {
+        assertThat(replay.err()).isEqualTo("Aborting operation...\n");
+        assertThat(exit).isEqualTo(130);
+      } else {
+        assertThat(replay.err()).isEmpty();
+        assertThat(exit).isEqualTo(143);
+      }
+    }
   }
 
   @Test

@@ -64,6 +64,7 @@ public final class Gates {
           + "); the folder must exist and be writable");
     }
     Path release = dir.resolve(name + ".release");
+    Owner.watch();
     long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
     while (!Files.exists(release)) {
       if (System.nanoTime() - deadline > 0) {

@@ -61,6 +61,7 @@ public final class Invocation {
   /** The invocation of this process, as the launcher started it. */
   public static Invocation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
+    Owner.enable();
     String tty = System.getProperty("agentdouble.tty", "");
     String launcher = System.getProperty("agentdouble.invokedAs", "agent");
     String program = launcher.substring(launcher.lastIndexOf('/') + 1);
@@ -85,6 +86,7 @@ public final class Invocation {
   }
 
   private Ending runChecked(JournalEntry journal) throws IOException {
+    Owner.configure(env);
     Profile profile;
     try {
       profile = Profile.load(env);
@@ -117,6 +119,7 @@ public final class Invocation {
     boolean awaitStdinEnd = !stdinTty && behaviour.stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
         && !args.promptWords().isEmpty();
     if (!stdinTty && !awaitStdinEnd) {
+      Owner.watchBeforeReadingStdin();
       stdinText = readStdin();
       journal.stdin = stdinText;
     }
@@ -205,6 +208,7 @@ public final class Invocation {
       Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
           stderr, gates, pid).play(checked);
       if (awaitStdinEnd && ending.kind() == Ending.Kind.EXIT) {
+        Owner.watchBeforeReadingStdin();
         stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
       }
       return ending;

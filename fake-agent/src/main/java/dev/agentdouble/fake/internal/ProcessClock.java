@@ -31,6 +31,20 @@ public final class ProcessClock {
     return pid;
   }
 
+  /**
+   * The parent's id as it was when this process read its {@code /proc/self/stat} at start; -1
+   * where there is none.
+   */
+  static long parentPid() {
+    try {
+      String stat = stat();
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 3);
+      return Long.parseLong(fields[1]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   private static String stat() throws IOException {
     if (stat == null) {
       stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);

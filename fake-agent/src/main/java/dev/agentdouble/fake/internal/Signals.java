@@ -6,6 +6,8 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -23,6 +25,7 @@ public final class Signals {
   public static final int INTERRUPTED = 130;
 
   private static Process killer;
+  private static String killerSignal;
 
   private Signals() {}
 
@@ -73,6 +76,7 @@ public final class Signals {
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .redirectError(ProcessBuilder.Redirect.DISCARD)
           .start();
+      killerSignal = signal;
     } catch (IOException e) {
       killer = null; // die() falls back to kill(1) then
     }
@@ -102,7 +106,7 @@ public final class Signals {
       halt(128 + Frame.Kill.signalNumber(signal));
     }
     defaultAction(signal);
-    if (killer != null) {
+    if (killer != null && signal.equals(killerSignal)) {
       try {
         killer.getOutputStream().write('\n');
         killer.getOutputStream().flush();
@@ -115,6 +119,33 @@ public final class Signals {
     kill(signal);
     pause(2000);
     halt(128 + Frame.Kill.signalNumber(signal));
+  }
+
+  /**
+   * Dies by SIGHUP, as a process whose session went away: the ending of a run whose {@link Owner}
+   * has ended. A process started with SIGHUP ignored ({@code nohup}) cannot die by it: it exits
+   * with 129 at once instead, what a shell shows for that death.
+   */
+  static void dieByHangup() {
+    if (hangupIgnored()) {
+      halt(128 + Frame.Kill.signalNumber("SIGHUP"));
+    }
+    die("SIGHUP");
+  }
+
+  /** Whether SIGHUP is ignored, from the {@code SigIgn} mask of {@code /proc/self/status}. */
+  private static boolean hangupIgnored() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"),
+          StandardCharsets.US_ASCII)) {
+        if (line.startsWith("SigIgn:")) {
+          return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no /proc: try the signal
+    }
+    return false;
   }
 
   /** Whether the JVM keeps {@code signal} to itself, whatever the process asks (SIGQUIT). */
@@ -143,8 +174,12 @@ public final class Signals {
     }
   }
 
-  /** Writes nothing more and never exits; only a signal ends the process. */
+  /**
+   * Writes nothing more and never exits while someone is there: a signal ends the process, or its
+   * {@link Owner} ending.
+   */
   public static void hang(boolean closeStdout) {
+    Owner.watch();
     if (closeStdout) {
       try {
         new FileOutputStream(FileDescriptor.out).close();

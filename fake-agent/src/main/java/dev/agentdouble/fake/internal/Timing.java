@@ -67,9 +67,18 @@ public final class Timing {
     return scheduled;
   }
 
-  /** Waits until {@code originNanos + dueMs}; returns at once when that has passed. */
+  /** A pause longer than this is watched for the end of the run's {@link Owner}. */
+  static final long WATCHED_PAUSE_NANOS = 300_000_000L;
+
+  /**
+   * Waits until {@code originNanos + dueMs}; returns at once when that has passed. A longer pause
+   * than {@link #WATCHED_PAUSE_NANOS} starts watching the run's {@link Owner}.
+   */
   public static void waitUntil(long originNanos, long dueMs) {
     long deadline = originNanos + dueMs * 1_000_000L;
+    if (deadline - System.nanoTime() > WATCHED_PAUSE_NANOS) {
+      Owner.watch();
+    }
     while (true) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {

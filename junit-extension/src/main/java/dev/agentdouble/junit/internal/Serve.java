@@ -63,9 +63,10 @@ public final class Serve implements AutoCloseable {
         AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve
         AGENTDOUBLE_SECRET=SECRET
       to give the fake agent (fake-agent/bin/cursor-agent) in its environment, then runs until it
-      is stopped (SIGINT, SIGTERM). SECRET is new each run; requests without it in the
-      X-AgentDouble-Secret header are refused (HTTP 401), those to the admin API too. An invocation no tape matches gets WireMock's near-miss report
-      (HTTP 404); the fake prints it on stderr and exits 70.
+      is stopped (SIGINT, SIGTERM) or the process that started it ends. SECRET is new each run;
+      requests without it in the X-AgentDouble-Secret header are refused (HTTP 401), those to
+      the admin API too. An invocation no tape matches gets WireMock's near-miss report (HTTP
+      404); the fake prints it on stderr and exits 70.
         --tapes DIR   the folder of *.tape.ndjson files; read and checked once, at start
         --port N      the port to listen on (default: a free one)
         --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
@@ -105,8 +106,44 @@ public final class Serve implements AutoCloseable {
     }
     Serve serve = started.serve();
     Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
+    watchParent(err);
     serve.awaitClose();
     return OK;
+  }
+
+  /** The exit status when the process that started {@code serve} has ended: 128 + SIGHUP. */
+  static final int PARENT_GONE = 129;
+  /** How often {@code serve} looks at its parent. */
+  static final long PARENT_PERIOD_MS = 250;
+
+  /**
+   * Stops {@code serve} (exit {@value #PARENT_GONE}, as a hangup) once the process that started it
+   * has ended, so a test runner killed outright leaves no server behind: a parent that dies leaves
+   * its child to init or a subreaper, which changes its parent's id.
+   */
+  private static void watchParent(PrintStream err) {
+    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+    if (parent <= 1) {
+      return; // started by init or a container's first process: nothing to outlive
+    }
+    Thread watcher = new Thread(() -> {
+      while (true) {
+        try {
+          Thread.sleep(PARENT_PERIOD_MS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (now != parent) {
+          err.println("agentdouble: serve: the process that started it (" + parent
+              + ") has ended; stopping");
+          err.flush();
+          System.exit(PARENT_GONE);
+        }
+      }
+    }, "agentdouble-serve-parent");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
   /** The outcome of {@link #start}: a running server, or the exit status without one. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs the fake agent's launcher of an installation as a child process, its stdout and stderr
@@ -69,7 +70,9 @@ public final class FakeRun {
   /**
    * Runs {@code cursor-agent ARGS} with {@code env} added and stdin from /dev/null; returns its
    * status (128 + n when it died by signal n), or -1 when it was killed after
-   * {@code timeoutSeconds}.
+   * {@code timeoutSeconds}. SIGINT and SIGTERM to this process meanwhile go to the fake (it
+   * aborts with 130, or dies by SIGTERM), whose status is then returned; were this process killed
+   * outright, the fake ends by itself ({@code docs/guarantees.md}).
    */
   public int run(List<String> args, Map<String, String> env, long timeoutSeconds)
       throws IOException, InterruptedException {
@@ -96,13 +99,16 @@ public final class FakeRun {
       copies.add(copy(process.getErrorStream(), err, "fake-agent stderr"));
     }
     int status;
-    if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      status = process.exitValue();
-    } else {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      process.waitFor(5, TimeUnit.SECONDS);
-      status = -1;
+    // SIGINT and SIGTERM go to the fake, which ends as it takes them; this run then ends with it
+    try (Signals.Forwarding forwarding = Signals.forward(process, new AtomicBoolean())) {
+      if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        status = process.exitValue();
+      } else {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor(5, TimeUnit.SECONDS);
+        status = -1;
+      }
     }
     for (Thread copy : copies) {
       copy.join(TimeUnit.SECONDS.toMillis(5));
