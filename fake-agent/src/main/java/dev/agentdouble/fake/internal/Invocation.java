@@ -6,6 +6,7 @@ import dev.agentdouble.tape.Renderer;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
 import dev.agentdouble.tape.Variants;
+import dev.agentdouble.tape.internal.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +40,8 @@ public final class Invocation {
   private final OutputStream stderr;
   private final long originNanos;
   private final long pid;
+  /** The tape this run replays, once chosen: let go of when the run ends. */
+  private TapeSource replayed;
 
   public Invocation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
       boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
@@ -80,6 +83,21 @@ public final class Invocation {
       return ownProblem(journal, e.getMessage());
     } catch (IOException e) {
       return ownProblem(journal, "I/O error: " + e.getMessage());
+    } catch (OutOfMemoryError e) {
+      // the tape's lines are checked where they are read (FILE:LINE); this is anything else
+      return ownProblem(journal, "out of memory" + LineReader.memoryHint());
+    } catch (RuntimeException | StackOverflowError e) {
+      // never a stack trace, which a consumer could take for the real CLI failing
+      return ownProblem(journal, "internal error (" + e + "); please report it, with the tape "
+          + "and the command line");
+    } finally {
+      if (replayed != null) {
+        try {
+          replayed.close();
+        } catch (IOException e) {
+          // read to its end already
+        }
+      }
     }
   }
 
@@ -158,6 +176,7 @@ public final class Invocation {
       return ownProblem(journal, failed.message());
     }
     TapeSource source = ((TapeSelection.Selected) selected).source();
+    replayed = source;
     journal.tape = source.name();
     Player.Checked checked = Player.validate(source);
     Header header = checked.header();
