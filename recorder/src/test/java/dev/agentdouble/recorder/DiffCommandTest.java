@@ -190,4 +190,37 @@ class DiffCommandTest {
     assertThat(same.exit()).as("%s", same).isZero();
     assertThat(other.exit()).as("%s", other).isEqualTo(1);
   }
+
+  @Test
+  void comparesWhatTheFakeReplaysHugeDeepOrWithAKeyTwice() {
+    String[] events = ShowCommandTest.hostileEvents();
+    String header = "{\"tape\":1}\n";
+    Path a = Cli.write(dir, "a.tape.ndjson", header + String.join("\n", events) + "\n");
+    Path same = Cli.write(dir, "same.tape.ndjson", header + String.join("\n", events) + "\n");
+    events[1] = events[1].replace("xxx\"", "xxy\"");
+    events[2] = events[2].replaceFirst("\\[]", "[1]").replace("a.txt", "b.txt");
+    events[3] = events[3].replace("\"one\"", "\"uno\"");
+    Path b = Cli.write(dir, "b.tape.ndjson", header + String.join("\n", events) + "\n");
+
+    Cli.Result equal = Cli.run("diff", a.toString(), same.toString());
+    Cli.Result differ = Cli.run("diff", a.toString(), b.toString());
+
+    assertThat(equal.exit()).as("%s", equal.err()).isZero();
+    assertThat(differ.exit()).as("%s", differ.err()).isEqualTo(1);
+    assertThat(differ.err()).endsWith("differ (timing ignored): 0 header fields, 3 frames changed, "
+        + "0 removed, 0 added\n");
+    List<String> lines = differ.out().lines().toList();
+    assertThat(lines).contains(
+        "~ frame 1 (A:3, B:3) out user",
+        "    message.content[0].text: ..." + "x".repeat(21) + "\" -> ..." + "x".repeat(20) + "y\"",
+        "~ frame 2 (A:4, B:4) out tool_call/completed",
+        "    tool_call.readToolCall.args.path: \"a.txt\" -> \"b.txt\"",
+        "~ frame 3 (A:5, B:5) out assistant",
+        "    message.content[0].text: \"one\" -> \"uno\"");
+    // followed to a depth of 64, then shown whole
+    assertThat(lines).anySatisfy(line -> assertThat(line)
+        .startsWith("    tool_call.readToolCall.args.deep" + "[0]".repeat(60) + ": ...[[[[")
+        .contains("[1]"));
+    assertThat(differ.err()).doesNotContain("Exception", "\tat ");
+  }
 }

@@ -81,6 +81,21 @@ class LintCommandTest {
   }
 
   @Test
+  void aDuplicateKeyInVarsOrMatchIsAFormatErrorOnLine1() {
+    Path vars = Cli.write(dir, "vars.tape.ndjson", "{\"tape\":1,\"vars\":{\"prompt\":\"a\","
+        + "\"prompt\":\"b\"}}\n{\"t\":0,\"exit\":1}\n");
+    Path match = Cli.write(dir, "match.tape.ndjson", "{\"tape\":1,\"match\":{\"model\":\"a\","
+        + "\"model\":\"b\"}}\n{\"t\":0,\"exit\":1}\n");
+
+    Cli.Result r = Cli.run("lint", vars.toString(), match.toString());
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out().lines()).containsExactly(
+        vars + ":1: error [format] duplicate key \"prompt\" in \"vars\"; keep one",
+        match + ":1: error [format] duplicate key \"model\" in \"match\"; keep one");
+  }
+
+  @Test
   void aFileThatIsNotATapeAtAllIsAFormatErrorOnLine1() {
     Path notJson = Cli.write(dir, "notes.txt", "hello\n");
     Path empty = Cli.write(dir, "empty.tape.ndjson", "");

@@ -142,4 +142,42 @@ class ShowCommandTest {
     assertThat(r.out()).startsWith("builtin:tool-shell\n").contains("shellToolCall");
     assertThat(r.err()).contains("no-such-tape");
   }
+
+  /** Events as the fake replays them: no JSON library's limits, a key twice allowed. */
+  static String[] hostileEvents() {
+    String deep = "[".repeat(10_000) + "]".repeat(10_000);
+    return new String[] {
+        "{\"t\":0,\"out\":" + INIT + "}",
+        "{\"t\":1,\"out\":" + USER.replace("What does cart.ts export?", "x".repeat(25_000_000))
+            + "}",
+        "{\"t\":2,\"out\":{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":\"c1\","
+            + "\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"a.txt\",\"deep\":" + deep
+            + "},\"result\":{\"success\":{}}}},\"session_id\":\"" + SID + "\"}}",
+        "{\"t\":3,\"out\":{\"type\":\"assistant\",\"type\":\"assistant\",\"message\":{\"role\":"
+            + "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"one\",\"text\":\"two\"}]}}}",
+        "{\"t\":4,\"out\":" + RESULT + "}",
+        "{\"t\":5,\"exit\":0}"};
+  }
+
+  @Test
+  void showsWhatTheFakeReplaysHugeDeepOrWithAKeyTwice() {
+    String[] lines = new String[hostileEvents().length + 1];
+    lines[0] = "{\"tape\":1}";
+    System.arraycopy(hostileEvents(), 0, lines, 1, lines.length - 1);
+    Path tape = tape("hostile.tape.ndjson", lines);
+
+    Cli.Result r = Cli.run("show", tape.toString());
+
+    assertThat(r.exit()).as("%s", r.err()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out().lines()).containsExactly(
+        tape.toString(),
+        "  tape, output format stream-json, 6 frames",
+        "      0.000s  out  system/init            model=Auto cwd=/home/dev/shop",
+        "      0.001s  out  user                   " + "x".repeat(67) + "...",
+        "      0.002s  out  tool_call/completed    readToolCall a.txt",
+        "      0.003s  out  assistant              one",
+        "      0.004s  out  result/success         2250ms Item and total",
+        "      0.005s  end  exit 0");
+  }
 }

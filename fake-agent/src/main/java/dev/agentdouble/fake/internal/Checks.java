@@ -16,9 +16,6 @@ import java.util.Map;
  * A run that passes every check is replayed from its tape.
  */
 final class Checks {
-  /** The environment variable that says whether workspaces are already trusted. */
-  static final String TRUST_ENV = "AGENTDOUBLE_TRUST";
-
   /**
    * A run the CLI ends before it needs an answer from the server.
    *
@@ -30,15 +27,21 @@ final class Checks {
   private final CliArgs args;
   private final Profile profile;
   private final Map<String, String> env;
+  private final boolean trustedMachine;
   private final String workspace;
   private final String prompt;
   private final String cwd;
 
-  Checks(CliArgs args, Profile profile, Map<String, String> env, String workspace, String prompt,
-      String cwd) {
+  /**
+   * The checks of one run; {@code trustedMachine} is {@code AGENTDOUBLE_TRUST=trusted} (every
+   * workspace already trusted).
+   */
+  Checks(CliArgs args, Profile profile, Map<String, String> env, boolean trustedMachine,
+      String workspace, String prompt, String cwd) {
     this.args = args;
     this.profile = profile;
     this.env = env;
+    this.trustedMachine = trustedMachine;
     this.workspace = workspace;
     this.prompt = prompt;
     this.cwd = cwd;
@@ -117,13 +120,7 @@ final class Checks {
     if (!profile.behaviour().trustGate()) {
       return null;
     }
-    String trust = env.get(TRUST_ENV);
-    if (!blank(trust) && !trust.equals("trusted") && !trust.equals("untrusted")) {
-      throw new IllegalArgumentException(TRUST_ENV + "=" + trust
-          + ": use trusted (every workspace already trusted) or untrusted (a fresh machine, the"
-          + " default)");
-    }
-    if (args.force() || "trusted".equals(trust)) {
+    if (args.force() || trustedMachine) {
       return null; // decided without a look at the file system
     }
     String physical = physical(workspace);

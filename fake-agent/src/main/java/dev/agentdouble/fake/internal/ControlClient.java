@@ -2,23 +2,36 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.tape.internal.ControlSecret;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Asks a control server ({@code AGENTDOUBLE_URL}) which tape answers this invocation: POSTs the
  * invocation as JSON to {@code URL/invocations}, with the server's secret ({@code
  * AGENTDOUBLE_SECRET}) in a header; a 200 answer's body is the tape. Any other answer is a failure
  * whose text (WireMock's near-miss report, for one) is shown to the user.
+ *
+ * <p>A call has an overall deadline ({@link #DEADLINE_MS}: connecting, sending and the whole
+ * answer), and the answer is read as it arrives, by its {@code Content-Length} or its chunks, never
+ * by waiting for the server to close the connection. An answer that breaks HTTP (garbage, a bad
+ * length or chunk size, one cut short, one that does not fit in memory) or does not come in time
+ * is the fake's own problem, said in its own words: a control call never waits forever and never
+ * ends in a stack trace.
  */
 final class ControlClient {
   /** What the server is told about the invocation. */
@@ -31,25 +44,77 @@ final class ControlClient {
   static final String STOPPED = "invocations/stopped";
 
   static final int CONNECT_TIMEOUT_MS = 5_000;
-  static final int READ_TIMEOUT_MS = 30_000;
+  /** The longest a control call takes, from connecting to the end of the answer: 30 s. */
+  static final long DEADLINE_MS = 30_000;
+  /** The most a status line and headers may take together. */
+  static final int MAX_HEAD_BYTES = 64 * 1024;
+  /** The largest body an array can hold. */
+  static final long MAX_BODY_BYTES = Integer.MAX_VALUE - 16;
 
   private ControlClient() {}
 
   /** An HTTP response, as much of it as the fake needs. */
   record Response(int status, Map<String, String> headers, byte[] body) {}
 
-  /** Asks {@code url} for the tape of {@code call}; {@code secret} may be null (not set). */
-  static TapeSelection.Result ask(String url, String secret, Call call) {
+  /** An answer that is not usable HTTP; the message says what is wrong with it. */
+  static final class BadAnswer extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    BadAnswer(String message) {
+      super(message);
+    }
+  }
+
+  /** No complete answer within the deadline. */
+  static final class NoAnswerInTime extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NoAnswerInTime(String message) {
+      super(message);
+    }
+  }
+
+  /** What is wrong with {@code url} as a control server's URL, if anything. */
+  static Optional<String> problem(String url) {
+    try {
+      uri(url, "invocations");
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  /** {@code url} with {@code path} under it, an http:// URI with a host. */
+  private static URI uri(String url, String path) {
     URI uri;
     try {
-      uri = URI.create(url.endsWith("/") ? url + "invocations" : url + "/invocations");
+      uri = URI.create(url.endsWith("/") ? url + path : url + "/" + path);
     } catch (IllegalArgumentException e) {
-      return new TapeSelection.Failed("AGENTDOUBLE_URL=" + url + ": not a usable URL: "
+      throw new IllegalArgumentException(ENV + "=" + url + ": not a usable URL: "
           + e.getMessage());
     }
     if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-      return new TapeSelection.Failed("AGENTDOUBLE_URL=" + url + ": use an http:// URL of the "
+      throw new IllegalArgumentException(ENV + "=" + url + ": use an http:// URL of the "
           + "control server, e.g. http://127.0.0.1:41234/agentdouble/ID");
+    }
+    return uri;
+  }
+
+  /** Asks {@code url} for the tape of {@code call}; {@code secret} may be null (not set). */
+  static TapeSelection.Result ask(String url, String secret, Call call) {
+    return ask(url, secret, call, DEADLINE_MS);
+  }
+
+  /**
+   * As {@link #ask(String, String, Call)}, with a deadline of {@code deadlineMs} for the whole
+   * call.
+   */
+  static TapeSelection.Result ask(String url, String secret, Call call, long deadlineMs) {
+    URI uri;
+    try {
+      uri = uri(url, "invocations");
+    } catch (IllegalArgumentException e) {
+      return new TapeSelection.Failed(e.getMessage());
     }
     secret = secret == null || secret.isEmpty() ? null : secret;
     if (secret != null && !ControlSecret.sendable(secret)) {
@@ -58,10 +123,17 @@ final class ControlClient {
     }
     Response response;
     try {
-      response = post(uri, secret, body(call));
+      response = post(uri, secret, body(call), deadlineMs);
+    } catch (BadAnswer e) {
+      return new TapeSelection.Failed("the control server at " + url + " gave an answer the fake "
+          + "cannot use: " + e.getMessage() + "; is AGENTDOUBLE_URL the address of the test's "
+          + "control server (or of `agentdouble serve`)?");
+    } catch (NoAnswerInTime e) {
+      return new TapeSelection.Failed("the control server at " + url + " " + e.getMessage()
+          + "; is the test (or `agentdouble serve`) stuck?");
     } catch (IOException e) {
-      return new TapeSelection.Failed("cannot reach the control server at " + url + ": " + e
-          + "; is the test (or `agentdouble serve`) still running?");
+      return new TapeSelection.Failed("cannot reach the control server at " + url + ": "
+          + unreachable(e) + "; is the test (or `agentdouble serve`) still running?");
     }
     if (response.status() == 200) {
       byte[] tape = response.body();
@@ -85,6 +157,22 @@ final class ControlClient {
         + "invocation (HTTP " + response.status() + ")" + (text.isEmpty() ? "" : ":\n" + text));
   }
 
+  /** Why a server could not be reached, said for a person. */
+  private static String unreachable(IOException e) {
+    if (e instanceof ConnectException) {
+      return "connection refused";
+    }
+    if (e instanceof UnknownHostException) {
+      return "unknown host " + e.getMessage();
+    }
+    if (e instanceof SocketTimeoutException) {
+      return "no connection within " + duration(CONNECT_TIMEOUT_MS);
+    }
+    String message = e.getMessage();
+    return message == null || message.isBlank() ? e.getClass().getSimpleName()
+        : message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
+  }
+
   /**
    * Tells the control server about a run that ended before it needed a tape (the trust gate, a
    * validation error), so the test sees every invocation. The answer does not matter, and a
@@ -94,10 +182,9 @@ final class ControlClient {
    */
   static void report(String url, String secret, Call call, String stoppedBy) {
     try {
-      URI uri = URI.create(url.endsWith("/") ? url + STOPPED : url + "/" + STOPPED);
+      URI uri = uri(url, STOPPED);
       boolean noSecret = secret == null || secret.isEmpty();
-      if (!"http".equals(uri.getScheme()) || uri.getHost() == null
-          || (!noSecret && !ControlSecret.sendable(secret))) {
+      if (!noSecret && !ControlSecret.sendable(secret)) {
         return;
       }
       String body = new String(body(call), StandardCharsets.UTF_8);
@@ -112,105 +199,342 @@ final class ControlClient {
   }
 
   /**
-   * One HTTP/1.1 POST over a plain socket, {@code Connection: close}: the JDK's HTTP client costs
-   * a fresh JVM tens of milliseconds of class loading, paid by every invocation under a test.
+   * One HTTP/1.1 POST over a plain socket, {@code Connection: close}, within {@link
+   * #DEADLINE_MS}: the JDK's HTTP client costs a fresh JVM tens of milliseconds of class loading,
+   * paid by every invocation under a test.
    */
   static Response post(URI uri, String secret, byte[] body) throws IOException {
+    return post(uri, secret, body, DEADLINE_MS);
+  }
+
+  /**
+   * As {@link #post(URI, String, byte[])}, all of it within {@code deadlineMs}; {@code secret} (may
+   * be null) goes in the secret header.
+   */
+  static Response post(URI uri, String secret, byte[] body, long deadlineMs) throws IOException {
     int port = uri.getPort() < 0 ? 80 : uri.getPort();
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(uri.getHost(), port), CONNECT_TIMEOUT_MS);
-      socket.setSoTimeout(READ_TIMEOUT_MS);
-      OutputStream out = socket.getOutputStream();
-      String head = "POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + port
-          + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-          + (secret == null ? "" : "\r\n" + ControlSecret.HEADER + ": " + secret)
-          + "\r\nConnection: close\r\n\r\n";
-      out.write(head.getBytes(StandardCharsets.ISO_8859_1));
-      out.write(body);
-      out.flush();
-      return parse(socket.getInputStream().readAllBytes());
-    }
-  }
-
-  /** Parses a whole response (read to the end of the connection); chunked bodies are decoded. */
-  static Response parse(byte[] raw) throws IOException {
-    int headEnd = indexOf(raw, new byte[] {'\r', '\n', '\r', '\n'}, 0);
-    if (headEnd < 0) {
-      throw new IOException("malformed HTTP response (" + raw.length + " bytes, no header end)");
-    }
-    String[] lines = new String(raw, 0, headEnd, StandardCharsets.ISO_8859_1).split("\r\n");
-    String[] statusLine = lines[0].split(" ");
-    int status;
-    try {
-      status = Integer.parseInt(statusLine[1]);
-    } catch (RuntimeException e) {
-      throw new IOException("malformed HTTP status line: " + lines[0]);
-    }
-    Map<String, String> headers = new HashMap<>();
-    for (int i = 1; i < lines.length; i++) {
-      int colon = lines[i].indexOf(':');
-      if (colon > 0) {
-        headers.put(lines[i].substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT),
-            lines[i].substring(colon + 1).strip());
-      }
-    }
-    int from = headEnd + 4;
-    byte[] body;
-    if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-      body = dechunk(raw, from);
-    } else if (headers.containsKey("content-length")) {
-      int length = Integer.parseInt(headers.get("content-length"));
-      if (from + length > raw.length) {
-        throw new IOException("HTTP response cut short: " + (raw.length - from) + " of " + length
-            + " body bytes");
-      }
-      body = java.util.Arrays.copyOfRange(raw, from, from + length);
-    } else {
-      body = java.util.Arrays.copyOfRange(raw, from, raw.length);
-    }
-    return new Response(status, headers, body);
-  }
-
-  private static byte[] dechunk(byte[] raw, int from) throws IOException {
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    int i = from;
-    while (true) {
-      int lineEnd = indexOf(raw, new byte[] {'\r', '\n'}, i);
-      if (lineEnd < 0) {
-        throw new IOException("malformed chunked HTTP body");
-      }
-      String size = new String(raw, i, lineEnd - i, StandardCharsets.ISO_8859_1);
-      int semicolon = size.indexOf(';');
-      int length;
+      Deadline deadline = new Deadline(socket, deadlineMs);
       try {
-        length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).strip(), 16);
-      } catch (NumberFormatException e) {
-        throw new IOException("malformed chunk size: " + size);
+        socket.connect(new InetSocketAddress(uri.getHost(), port),
+            (int) Math.max(1, Math.min(CONNECT_TIMEOUT_MS, deadlineMs)));
+        OutputStream out = socket.getOutputStream();
+        String head = "POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + port
+            + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+            + (secret == null ? "" : "\r\n" + ControlSecret.HEADER + ": " + secret)
+            + "\r\nConnection: close\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        out.flush();
+        return read(new Answer(socket.getInputStream(), socket, deadline));
+      } catch (IOException e) {
+        if (deadline.expired()) {
+          throw new NoAnswerInTime("gave no complete answer within " + duration(deadlineMs));
+        }
+        throw e;
+      } finally {
+        deadline.cancel();
       }
-      i = lineEnd + 2;
-      if (length == 0) {
-        return body.toByteArray();
-      }
-      if (i + length > raw.length) {
-        throw new IOException("chunked HTTP body cut short");
-      }
-      body.write(raw, i, length);
-      i += length + 2;
     }
   }
 
-  private static int indexOf(byte[] haystack, byte[] needle, int from) {
-    outer:
-    for (int i = from; i + needle.length <= haystack.length; i++) {
-      for (int k = 0; k < needle.length; k++) {
-        if (haystack[i + k] != needle[k]) {
-          continue outer;
+  private static String duration(long ms) {
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+
+  /**
+   * Closes the socket when the call's time is up, so no connect, write or read outlives it; a
+   * thread of its own (a class, not a lambda: start-up), parked until then or cancelled.
+   */
+  private static final class Deadline extends Thread {
+    private final Socket socket;
+    private final long endNanos;
+    private volatile boolean cancelled;
+    private volatile boolean expired;
+
+    Deadline(Socket socket, long ms) {
+      super("agentdouble-control-deadline");
+      this.socket = socket;
+      this.endNanos = System.nanoTime() + Math.min(ms, Timing.NEVER_MS) * 1_000_000L;
+      setDaemon(true);
+      start();
+    }
+
+    @Override
+    public void run() {
+      long left;
+      while (!cancelled && (left = endNanos - System.nanoTime()) > 0) {
+        LockSupport.parkNanos(left);
+      }
+      if (!cancelled) {
+        expired = true;
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // closed already
         }
       }
-      return i;
     }
-    return -1;
+
+    /** Milliseconds left, at least 1 (a socket timeout of 0 would mean forever). */
+    int leftMs() {
+      return (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+          (endNanos - System.nanoTime()) / 1_000_000L));
+    }
+
+    boolean expired() {
+      return expired || endNanos - System.nanoTime() <= 0;
+    }
+
+    void cancel() {
+      cancelled = true;
+      LockSupport.unpark(this);
+    }
+  }
+
+  /** The answer's bytes as they arrive, each read bounded by what is left of the deadline. */
+  private static final class Answer {
+    private final InputStream in;
+    private final Socket socket;
+    private final Deadline deadline;
+    private final byte[] buf = new byte[1 << 16];
+    private int pos;
+    private int limit;
+    private long total;
+
+    Answer(InputStream in, Socket socket, Deadline deadline) {
+      this.in = in;
+      this.socket = socket;
+      this.deadline = deadline;
+    }
+
+    /** Whether more bytes are buffered, reading when none are; false at the end of the stream. */
+    boolean more() throws IOException {
+      if (pos < limit) {
+        return true;
+      }
+      int n;
+      while (true) {
+        if (deadline != null && deadline.expired()) {
+          throw new SocketTimeoutException("the deadline passed");
+        }
+        if (socket != null) {
+          socket.setSoTimeout(deadline.leftMs());
+        }
+        try {
+          n = in.read(buf, 0, buf.length);
+          break;
+        } catch (SocketTimeoutException e) {
+          if (deadline == null) {
+            throw e;
+          }
+          // a read timed out a little before the deadline: look again
+        }
+      }
+      if (n < 0) {
+        return false;
+      }
+      pos = 0;
+      limit = n;
+      total += n;
+      return true;
+    }
+
+    int next() throws IOException {
+      return more() ? buf[pos++] & 0xff : -1;
+    }
+
+    /** A line ending in CRLF, without it; at most {@code max} bytes. */
+    String line(int max, String what) throws IOException {
+      StringBuilder sb = new StringBuilder();
+      while (true) {
+        int b = next();
+        if (b < 0) {
+          throw new BadAnswer("the answer was cut short in " + what + " (after " + total
+              + " bytes)");
+        }
+        if (b == '\r') {
+          if (next() != '\n') {
+            throw new BadAnswer("a lone CR in " + what);
+          }
+          return sb.toString();
+        }
+        if (b == '\n' || sb.length() >= max) {
+          throw new BadAnswer(b == '\n' ? "a bare LF in " + what : what + " is longer than "
+              + max + " bytes");
+        }
+        sb.append((char) b);
+      }
+    }
+
+    /** Appends up to {@code count} bytes to {@code body}; the count appended (less at the end). */
+    long copy(long count, ByteBuf body) throws IOException {
+      long copied = 0;
+      while (copied < count && more()) {
+        int n = (int) Math.min(limit - pos, count - copied);
+        if ((long) body.size + n > MAX_BODY_BYTES) {
+          throw new BadAnswer(tooBig(body.size + (long) n));
+        }
+        try {
+          body.append(buf, pos, n);
+        } catch (OutOfMemoryError e) {
+          body.data = new byte[0];
+          throw new BadAnswer(tooBig(body.size + (long) n));
+        }
+        pos += n;
+        copied += n;
+      }
+      return copied;
+    }
+  }
+
+  private static String tooBig(long bytes) {
+    return "a body of " + bytes + " bytes or more does not fit in the fake's memory";
+  }
+
+  /** Parses a whole response held in memory; chunked bodies are decoded. */
+  static Response parse(byte[] raw) throws IOException {
+    return read(new Answer(new ByteArrayInputStream(raw), null, null));
+  }
+
+  private static Response read(Answer answer) throws IOException {
+    String statusLine;
+    try {
+      statusLine = answer.line(MAX_HEAD_BYTES, "the status line");
+    } catch (BadAnswer e) {
+      throw new BadAnswer("malformed HTTP response (no header end: " + e.getMessage() + ")");
+    }
+    int status = status(statusLine);
+    Map<String, String> headers = new HashMap<>();
+    int headBytes = statusLine.length();
+    while (true) {
+      String line;
+      try {
+        line = answer.line(MAX_HEAD_BYTES, "the headers");
+      } catch (BadAnswer e) {
+        throw new BadAnswer("malformed HTTP response (no header end: " + e.getMessage() + ")");
+      }
+      if (line.isEmpty()) {
+        break;
+      }
+      headBytes += line.length() + 2;
+      if (headBytes > MAX_HEAD_BYTES) {
+        throw new BadAnswer("the headers are longer than " + MAX_HEAD_BYTES + " bytes");
+      }
+      int colon = line.indexOf(':');
+      if (colon <= 0) {
+        throw new BadAnswer("a header line without a name: " + printable(line));
+      }
+      String name = line.substring(0, colon).strip().toLowerCase(Locale.ROOT);
+      String value = line.substring(colon + 1).strip();
+      String before = headers.put(name, value);
+      if (name.equals("content-length") && before != null && !before.equals(value)) {
+        throw new BadAnswer("two different Content-Length headers: " + printable(before)
+            + " and " + printable(value));
+      }
+    }
+    ByteBuf body = new ByteBuf();
+    body.clear();
+    String encoding = headers.get("transfer-encoding");
+    if (encoding != null && encoding.toLowerCase(Locale.ROOT).endsWith("chunked")) {
+      dechunk(answer, body);
+    } else if (headers.containsKey("content-length")) {
+      long length = length(headers.get("content-length"));
+      long got = answer.copy(length, body);
+      if (got < length) {
+        throw new BadAnswer("HTTP response cut short: " + got + " of " + length + " body bytes");
+      }
+    } else {
+      answer.copy(Long.MAX_VALUE, body); // to the end of the connection
+    }
+    return new Response(status, headers, Arrays.copyOf(body.data, body.size));
+  }
+
+  private static int status(String line) throws BadAnswer {
+    // HTTP/1.1 200 OK
+    if (line.startsWith("HTTP/") && line.length() >= 12 && line.charAt(8) == ' '
+        && (line.length() == 12 || line.charAt(12) == ' ')) {
+      int status = 0;
+      for (int i = 9; i < 12; i++) {
+        char c = line.charAt(i);
+        if (c < '0' || c > '9') {
+          status = -1;
+          break;
+        }
+        status = status * 10 + (c - '0');
+      }
+      if (status >= 100) {
+        return status;
+      }
+    }
+    throw new BadAnswer("malformed HTTP status line: " + printable(line));
+  }
+
+  private static long length(String value) throws BadAnswer {
+    long length = digits(value, 10);
+    if (length < 0) {
+      throw new BadAnswer("a bad Content-Length: " + printable(value));
+    }
+    if (length > MAX_BODY_BYTES) {
+      throw new BadAnswer(tooBig(length));
+    }
+    return length;
+  }
+
+  /** Decodes a chunked body; stops at the last chunk (its trailers are not waited for). */
+  private static void dechunk(Answer answer, ByteBuf body) throws IOException {
+    while (true) {
+      String line = answer.line(1024, "a chunk size line");
+      int semicolon = line.indexOf(';');
+      String size = (semicolon < 0 ? line : line.substring(0, semicolon)).strip();
+      long length = digits(size, 16);
+      if (length < 0) {
+        throw new BadAnswer("malformed chunk size: " + printable(line));
+      }
+      if (length == 0) {
+        return;
+      }
+      if (body.size + length > MAX_BODY_BYTES) {
+        throw new BadAnswer(tooBig(body.size + length));
+      }
+      if (answer.copy(length, body) < length) {
+        throw new BadAnswer("chunked HTTP body cut short");
+      }
+      if (answer.next() != '\r' || answer.next() != '\n') {
+        throw new BadAnswer("malformed chunked HTTP body: a chunk is not followed by CRLF");
+      }
+    }
+  }
+
+  /** The value of 1 to 15 digits in {@code radix}, or -1. */
+  private static long digits(String s, int radix) {
+    if (s.isEmpty() || s.length() > 15) {
+      return -1;
+    }
+    long v = 0;
+    for (int i = 0; i < s.length(); i++) {
+      int d = Character.digit(s.charAt(i), radix);
+      if (d < 0) {
+        return -1;
+      }
+      v = v * radix + d;
+    }
+    return v;
+  }
+
+  /** At most 80 characters of {@code s}, quoted, with anything unprintable escaped. */
+  private static String printable(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (int i = 0; i < s.length() && i < 80; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c < 0x7f) {
+        sb.append(c);
+      } else {
+        sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+      }
+    }
+    return sb.append(s.length() > 80 ? "...\"" : "\"").toString();
   }
 
   static byte[] body(Call call) {

@@ -23,23 +23,17 @@ public final class Gates {
     this.timeoutMs = timeoutMs;
   }
 
-  /** Gates as the environment configures them; {@code null} when gates pass straight through. */
-  static Gates fromEnv(java.util.Map<String, String> env) {
+  /**
+   * Gates as the environment configures them, with {@code timeoutMs} ({@code
+   * AGENTDOUBLE_GATE_TIMEOUT_MS}, checked by {@link Settings}); {@code null} when gates pass
+   * straight through.
+   */
+  static Gates fromEnv(java.util.Map<String, String> env, long timeoutMs) {
     String dir = env.get("AGENTDOUBLE_GATES");
     if (dir == null || dir.isBlank()) {
       return null;
     }
-    long timeout = DEFAULT_TIMEOUT_MS;
-    String configured = env.get("AGENTDOUBLE_GATE_TIMEOUT_MS");
-    if (configured != null && !configured.isBlank()) {
-      try {
-        timeout = Long.parseLong(configured.strip());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("AGENTDOUBLE_GATE_TIMEOUT_MS=" + configured
-            + ": use whole milliseconds, e.g. 30000");
-      }
-    }
-    return new Gates(Path.of(dir), timeout);
+    return new Gates(Path.of(dir), timeoutMs);
   }
 
   /** Thrown when a gate is not released in time. */
@@ -65,9 +59,10 @@ public final class Gates {
     }
     Path release = dir.resolve(name + ".release");
     Owner.watch();
-    long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+    long start = System.nanoTime();
     while (!Files.exists(release)) {
-      if (System.nanoTime() - deadline > 0) {
+      // counted in milliseconds from the start: a timeout near the long range cannot wrap round
+      if ((System.nanoTime() - start) / 1_000_000L > timeoutMs) {
         throw new NotReleased("gate \"" + name + "\" was not released within " + timeoutMs
             + " ms (AGENTDOUBLE_GATE_TIMEOUT_MS); the test must release it");
       }

@@ -7,6 +7,7 @@ import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
 import dev.agentdouble.tape.Variants;
 import dev.agentdouble.tape.internal.ControlSecret;
+import dev.agentdouble.tape.internal.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +41,8 @@ public final class Invocation {
   private final OutputStream stderr;
   private final long originNanos;
   private final long pid;
+  /** The tape this run replays, once chosen: let go of when the run ends. */
+  private TapeSource replayed;
 
   public Invocation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
       boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
@@ -82,6 +85,21 @@ public final class Invocation {
       return ownProblem(journal, e.getMessage());
     } catch (IOException e) {
       return ownProblem(journal, "I/O error: " + e.getMessage());
+    } catch (OutOfMemoryError e) {
+      // the tape's lines are checked where they are read (FILE:LINE); this is anything else
+      return ownProblem(journal, "out of memory" + LineReader.memoryHint());
+    } catch (RuntimeException | StackOverflowError e) {
+      // never a stack trace, which a consumer could take for the real CLI failing
+      return ownProblem(journal, "internal error (" + e + "); please report it, with the tape "
+          + "and the command line");
+    } finally {
+      if (replayed != null) {
+        try {
+          replayed.close();
+        } catch (IOException e) {
+          // read to its end already
+        }
+      }
     }
   }
 
@@ -93,6 +111,7 @@ public final class Invocation {
     } catch (ProfileException e) {
       return ownProblem(journal, e.getMessage());
     }
+    Settings settings = Settings.of(env);
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
@@ -131,7 +150,8 @@ public final class Invocation {
     String workspace = args.workspace().orElse(cwd);
     ControlClient.Call call = new ControlClient.Call(argv, prompt, workspace, format.cliName(),
         args.model().orElse(null), stdinText, pid, forwardedEnv());
-    Checks.Stop stop = new Checks(args, profile, env, workspace, prompt, cwd).run();
+    Checks.Stop stop = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd)
+        .run();
     if (stop != null) {
       writeOut(stop.outcome().stdout());
       writeErr(stop.outcome().stderr());
@@ -160,6 +180,7 @@ public final class Invocation {
       return ownProblem(journal, failed.message());
     }
     TapeSource source = ((TapeSelection.Selected) selected).source();
+    replayed = source;
     journal.tape = source.name();
     Player.Checked checked = Player.validate(source);
     Header header = checked.header();
@@ -171,14 +192,16 @@ public final class Invocation {
             + "with --output-format stream-json, or ask for --output-format "
             + header.format().cliName());
       }
-      TextStyle style = format == OutputFormat.TEXT ? textStyle(header, profile) : TextStyle.ACTIONS;
+      TextStyle style = format == OutputFormat.TEXT
+          ? settings.textStyle().orElse(header.textStyle().orElse(profile.textStyle()))
+          : TextStyle.ACTIONS;
       Renderer renderer = Renderer.of(format, style,
           new Renderer.Options(args.has("show-thinking")));
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }
     // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
-    long liveEpochMs = epochMs(
+    long liveEpochMs = settings.epochMs().orElse(
         System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
     if (transform == null && args.streamPartialOutput() && format == OutputFormat.STREAM_JSON
         && !header.argv().contains("--stream-partial-output")) {
@@ -198,12 +221,12 @@ public final class Invocation {
         Optional.of(prompt),
         OptionalLong.of(liveEpochMs),
         apiKeySource(args)));
-    Timing timing = Timing.parse(env.get("AGENTDOUBLE_TIMING"));
+    Timing timing = settings.timing();
     journal.end(checked.ending(), null);
     if (checked.ending().kind() == Ending.Kind.KILL) {
       Signals.prepare(checked.ending().signal(), pid);
     }
-    Gates gates = Gates.fromEnv(env);
+    Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
     try {
       Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
           stderr, gates, pid).play(checked);
@@ -254,32 +277,6 @@ public final class Invocation {
       }
     }
     return forwarded;
-  }
-
-  private TextStyle textStyle(Header header, Profile profile) {
-    String configured = env.get("AGENTDOUBLE_TEXT_STYLE");
-    if (!isBlank(configured)) {
-      Optional<TextStyle> style = TextStyle.fromName(configured);
-      if (style.isEmpty()) {
-        throw new IllegalArgumentException(
-            "AGENTDOUBLE_TEXT_STYLE=" + configured + ": use actions or final");
-      }
-      return style.get();
-    }
-    return header.textStyle().orElse(profile.textStyle());
-  }
-
-  private long epochMs(long wallAtOrigin) {
-    String fixed = env.get("AGENTDOUBLE_EPOCH_MS");
-    if (isBlank(fixed)) {
-      return wallAtOrigin;
-    }
-    try {
-      return Long.parseLong(fixed.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("AGENTDOUBLE_EPOCH_MS=" + fixed
-          + ": use epoch milliseconds, e.g. 1770823841542");
-    }
   }
 
   /**

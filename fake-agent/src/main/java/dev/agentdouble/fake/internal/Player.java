@@ -2,6 +2,7 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.internal.FrameLine;
 import dev.agentdouble.tape.internal.JsonText;
 import dev.agentdouble.tape.internal.LineReader;
@@ -95,36 +96,63 @@ public final class Player {
     FrameLine f = new FrameLine();
     try (InputStream in = source.open()) {
       LineReader lines = new LineReader(in);
-      lines.next(); // the header, validated
-      while (lines.next()) {
+      nextLine(lines); // the header, validated
+      while (nextLine(lines)) {
         byte[] buf = lines.buffer();
         int line = lines.lineNumber();
-        if (!sliceOut(buf, lines.offset(), lines.length(), f)) {
-          f.parse(source.name(), line, buf, lines.offset(), lines.length());
-        }
-        if (f.kind == FrameLine.Kind.OUT) {
-          while (nextNotCompact < notCompact.length && notCompact[nextNotCompact] < line) {
-            nextNotCompact++;
+        try {
+          if (!sliceOut(buf, lines.offset(), lines.length(), f)) {
+            try {
+              f.parse(source.name(), line, buf, lines.offset(), lines.length());
+            } catch (TapeException e) {
+              throw changed(line, e.getMessage());
+            }
           }
-          f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
-        }
-        if (!timing.fast()) {
-          Timing.waitUntil(originNanos, timing.due(f.t));
-        }
-        if (transform != null) {
-          Frame frame = substituted(f, buf);
-          for (Frame out : transform.next(frame)) {
-            write(out);
+          if (f.kind == FrameLine.Kind.OUT) {
+            while (nextNotCompact < notCompact.length && notCompact[nextNotCompact] < line) {
+              nextNotCompact++;
+            }
+            f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
           }
-        } else {
-          write(f, buf);
+          if (!timing.fast()) {
+            Timing.waitUntil(originNanos, timing.due(f.t));
+          }
+          if (transform != null) {
+            Frame frame = substituted(f, buf);
+            for (Frame out : transform.next(frame)) {
+              write(out);
+            }
+          } else {
+            write(f, buf);
+          }
+        } catch (OutOfMemoryError e) {
+          // a line that was read but cannot be parsed, rendered or substituted in this heap
+          throw TapeScanner.memory(source.name(), line, lines.length());
         }
         if (f.kind.terminal()) {
           return ending(f);
         }
       }
     }
-    throw new IllegalStateException("validated tape ended without a terminal frame");
+    throw changed(-1, "it ends without a terminal frame");
+  }
+
+  private boolean nextLine(LineReader lines) throws IOException {
+    try {
+      return lines.next();
+    } catch (LineReader.TooLong e) {
+      throw new TapeException(source.name(), e.line(), e.getMessage());
+    }
+  }
+
+  /**
+   * A tape that no longer reads as it did when it was checked: written into while it was played.
+   * (Replacing it by a rename changes nothing: it is read from the file opened first.)
+   */
+  private TapeException changed(int line, String problem) {
+    return new TapeException(source.name(), line < 0 ? 1 : line, "the tape changed while it was "
+        + "replayed (" + problem + "); write a new tape under another name and rename it over the "
+        + "old one, never write into a tape a run may be reading");
   }
 
   private static final byte[] T_PREFIX = {'{', '"', 't', '"', ':'};
@@ -199,6 +227,11 @@ public final class Player {
   }
 
   private Frame substituted(FrameLine f, byte[] buf) {
+    if (f.kind == FrameLine.Kind.OUT && f.compact && !substitution.active()) {
+      // straight from the read buffer: a line of tens of MiB is not copied once more
+      return new Frame.Out(f.t, new String(buf, f.valueStart, f.valueEnd - f.valueStart,
+          StandardCharsets.UTF_8));
+    }
     if (f.kind == FrameLine.Kind.OUT) {
       line.clear();
       appendValue(f, buf);

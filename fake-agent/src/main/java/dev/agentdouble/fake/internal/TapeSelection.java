@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.internal.CatalogIndex;
 import dev.agentdouble.tape.internal.ControlSecret;
 import dev.agentdouble.tape.internal.HeaderCodec;
@@ -65,7 +66,9 @@ public final class TapeSelection {
     if (tape != null && !tape.isEmpty()) {
       Path file = Path.of(tape);
       if (!Files.isRegularFile(file)) {
-        return new Failed("AGENTDOUBLE_TAPE=" + tape + ": no such tape file");
+        return new Failed("AGENTDOUBLE_TAPE=" + tape + (Files.exists(file)
+            ? ": not a regular file (a folder, a FIFO or a device); give a tape file"
+            : ": no such tape file"));
       }
       return new Selected(TapeSource.of(file));
     }
@@ -98,6 +101,14 @@ public final class TapeSelection {
       }
     }
     Collections.sort(tapes);
+    for (Path tape : tapes) {
+      // opening a FIFO would wait for a writer, a device would never end: only files are read
+      if (!Files.isRegularFile(tape)) {
+        return new Failed("AGENTDOUBLE_TAPES=" + dir + ": " + tape.getFileName()
+            + " is not a regular file (a folder, a FIFO or a device); a tapes folder holds tape"
+            + " files: move it away, or rename it to end in something else than .tape.ndjson");
+      }
+    }
     if (tapes.isEmpty()) {
       return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no *.tape.ndjson files in the folder");
     }
@@ -106,11 +117,20 @@ public final class TapeSelection {
     List<String> closestMisses = null;
     int closestMet = -1;
     for (Path tape : tapes) {
-      Match match = header(tape).match().orElse(Match.ANY);
+      // the tape that matches is replayed from the open file its header was read from
+      TapeSource source = TapeSource.of(tape);
+      Match match;
+      try {
+        match = header(source).match().orElse(Match.ANY);
+      } catch (IOException | RuntimeException e) {
+        source.close();
+        throw e;
+      }
       List<String> misses = misses(match, request);
       if (misses.isEmpty()) {
-        return new Selected(TapeSource.of(tape));
+        return new Selected(source);
       }
+      source.close();
       int met = conditions(match) - misses.size();
       if (met > closestMet || (met == closestMet && misses.size() < closestMisses.size())) {
         closest = tape;
@@ -162,14 +182,14 @@ public final class TapeSelection {
     return misses;
   }
 
-  private static Header header(Path tape) throws IOException {
-    try (InputStream in = Files.newInputStream(tape)) {
+  private static Header header(TapeSource tape) throws IOException {
+    try (InputStream in = tape.open()) {
       LineReader lines = new LineReader(in);
       if (!lines.next()) {
-        throw new dev.agentdouble.tape.TapeException(tape.toString(), 1,
+        throw new TapeException(tape.name(), 1,
             "empty file: a tape starts with a header line {\"tape\":1,...}");
       }
-      return HeaderCodec.parse(tape.toString(), lines.buffer(), lines.offset(), lines.length());
+      return HeaderCodec.parse(tape.name(), lines.buffer(), lines.offset(), lines.length());
     }
   }
 

@@ -3,24 +3,47 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.tape.internal.CatalogGenerated;
 import dev.agentdouble.tape.internal.CatalogIndex;
 import java.io.ByteArrayInputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
-/** A tape that can be opened more than once: validated first, then played. */
-public record TapeSource(String name, Opener opener) {
-  /** Opens the tape's bytes. */
+/**
+ * A tape that can be read more than once: matched, validated, then played. A tape file is opened
+ * once, on the first read, and every read goes through that open file: a tape replaced by a rename
+ * while the run goes on (a test writing its next tape) does not change what this run plays, so
+ * what was checked is what is replayed.
+ */
+public record TapeSource(String name, Opener opener) implements Closeable {
+  /** Opens the tape's bytes from their start. */
   public interface Opener {
     InputStream open() throws IOException;
+
+    /** Lets go of what the reads share (an open file); nothing by default. */
+    default void close() throws IOException {}
   }
 
   /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
   public static TapeSource of(Path file) {
     return new TapeSource(file.toString(), new Opener() {
+      private FileChannel channel;
+
       @Override
       public InputStream open() throws IOException {
-        return Files.newInputStream(file);
+        if (channel == null) {
+          channel = FileChannel.open(file, StandardOpenOption.READ);
+        }
+        return new FromStart(channel);
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (channel != null) {
+          channel.close();
+        }
       }
     });
   }
@@ -46,7 +69,42 @@ public record TapeSource(String name, Opener opener) {
     });
   }
 
+  /** The tape's bytes from the start; closing the stream leaves the tape open for the next. */
   public InputStream open() throws IOException {
     return opener.open();
+  }
+
+  @Override
+  public void close() throws IOException {
+    opener.close();
+  }
+
+  /** An open file read from its start with positional reads, which never move the file. */
+  private static final class FromStart extends InputStream {
+    private final FileChannel channel;
+    private long position;
+
+    FromStart(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      int n = channel.read(ByteBuffer.wrap(b, off, len), position);
+      if (n > 0) {
+        position += n;
+      }
+      return n;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n <= 0 ? -1 : one[0] & 0xff;
+    }
   }
 }

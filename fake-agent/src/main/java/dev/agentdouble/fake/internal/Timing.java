@@ -7,10 +7,16 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * When each frame is written: {@code fast} (no delays), {@code recorded}, {@code scale:F} (every
  * time multiplied by F) or {@code max-gap:MS} (recorded, but no gap longer than MS). Deadlines are
- * absolute from the process start, so sleeping never accumulates drift.
+ * absolute from the process start, so sleeping never accumulates drift. A deadline too far away
+ * to be counted in nanoseconds (beyond {@link #NEVER_MS}, about 146 years: a {@code t} near the
+ * top of its range, {@code scale:1e308}) is never reached: the frame waits as long as the process
+ * lives, it is never written early.
  */
 public final class Timing {
   private enum Kind { FAST, RECORDED, SCALE, MAX_GAP }
+
+  /** Due times from here on are never reached: half the nanosecond range of a long, in ms. */
+  static final long NEVER_MS = Long.MAX_VALUE / 2 / 1_000_000L;
 
   private final Kind kind;
   private final double factor;
@@ -71,20 +77,32 @@ public final class Timing {
   static final long WATCHED_PAUSE_NANOS = 300_000_000L;
 
   /**
-   * Waits until {@code originNanos + dueMs}; returns at once when that has passed. A longer pause
-   * than {@link #WATCHED_PAUSE_NANOS} starts watching the run's {@link Owner}.
+   * Waits until {@code originNanos + dueMs}; returns at once when that has passed, never when
+   * {@code dueMs} is {@link #NEVER_MS} or more. A longer pause than {@link #WATCHED_PAUSE_NANOS}
+   * starts watching the run's {@link Owner}.
    */
   public static void waitUntil(long originNanos, long dueMs) {
-    long deadline = originNanos + dueMs * 1_000_000L;
-    if (deadline - System.nanoTime() > WATCHED_PAUSE_NANOS) {
+    if (nanosLeft(originNanos, dueMs, System.nanoTime()) > WATCHED_PAUSE_NANOS) {
       Owner.watch();
     }
     while (true) {
-      long left = deadline - System.nanoTime();
+      long left = nanosLeft(originNanos, dueMs, System.nanoTime());
       if (left <= 0) {
         return;
       }
       LockSupport.parkNanos(left);
     }
+  }
+
+  /**
+   * Nanoseconds from {@code nowNanos} until {@code dueMs} after {@code originNanos}; {@link
+   * Long#MAX_VALUE} for a due time never reached. Computed without overflow: a far deadline must
+   * not wrap round into the past.
+   */
+  static long nanosLeft(long originNanos, long dueMs, long nowNanos) {
+    if (dueMs >= NEVER_MS) {
+      return Long.MAX_VALUE;
+    }
+    return Math.max(dueMs, 0) * 1_000_000L - (nowNanos - originNanos);
   }
 }

@@ -5,6 +5,7 @@ import dev.agentdouble.tape.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.internal.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -133,6 +134,14 @@ public final class Commands {
     } catch (IllegalStateException e) {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
+    } catch (OutOfMemoryError e) {
+      err.println("agentdouble: " + command + ": out of memory" + LineReader.memoryHint());
+      return FAILED;
+    } catch (RuntimeException | StackOverflowError e) {
+      // never a stack trace: say what broke, in one line
+      err.println("agentdouble: " + command + ": internal error (" + e + "); please report it, "
+          + "with the command line and its files");
+      return FAILED;
     }
   }
 
@@ -204,6 +213,8 @@ public final class Commands {
 
       Prints a readable timeline of each tape (a file, or builtin:NAME for a built-in tape): time, stream, event type, tool and a short text.
       Failures are marked with '!' and silences of a second or more get a line of their own.
+      Exit status: 0 when every tape was shown, 1 when one cannot be read (it is named; the others
+      are still shown), 2 on a usage error.
       """;
 
   private int show(List<String> args) throws IOException {
@@ -221,6 +232,10 @@ public final class Commands {
         out.print(Timeline.render(name, UserFile.tape(name)));
       } catch (CommandFailure | TapeException e) {
         err.println("agentdouble: " + e.getMessage());
+        status = FAILED;
+      } catch (OutOfMemoryError e) {
+        err.println("agentdouble: " + name + ": cannot be shown in this JVM's memory"
+            + LineReader.memoryHint());
         status = FAILED;
       }
     }

@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.internal.LineReader;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -48,17 +48,19 @@ final class DiffCommand {
     }
     String nameA = a.positional().get(0);
     String nameB = a.positional().get(1);
-    Tape tapeA;
-    Tape tapeB;
+    boolean timing = a.flag("--timing");
+    TapeDiff.Result result;
     try {
-      tapeA = UserFile.tape(nameA);
-      tapeB = UserFile.tape(nameB);
+      result = TapeDiff.compare(UserFile.tape(nameA), UserFile.tape(nameB), timing);
     } catch (CommandFailure | TapeException e) {
       err.println("agentdouble: " + e.getMessage());
       return Commands.USAGE;
+    } catch (OutOfMemoryError e) {
+      // never exit 1 (that says "they differ"), nor a stack trace
+      err.println("agentdouble: " + nameA + " and " + nameB + " cannot be compared in this JVM's "
+          + "memory" + LineReader.memoryHint());
+      return Commands.USAGE;
     }
-    boolean timing = a.flag("--timing");
-    TapeDiff.Result result = TapeDiff.compare(tapeA, tapeB, timing);
     String what = timing ? "" : " (timing ignored)";
     if (result.same()) {
       err.println("agentdouble: " + nameA + " and " + nameB + " are the same" + what);

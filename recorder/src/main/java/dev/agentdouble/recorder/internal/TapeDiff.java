@@ -1,14 +1,14 @@
 package dev.agentdouble.recorder.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.internal.HeaderCodec;
-import dev.agentdouble.tape.internal.Json;
 import dev.agentdouble.tape.internal.JsonCursor;
+import dev.agentdouble.tape.internal.JsonSlice;
 import dev.agentdouble.tape.internal.JsonText;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -22,6 +22,10 @@ import java.util.Set;
  * an added or removed frame shows as such. A removed frame and an added one of the same kind (and
  * event type) in the same place show as one changed frame, with each JSON path that differs.
  * Timing is ignored unless asked for: see {@link #TIMING_FIELDS}.
+ *
+ * <p>Events are compared where they lie ({@link JsonSlice}), without a JSON library: values of any
+ * size, events with a key twice (the first counts), and nesting of any depth (below {@link
+ * #MAX_DEPTH} levels a difference is shown as the differing value whole).
  */
 final class TapeDiff {
   /** Event fields that hold timing, ignored with frame times unless timing is compared. */
@@ -31,6 +35,8 @@ final class TapeDiff {
   /** Above this many cells the middle of two tapes is aligned index by index. */
   private static final long MAX_CELLS = 4_000_000;
   private static final int SHORT = 72;
+  /** How deep paths are followed; deeper values are compared and shown whole. */
+  static final int MAX_DEPTH = 64;
 
   /**
    * The comparison.
@@ -65,7 +71,9 @@ final class TapeDiff {
 
   private Result run(Tape a, Tape b) {
     List<String> header = new ArrayList<>();
-    paths("", headerTree(a.header()), headerTree(b.header()), header);
+    // the header's timing: when it was recorded, the epoch its timestamps start from
+    paths("", headerValue(a.header()), headerValue(b.header()), header,
+        timing ? Set.of() : Set.of("recordedAt", "vars.epochMs"));
     if (!header.isEmpty()) {
       lines.add("header");
       header.forEach(l -> lines.add("  " + l));
@@ -166,7 +174,7 @@ final class TapeDiff {
       String ja = timing ? oa.json() : maskTiming(oa.json());
       String jb = timing ? ob.json() : maskTiming(ob.json());
       List<String> paths = new ArrayList<>();
-      paths("", Json.tree(ja), Json.tree(jb), paths);
+      paths("", value(ja), value(jb), paths);
       details.addAll(paths);
       if (paths.isEmpty() && !ja.equals(jb)) {
         details.add("(the same JSON value, written differently: key order, number spelling or "
@@ -214,12 +222,17 @@ final class TapeDiff {
 
   /** {@code type/subtype} of an event, or what it is when not an object with a type. */
   private static String eventType(String json) {
-    JsonNode node = Json.tree(json);
+    JsonSlice node = value(json);
     if (!node.isObject()) {
-      return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+      return node.kind();
     }
-    String type = node.path("type").isTextual() ? node.get("type").asText() : "(no type)";
-    return node.path("subtype").isTextual() ? type + "/" + node.get("subtype").asText() : type;
+    String type = node.get("type").text().orElse("(no type)");
+    return node.get("subtype").isString() ? type + "/" + node.get("subtype").asText() : type;
+  }
+
+  private static JsonSlice value(String json) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    return JsonSlice.of(bytes, 0, bytes.length);
   }
 
   /** The JSON text with every timing field's value blanked, unless timing is compared. */
@@ -244,54 +257,126 @@ final class TapeDiff {
         : new String(splice.apply(bytes, 0, bytes.length), StandardCharsets.UTF_8);
   }
 
-  private JsonNode headerTree(Header h) {
-    ObjectNode tree = (ObjectNode) Json.tree(new String(HeaderCodec.write(h),
-        StandardCharsets.UTF_8));
-    if (!timing) {
-      tree.remove("recordedAt");
-      if (tree.get("vars") instanceof ObjectNode vars) {
-        vars.remove("epochMs");
-      }
-    }
-    return tree;
+  /** The header as its line. */
+  private static JsonSlice headerValue(Header h) {
+    byte[] bytes = HeaderCodec.write(h);
+    return JsonSlice.of(bytes, 0, bytes.length);
   }
 
   /** Each JSON path where {@code a} and {@code b} differ: {@code path: old -> new}. */
-  static void paths(String path, JsonNode a, JsonNode b, List<String> out) {
-    if (a.equals(b)) {
+  static void paths(String path, JsonSlice a, JsonSlice b, List<String> out) {
+    paths(path, a, b, out, Set.of());
+  }
+
+  /** As {@link #paths(String, JsonSlice, JsonSlice, List)}, without the paths in {@code ignored}. */
+  static void paths(String path, JsonSlice a, JsonSlice b, List<String> out, Set<String> ignored) {
+    paths(path, a, b, out, ignored, 0);
+  }
+
+  private static void paths(String path, JsonSlice a, JsonSlice b, List<String> out,
+      Set<String> ignored, int depth) {
+    boolean mayIgnore = !ignored.isEmpty() && a.isObject() && b.isObject();
+    if (!mayIgnore && same(a, b, depth)) {
       return;
     }
-    if (a.isObject() && b.isObject()) {
-      Set<String> names = new LinkedHashSet<>();
-      a.fieldNames().forEachRemaining(names::add);
-      b.fieldNames().forEachRemaining(names::add);
+    if (depth < MAX_DEPTH && a.isObject() && b.isObject()) {
+      Set<String> names = new LinkedHashSet<>(a.names());
+      names.addAll(b.names());
       for (String name : names) {
         String p = join(path, name);
-        if (!b.has(name)) {
-          out.add(p + ": " + shortValue(a.get(name)) + " -> (absent)");
-        } else if (!a.has(name)) {
-          out.add(p + ": (absent) -> " + shortValue(b.get(name)));
+        if (ignored.contains(p)) {
+          continue;
+        }
+        JsonSlice va = a.get(name);
+        JsonSlice vb = b.get(name);
+        if (vb.isMissing()) {
+          out.add(p + ": " + shortValue(va) + " -> (absent)");
+        } else if (va.isMissing()) {
+          out.add(p + ": (absent) -> " + shortValue(vb));
         } else {
-          paths(p, a.get(name), b.get(name), out);
+          paths(p, va, vb, out, ignored, depth + 1);
         }
       }
       return;
     }
-    if (a.isArray() && b.isArray()) {
-      for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+    if (depth < MAX_DEPTH && a.isArray() && b.isArray()) {
+      List<JsonSlice> xs = a.elements();
+      List<JsonSlice> ys = b.elements();
+      for (int i = 0; i < Math.max(xs.size(), ys.size()); i++) {
         String p = path + "[" + i + "]";
-        if (i >= b.size()) {
-          out.add(p + ": " + shortValue(a.get(i)) + " -> (absent)");
-        } else if (i >= a.size()) {
-          out.add(p + ": (absent) -> " + shortValue(b.get(i)));
+        if (i >= ys.size()) {
+          out.add(p + ": " + shortValue(xs.get(i)) + " -> (absent)");
+        } else if (i >= xs.size()) {
+          out.add(p + ": (absent) -> " + shortValue(ys.get(i)));
         } else {
-          paths(p, a.get(i), b.get(i), out);
+          paths(p, xs.get(i), ys.get(i), out, ignored, depth + 1);
         }
       }
       return;
     }
-    String[] pair = abbreviate(a.toString(), b.toString());
+    String[] pair = abbreviate(a.raw(), b.raw());
     out.add((path.isEmpty() ? "$" : path) + ": " + pair[0] + " -> " + pair[1]);
+  }
+
+  /**
+   * Whether two values are the same JSON value, whatever their spelling: key order, escapes,
+   * {@code -0} and {@code 0} do not count; {@code 1.0} and {@code 1.00}, or {@code 1e2} and
+   * {@code 100}, do. Below {@link #MAX_DEPTH} levels, values must be written the same.
+   */
+  private static boolean same(JsonSlice a, JsonSlice b, int depth) {
+    String ra = a.raw();
+    String rb = b.raw();
+    if (ra.equals(rb)) {
+      return true;
+    }
+    if (!a.kind().equals(b.kind()) || depth >= MAX_DEPTH) {
+      return false;
+    }
+    switch (a.kind()) {
+      case "object" -> {
+        List<String> names = a.names();
+        if (!new LinkedHashSet<>(names).equals(new LinkedHashSet<>(b.names()))) {
+          return false;
+        }
+        for (String name : names) {
+          if (!same(a.get(name), b.get(name), depth + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      case "array" -> {
+        List<JsonSlice> xs = a.elements();
+        List<JsonSlice> ys = b.elements();
+        if (xs.size() != ys.size()) {
+          return false;
+        }
+        for (int i = 0; i < xs.size(); i++) {
+          if (!same(xs.get(i), ys.get(i), depth + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      case "string" -> {
+        return a.text().equals(b.text());
+      }
+      case "number" -> {
+        boolean ia = integer(ra);
+        if (ia != integer(rb)) {
+          return false;
+        }
+        return ia ? new BigInteger(ra).equals(new BigInteger(rb))
+            : new BigDecimal(ra).equals(new BigDecimal(rb));
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  private static boolean integer(String number) {
+    return number.indexOf('.') < 0 && number.indexOf('e') < 0 && number.indexOf('E') < 0;
   }
 
   private static String join(String path, String name) {
@@ -303,8 +388,8 @@ final class TapeDiff {
     return text.startsWith("[") ? path + text : path + "." + text;
   }
 
-  private static String shortValue(JsonNode node) {
-    String text = node.toString();
+  private static String shortValue(JsonSlice node) {
+    String text = node.raw();
     return text.length() <= SHORT ? text : text.substring(0, SHORT - 3) + "...";
   }
 

@@ -1,17 +1,16 @@
 package dev.agentdouble.recorder.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.tape.internal.JsonSlice;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A tape as a readable timeline: one line per frame with its time, stream, event type, tool and a
  * short text. Failures are marked with {@code !} and long silences get a line of their own.
+ * Events are read where they lie ({@link JsonSlice}), so whatever the fake replays is shown: values
+ * of any size or depth, and events with a key twice (the first one is shown).
  */
 public final class Timeline {
   /** A silence at least this long gets its own line. */
@@ -75,61 +74,61 @@ public final class Timeline {
   }
 
   private static String event(String json) {
-    JsonNode node = Json.tree(json);
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    JsonSlice node = JsonSlice.of(bytes, 0, bytes.length);
     if (!node.isObject()) {
       return "(json) " + shortText(json);
     }
-    String type = node.path("type").asText("?");
-    String subtype = node.path("subtype").asText("");
+    String type = node.get("type").asText("?");
+    String subtype = node.get("subtype").asText("");
     String head = subtype.isEmpty() ? type : type + "/" + subtype;
     String detail = switch (type) {
-      case "system" -> "model=" + node.path("model").asText() + " cwd=" + node.path("cwd").asText();
-      case "user", "assistant" -> shortText(text(node.path("message")));
-      case "thinking" -> shortText(node.path("text").asText(""));
-      case "tool_call" -> tool(node.path("tool_call"));
-      case "result" -> (node.path("is_error").asBoolean() ? "error " : "")
-          + node.path("duration_ms").asText("") + "ms " + shortText(node.path("result").asText(""));
-      case "connection", "retry" -> "attempt " + node.path("attempt").asText("-");
+      case "system" -> "model=" + node.get("model").asText() + " cwd=" + node.get("cwd").asText();
+      case "user", "assistant" -> shortText(text(node.get("message")));
+      case "thinking" -> shortText(node.get("text").asText(""));
+      case "tool_call" -> tool(node.get("tool_call"));
+      case "result" -> (node.get("is_error").isTrue() ? "error " : "")
+          + node.get("duration_ms").asText("") + "ms " + shortText(node.get("result").asText(""));
+      case "connection", "retry" -> "attempt " + node.get("attempt").asText("-");
       default -> "";
     };
     return String.format(Locale.ROOT, "%-22s %s", head, detail).stripTrailing();
   }
 
-  private static String text(JsonNode message) {
+  private static String text(JsonSlice message) {
     StringBuilder sb = new StringBuilder();
-    for (JsonNode part : message.path("content")) {
-      sb.append(part.path("text").asText(""));
+    for (JsonSlice part : message.get("content").elements()) {
+      sb.append(part.get("text").asText(""));
     }
     return sb.toString();
   }
 
-  private static String tool(JsonNode toolCall) {
-    Iterator<Map.Entry<String, JsonNode>> fields = toolCall.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> e = fields.next();
-      if (e.getKey().endsWith("ToolCall") || e.getKey().equals("function")) {
-        JsonNode result = e.getValue().path("result");
+  private static String tool(JsonSlice toolCall) {
+    for (String name : toolCall.names()) {
+      if (name.endsWith("ToolCall") || name.equals("function")) {
+        JsonSlice call = toolCall.get(name);
+        JsonSlice result = call.get("result");
         // a rejected call's completion has no args; its result names the command or path
-        String arg = argument(e.getValue().path("args"));
+        String arg = argument(call.get("args"));
         if (arg.isEmpty()) {
-          arg = argument(result.path("rejected"));
+          arg = argument(result.get("rejected"));
         }
         if (arg.isEmpty()) {
-          arg = e.getValue().path("name").asText("");
+          arg = call.get("name").asText("");
         }
         String outcome = result.has("rejected") ? " (rejected)"
             : result.has("error") ? " (error)" : result.has("spawnError") ? " (spawn error)" : "";
-        return e.getKey() + (arg.isEmpty() ? "" : " " + shortText(arg)) + outcome;
+        return name + (arg.isEmpty() ? "" : " " + shortText(arg)) + outcome;
       }
     }
     return "";
   }
 
   /** What a tool works on: its path, command, pattern or name, the first one present. */
-  private static String argument(JsonNode args) {
+  private static String argument(JsonSlice args) {
     for (String key : new String[] {"path", "command", "globPattern", "pattern", "name"}) {
-      if (args.path(key).isTextual()) {
-        return args.path(key).asText();
+      if (args.get(key).isString()) {
+        return args.get(key).asText();
       }
     }
     return "";
