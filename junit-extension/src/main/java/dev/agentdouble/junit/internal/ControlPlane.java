@@ -4,6 +4,8 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.util.OptionalInt;
 
 /**
  * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
@@ -26,12 +28,23 @@ public final class ControlPlane implements AutoCloseable {
    * throws WireMock's {@code FatalStartupException}.
    */
   public static ControlPlane start(int port) {
-    WireMockServer server = new WireMockServer(options()
+    return start(port, OptionalInt.empty());
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one) whose request journal keeps the
+   * last {@code journalLimit} requests (all of them when empty), so that a server that runs for a
+   * long suite holds a bounded memory.
+   */
+  public static ControlPlane start(int port, OptionalInt journalLimit) {
+    WireMockConfiguration options = options()
         .bindAddress("127.0.0.1")
         .port(port)
         .containerThreads(16)
         .jettyAcceptors(1)
-        .notifier(QUIET));
+        .notifier(QUIET);
+    journalLimit.ifPresent(options::maxRequestJournalEntries);
+    WireMockServer server = new WireMockServer(options);
     server.start();
     return new ControlPlane(server);
   }
