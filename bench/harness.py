@@ -18,9 +18,12 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import statistics
+import subprocess
 import sys
 import time
+import urllib.request
 
 READ_SIZE = 1 << 20
 
@@ -714,11 +717,109 @@ class Bench:
                             % (m["startup_ms"], m["first_ms"], m["test_ms"], rounds,
                                m["first_invocation_ms"], wm, cds))
 
+    # ---- 6. serve's memory over 10,000 invocations ---------------------------------------------
+
+    def serve(self):
+        """Peak RSS of `agentdouble serve` after 1,000 and 10,000 invocations, with its journal
+        bounded (the default) and, as the baseline in the same run, practically unbounded
+        (--journal-limit 1000000). The invocations are POSTs made the way the fake makes them (a
+        plain socket, its headers, Connection: close) with the body of a real fake's invocation,
+        taken from the journal, its prompt numbered; the two servers get them in turn (ABAB)."""
+        n = 1000 if self.args.quick else 10000
+        first = n // 10
+        folder = os.path.join(self.out, "serve-tapes")
+        os.makedirs(folder, exist_ok=True)
+        shutil.copyfile(self.tape("startup"), os.path.join(folder, "startup.tape.ndjson"))
+        expected = load_expected(self.out, "startup")
+        servers = []
+        log = open(self.h.stderr_log, "ab")
+        try:
+            for name, limit in (("bounded", []), ("unbounded", ["--journal-limit", "1000000"])):
+                p = subprocess.Popen([self.args.agentdouble, "serve", "--tapes", folder] + limit,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                                     env=self.base_env)
+                line = p.stdout.readline().decode("utf-8").strip()
+                if not line.startswith("AGENTDOUBLE_URL="):
+                    fail("agentdouble serve printed %r, not its URL (see bench/out/stderr.log)" % line)
+                servers.append({"name": name, "process": p, "url": line.split("=", 1)[1], "rss": {}})
+            # a trusted workspace, as a test's usually is (the 2026.10 profile's trust gate)
+            env = dict(self.base_env, AGENTDOUBLE_URL=servers[0]["url"], AGENTDOUBLE_TIMING="fast",
+                       AGENTDOUBLE_TRUST="trusted")
+            check(self.h.run(self.fake_argv(), env, count_lines=True), "the fake asking serve",
+                  lines=expected["outFrames"])
+            base = servers[0]["url"].split("/agentdouble/")[0]
+            with urllib.request.urlopen(base + "/__admin/requests") as answer:
+                model = json.load(answer)["requests"][0]["request"]["body"]
+            if '"prompt":"hi"' not in model:
+                fail("the fake's invocation has no prompt \"hi\": %s" % model)
+            t0 = time.monotonic()
+            for i in range(1, n + 1):
+                body = model.replace('"hi"', '"hi %d"' % i).encode("utf-8")
+                for server in servers:
+                    self.post(server["url"], body)
+                if i % first == 0:
+                    for server in servers:
+                        server["rss"][i] = self.peak_rss_kb(server["process"].pid)
+            elapsed = time.monotonic() - t0
+        finally:
+            for server in servers:
+                server["process"].terminate()
+                server["process"].wait()
+            log.close()
+        mb = lambda kb: kb / 1024.0
+        for server in servers:
+            server["ratio"] = server["rss"][n] / server["rss"][first]
+            self.say("   serve, %s journal: peak RSS %.1f MB after %d invocations, %.1f MB after %d (%.2fx);"
+                     " on the way: %s" % (server["name"], mb(server["rss"][first]), first,
+                                          mb(server["rss"][n]), n, server["ratio"],
+                                          ", ".join("%d: %.1f" % (i, mb(kb)) for i, kb in
+                                                    sorted(server["rss"].items()))))
+        self.say("   %d invocations to each server in %.0f s" % (n, elapsed))
+        bounded, unbounded = servers
+        self.results["serve"] = {s["name"]: {"peakRssKb": s["rss"], "ratio": s["ratio"]} for s in servers}
+        half = first * 5
+        self.verdict("serve peak RSS over %d invocations" % n, "%.2fx" % bounded["ratio"],
+                     "journal limit 1000 (default): %.1f MB after %d, %.1f MB after %d, %+.1f MB over the"
+                     " second half; baseline, unbounded journal: %.1f MB, %.1f MB (%.2fx), %+.1f MB over the"
+                     " second half"
+                     % (mb(bounded["rss"][first]), first, mb(bounded["rss"][n]), n,
+                        mb(bounded["rss"][n] - bounded["rss"][half]), mb(unbounded["rss"][first]),
+                        mb(unbounded["rss"][n]), unbounded["ratio"],
+                        mb(unbounded["rss"][n] - unbounded["rss"][half])),
+                     "<= 1.25x", bounded["ratio"] <= 1.25)
+
+    @staticmethod
+    def post(url, body):
+        """One POST of an invocation to URL/invocations, as the fake's ControlClient sends it."""
+        rest = url.split("://", 1)[1]
+        hostport, path = rest.split("/", 1)
+        host, port = hostport.split(":")
+        head = ("POST /%s/invocations HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\n"
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" % (path, host, port, len(body)))
+        with socket.create_connection((host, int(port)), timeout=30) as c:
+            c.sendall(head.encode("ascii") + body)
+            answer = bytearray()
+            while True:
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        if not answer.startswith(b"HTTP/1.1 200"):
+            fail("serve answered %r" % bytes(answer[:200]))
+
+    @staticmethod
+    def peak_rss_kb(pid):
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        fail("no VmHWM in /proc/%d/status" % pid)
+
     def main(self):
         started = time.monotonic()
         self.say("bench: java %s, %d CPUs, load average %s" % (
             self.args.java, os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
-        for name in ("startup", "throughput", "timing", "recorder", "extension"):
+        for name in ("startup", "throughput", "timing", "recorder", "extension", "serve"):
             if not self.args.only or name in self.args.only.split(","):
                 getattr(self, name)()
         with open(os.path.join(self.out, "results.json"), "w") as f:
@@ -773,7 +874,7 @@ def main():
     ap.add_argument("--empty", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder,extension")
+    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder,extension,serve")
     ap.add_argument("--javac", help="the javac that compiles the extension benchmark")
     ap.add_argument("--extension-cp", help="the JUnit extension's runtime classpath and the JUnit Platform")
     ap.add_argument("--extension-cp-stamp", help="a file that changes when that classpath does")

@@ -29,8 +29,11 @@ import org.junit.jupiter.api.Assumptions;
  * {@link #close} kills it and its descendants, so a failed test leaves nothing running.
  */
 final class Child implements AutoCloseable {
-  /** How long a test waits for a process to end; generous, the machine is shared. */
-  static final Duration PATIENCE = Duration.ofSeconds(90);
+  /**
+   * How long a test waits for a process to end; generous, the machine is shared (a 100 MB
+   * recording takes more than 90 s on 2 cores at load 20).
+   */
+  static final Duration PATIENCE = Duration.ofSeconds(240);
 
   private final List<String> command;
   private final Process process;
@@ -154,6 +157,37 @@ final class Child implements AutoCloseable {
     assertThat(out()).as("stdout of %s (stderr: %s)", command, err()).contains(text);
   }
 
+  /** Waits until stderr holds {@code text}, at most {@link #PATIENCE}. */
+  void awaitErr(String text) {
+    Awaitility.await("\"" + text + "\" on the stderr of " + command).atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> err().contains(text) || (!process.isAlive() && err.done()));
+    assertThat(err()).as("stderr of %s (stdout: %s)", command, out()).contains(text);
+  }
+
+  /** Waits until the process has written {@code outBytes} on stdout and {@code errBytes} on stderr. */
+  void awaitBytes(int outBytes, int errBytes) {
+    Awaitility.await(outBytes + " bytes on the stdout and " + errBytes + " on the stderr of "
+        + command).atMost(PATIENCE).pollInterval(Duration.ofMillis(20))
+        .until(() -> (out.count() >= outBytes && err.count() >= errBytes)
+            || (!process.isAlive() && out.done() && err.done()));
+    assertThat(new long[] {out.count(), err.count()}).as("bytes on stdout, stderr of %s", command)
+        .containsExactly(outBytes, errBytes);
+  }
+
+  /**
+   * Writes {@code line} and a newline on the process's stdin: to let a script that waits for the
+   * test (having seen what it wrote) go on.
+   */
+  void send(String line) {
+    try {
+      process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Waits for the process to end and its streams to be read to the end; returns its status. */
   int waitFor() {
     return waitFor(PATIENCE);
@@ -164,8 +198,7 @@ final class Child implements AutoCloseable {
     closeStdinQuietly();
     try {
       if (!process.waitFor(patience.toSeconds(), TimeUnit.SECONDS)) {
-        String state = "stdout so far: " + abbreviate(out()) + "\nstderr so far: "
-            + abbreviate(err());
+        String state = "stdout so far: " + out.sofar() + "\nstderr so far: " + err.sofar();
         close();
         throw new AssertionError(command + " did not end within " + patience.toSeconds()
             + " s\n" + state);
@@ -281,6 +314,18 @@ final class Child implements AutoCloseable {
 
     boolean done() {
       return done;
+    }
+
+    synchronized long count() {
+      return count;
+    }
+
+    /** What was read so far, abbreviated; only its size for a stream that is only hashed. */
+    synchronized String sofar() {
+      if (!keep) {
+        return count + " bytes";
+      }
+      return abbreviate(new String(kept.toByteArray(), StandardCharsets.UTF_8));
     }
 
     void join() throws InterruptedException {

@@ -17,6 +17,8 @@ import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.tape.internal.ControlSecret;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.util.OptionalInt;
 
 /**
  * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
@@ -57,14 +59,25 @@ public final class ControlPlane implements AutoCloseable {
    * cannot be bound throws WireMock's {@code FatalStartupException}.
    */
   public static ControlPlane start(int port) {
+    return start(port, OptionalInt.empty());
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one), with a new secret, whose request
+   * journal keeps the last {@code journalLimit} requests (all of them when empty), so that a
+   * server that runs for a long suite holds a bounded memory.
+   */
+  public static ControlPlane start(int port, OptionalInt journalLimit) {
     String secret = ControlSecret.generate();
-    WireMockServer server = new WireMockServer(options()
+    WireMockConfiguration options = options()
         .bindAddress("127.0.0.1")
         .port(port)
         .containerThreads(16)
         .jettyAcceptors(1)
         .notifier(QUIET)
-        .extensions(new StubGuard(secret), new AdminGuard(secret)));
+        .extensions(new StubGuard(secret), new AdminGuard(secret));
+    journalLimit.ifPresent(options::maxRequestJournalEntries);
+    WireMockServer server = new WireMockServer(options);
     server.start();
     server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1)
         .willReturn(refusal()));

@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
 
@@ -54,7 +55,7 @@ public final class Serve implements AutoCloseable {
   static final int USAGE = 2;
 
   static final String HELP = """
-      usage: agentdouble serve --tapes DIR [--port N] [--timing T]
+      usage: agentdouble serve --tapes DIR [--port N] [--timing T] [--journal-limit N]
 
       Runs the JUnit extension's control plane on its own, for test runners that are not on the
       JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent with the
@@ -71,8 +72,10 @@ public final class Serve implements AutoCloseable {
         --port N      the port to listen on (default: a free one)
         --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
                       scale:F or max-gap:MS; the fake's own AGENTDOUBLE_TIMING applies on top
+        --journal-limit N  how many of the last requests the journal keeps (default 1000), so
+                      memory stays flat however long the suite
       WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
-      invocations received), with the same header.
+      invocations received, the last N of them), with the same header.
       """;
 
   private final ControlPlane plane;
@@ -176,7 +179,7 @@ public final class Serve implements AutoCloseable {
     }
     ControlPlane plane;
     try {
-      plane = ControlPlane.start(options.port());
+      plane = ControlPlane.start(options.port(), OptionalInt.of(options.journalLimit()));
     } catch (RuntimeException e) {
       err.println("agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": "
           + rootMessage(e));
@@ -374,12 +377,17 @@ public final class Serve implements AutoCloseable {
 
   // ---- the command line -----------------------------------------------------------------------
 
-  record Options(boolean help, String tapes, int port, String timing) {
+  /** How many requests the journal keeps by default: plenty to look into, bounded. */
+  static final int JOURNAL_LIMIT = 1000;
+  static final int MAX_JOURNAL_LIMIT = 1_000_000;
+
+  record Options(boolean help, String tapes, int port, String timing, int journalLimit) {
     static Options parse(String[] args) {
       boolean help = false;
       String tapes = null;
       String port = null;
       String timing = null;
+      String journalLimit = null;
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
         String name = arg;
@@ -396,7 +404,7 @@ public final class Serve implements AutoCloseable {
             }
             help = true;
           }
-          case "--tapes", "--port", "--timing" -> {
+          case "--tapes", "--port", "--timing", "--journal-limit" -> {
             if (value == null) {
               if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
                 throw new UsageException(name + " needs a value");
@@ -406,6 +414,7 @@ public final class Serve implements AutoCloseable {
             switch (name) {
               case "--tapes" -> tapes = value;
               case "--port" -> port = value;
+              case "--journal-limit" -> journalLimit = value;
               default -> timing = value;
             }
           }
@@ -415,13 +424,27 @@ public final class Serve implements AutoCloseable {
         }
       }
       if (help) {
-        return new Options(true, null, 0, "recorded");
+        return new Options(true, null, 0, "recorded", JOURNAL_LIMIT);
       }
       if (tapes == null || tapes.isEmpty()) {
         throw new UsageException("serve needs --tapes DIR, a folder of *.tape.ndjson files");
       }
       return new Options(false, tapes, port == null ? 0 : port(port),
-          timing == null ? "recorded" : timing(timing));
+          timing == null ? "recorded" : timing(timing),
+          journalLimit == null ? JOURNAL_LIMIT : journalLimit(journalLimit));
+    }
+
+    private static int journalLimit(String value) {
+      try {
+        int limit = Integer.parseInt(value);
+        if (limit >= 1 && limit <= MAX_JOURNAL_LIMIT) {
+          return limit;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException("--journal-limit must be a number from 1 to " + MAX_JOURNAL_LIMIT
+          + ", was '" + value + "'");
     }
 
     private static int port(String value) {

@@ -10,6 +10,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -355,5 +359,46 @@ class ServeTest {
         .contains("AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve",
             "AGENTDOUBLE_SECRET=SECRET");
     assertThat(o.err()).isEmpty();
+  }
+
+  /**
+   * The journal keeps the last N requests (--journal-limit), so a server that answers a long
+   * suite holds a bounded memory; the last ones are there to look into.
+   */
+  @Test
+  void theJournalKeepsTheLastRequestsOnly() throws Exception {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+    Out s = serve("--tapes", folder.toString(), "--journal-limit", "3");
+    HttpClient http = HttpClient.newHttpClient();
+
+    for (int i = 1; i <= 5; i++) {
+      HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+              URI.create(s.serve().url() + "/invocations"))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"argv\":[\"-p\",\"run " + i
+              + "\"],\"prompt\":\"run " + i + "\",\"cwd\":\"/tmp\",\"outputFormat\":"
+              + "\"stream-json\",\"stdin\":\"\",\"pid\":1,\"env\":{}}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).isEqualTo(200);
+    }
+
+    assertThat(s.serve().plane().server().getAllServeEvents())
+        .extracting(e -> e.getRequest().getBodyAsString().replaceAll(".*\"prompt\":\"([^\"]*)\".*", "$1"))
+        .containsExactlyInAnyOrder("run 3", "run 4", "run 5");
+  }
+
+  @Test
+  void theJournalIsBoundedByDefault() throws IOException {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+
+    Out s = serve("--tapes", folder.toString());
+
+    assertThat(s.serve().plane().server().getOptions().maxRequestJournalEntries())
+        .contains(Serve.JOURNAL_LIMIT);
+    assertThat(serve("--tapes", folder.toString(), "--journal-limit", "0").err())
+        .isEqualTo("agentdouble: --journal-limit must be a number from 1 to 1000000, was '0'\n"
+            + "Run 'agentdouble serve --help' for usage.\n");
   }
 }

@@ -3,11 +3,15 @@ package dev.agentdouble.recorder.internal;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.internal.TempOwner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,7 +37,7 @@ import java.util.regex.PatternSyntaxException;
 final class RecordCommand {
   static final String HELP = """
       usage: agentdouble record [--out FILE | --into DIR] [--raw] [--redact REGEX]... [--quiet]
-                                -- COMMAND ARGS...
+                                [--grace MS] -- COMMAND ARGS...
 
       Runs COMMAND with your stdin, shows its stdout and stderr live, and writes the run as a tape:
       every write with its time, partial lines, bytes that are not UTF-8, and how it ended (exit
@@ -44,11 +48,21 @@ final class RecordCommand {
         --raw            keep ids, paths and timestamps as recorded (no vars)
         --redact REGEX   also replace text matching REGEX (repeatable)
         --quiet          no summary line on stderr
+        --grace MS       once COMMAND has exited, how long to go on reading its stdout and
+                         stderr while a process it started still holds them open (default 3000)
       Exit status: the command's (128 + n when it died by signal n); 125 when the recorder itself
-      failed, 126 when COMMAND cannot be run, 127 when it is not found.
+      failed (at once, without running COMMAND, when the tape could not be written), 126 when
+      COMMAND cannot be run, 127 when it is not found.
       """;
 
   static final int RECORDER_FAILED = 125;
+
+  /**
+   * How long, once COMMAND has exited, the recorder goes on reading its stdout and stderr while a
+   * process it started still holds them open (by default; {@code --grace MS}).
+   */
+  static final long GRACE_MS = 3_000;
+  static final long MAX_GRACE_MS = 24L * 3600 * 1000;
   static final int NOT_EXECUTABLE = 126;
   static final int NOT_FOUND = 127;
 
@@ -75,7 +89,8 @@ final class RecordCommand {
   private static final int CONTINUES = 2;
 
   int run(List<String> args) throws InterruptedException {
-    Args a = Args.parse(args, List.of("--out", "--into", "--redact"), List.of("--raw", "--quiet"));
+    Args a = Args.parse(args, List.of("--out", "--into", "--redact", "--grace"),
+        List.of("--raw", "--quiet"));
     if (a.help()) {
       out.print(HELP);
       return Commands.OK;
@@ -92,6 +107,7 @@ final class RecordCommand {
             + e.getDescription());
       }
     }
+    long graceMs = a.value("--grace").map(RecordCommand::grace).orElse(GRACE_MS);
     List<String> command = a.positional();
     if (a.value("--out").isPresent() && a.value("--into").isPresent()) {
       throw new UsageException("give --out FILE or --into DIR, not both");
@@ -105,11 +121,54 @@ final class RecordCommand {
     // the command line as given (a key in argv, a prompt a --redact pattern matches)
     Function<Header, Path> tapeFile = into.<Function<Header, Path>>map(
         dir -> clean -> dir.resolve(nameFor(clean, recordedAt))).orElse(clean -> target);
+
+    // a paid run is never made only to be thrown away: the tape's folder must take files first
+    Spool captured;
+    try {
+      captured = Spool.in(folderFor(target));
+    } catch (IOException e) {
+      err.println("agentdouble: record: cannot write " + into.map(Path::toString)
+          .orElse(target.toString()) + ": " + UserFile.reason(e, "") + "; " + command.get(0)
+          + " was not run");
+      return RECORDER_FAILED;
+    }
     String cliVersion = cliVersion(command);
 
+    try (Capture capture = new Capture(captured)) {
+      OutputPipes pipes;
+      try {
+        pipes = pipes(target);
+      } catch (IOException e) {
+        err.println("agentdouble: record: cannot make the pipes to read " + command.get(0)
+            + "'s output through: " + UserFile.reason(e, "") + "; it was not run");
+        return RECORDER_FAILED;
+      }
+      try {
+        return record(a, command, redact, graceMs, target, tapeFile, cliVersion, recordedAt,
+            capture, pipes);
+      } finally {
+        try {
+          pipes.close();
+        } catch (IOException e) {
+          // the read ends of pipes read to their end or given up: nothing is lost
+        }
+      }
+    }
+  }
+
+  /** Runs {@code command} with its output going through {@code pipes}, and writes the tape. */
+  private int record(Args a, List<String> command, List<Pattern> redact, long graceMs,
+      Path target, Function<Header, Path> tapeFile, String cliVersion, Instant recordedAt,
+      Capture capture, OutputPipes pipes)
+      throws InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectInput(in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
-    long origin = System.nanoTime();
+    pb.redirectOutput(pipes.stdoutFile());
+    pb.redirectError(pipes.stderrFile());
+    capture.origin = System.nanoTime();
+    // reading before the command starts: what it writes at once is read (and timed) at once
+    Thread stdout = reader(pipes.stdout(), true, out, capture);
+    Thread stderr = reader(pipes.stderr(), false, err, capture);
     Process process;
     try {
       process = pb.start();
@@ -120,20 +179,40 @@ final class RecordCommand {
       err.println("agentdouble: record: cannot run " + command.get(0) + ": "
           + (status == NOT_FOUND ? "not found" : status == NOT_EXECUTABLE ? "not executable" : m));
       return status;
+    } finally {
+      try {
+        pipes.started();
+      } catch (IOException e) {
+        // a write end that would not close: the grace below still bounds the wait
+      }
     }
     AtomicBoolean interrupted = new AtomicBoolean();
     // until the tape is written: a signal meanwhile must not cut the recorder short
-    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted);
-        Capture capture = Capture.open(target)) {
+    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted)) {
       if (in != System.in) {
         pump(in, process.getOutputStream());
       }
-      Thread stdout = reader(process.getInputStream(), true, out, capture, origin);
-      Thread stderr = reader(process.getErrorStream(), false, err, capture, origin);
       int status = process.waitFor();
-      stdout.join();
-      stderr.join();
-      long endMs = (System.nanoTime() - origin) / 1_000_000;
+      long endMs = (System.nanoTime() - capture.origin) / 1_000_000;
+      // what the command started may still write to its stdout and stderr: read on, a while
+      long graceEnd = System.nanoTime() + graceMs * 1_000_000;
+      boolean outOpen = !join(stdout, graceEnd);
+      boolean errOpen = !join(stderr, graceEnd);
+      if (outOpen || errOpen) {
+        try {
+          pipes.close();
+        } catch (IOException e) {
+          // the readers are told by the closing itself
+        }
+        // a reader stuck passing output on to a caller who does not read is left behind
+        join(stdout, System.nanoTime() + STOP_NANOS);
+        join(stderr, System.nanoTime() + STOP_NANOS);
+        capture.stop();
+        err.println("agentdouble: record: stopped reading " + (outOpen && errOpen
+            ? "stdout and stderr" : outOpen ? "stdout" : "stderr") + " " + graceMs
+            + " ms after " + command.get(0) + " exited: a process it started still holds "
+            + (outOpen && errOpen ? "them" : "it") + " open (--grace MS to wait longer)");
+      }
 
       Header.Builder header = Header.builder()
           .cli(Path.of(command.get(0)).getFileName().toString())
@@ -150,7 +229,7 @@ final class RecordCommand {
       }
       Recording.Summary summary;
       long t;
-      try (Recording recording = new Recording(Spool.create(spoolDir(target)), env, command,
+      try (Recording recording = new Recording(Spool.create(folderFor(target)), env, command,
           redact, a.flag("--raw"), System.getProperty("user.dir"), recordedAt.toEpochMilli())) {
         ChunkFrames frames = new ChunkFrames(recording);
         capture.forEach(frames);
@@ -169,47 +248,108 @@ final class RecordCommand {
     }
   }
 
-  /** Where spools go: beside the tape, so the space they take is where the tape will be. */
-  private static Path spoolDir(Path target) {
-    return target.toAbsolutePath().getParent();
+  /** How long the readers get to finish once the pipes are closed under them. */
+  private static final long STOP_NANOS = 1_000_000_000L;
+
+  /** Joins {@code thread} until {@code deadline} ({@link System#nanoTime}); whether it ended. */
+  private static boolean join(Thread thread, long deadline) throws InterruptedException {
+    while (thread.isAlive()) {
+      long ms = (deadline - System.nanoTime()) / 1_000_000;
+      if (ms <= 0) {
+        return !thread.isAlive();
+      }
+      thread.join(ms);
+    }
+    return true;
+  }
+
+  private static long grace(String value) {
+    try {
+      long ms = Long.parseLong(value);
+      if (ms >= 0 && ms <= MAX_GRACE_MS) {
+        return ms;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new UsageException("--grace must be a number of milliseconds from 0 to " + MAX_GRACE_MS
+        + ", was '" + value + "'");
+  }
+
+  /**
+   * The tape's folder, made if missing, cleared of what killed recorders left there: it must
+   * take new files, or the run is not started.
+   */
+  private static Path folderFor(Path target) throws IOException {
+    if (Files.isDirectory(target)) {
+      throw new IOException("is a folder; --out names the tape's file (--into DIR names a folder)");
+    }
+    Path folder = target.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(folder);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException((e.getFile() == null ? folder : e.getFile()) + ": not a folder");
+    }
+    TempOwner.removeStale(folder);
+    return folder;
+  }
+
+  /** The pipes, in the system's temporary folder, else beside the tape. */
+  private static OutputPipes pipes(Path target) throws IOException {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    TempOwner.removeStale(tmp);
+    try {
+      return OutputPipes.open(tmp);
+    } catch (IOException e) {
+      try {
+        return OutputPipes.open(target.toAbsolutePath().getParent());
+      } catch (IOException second) {
+        e.addSuppressed(second);
+        throw e;
+      }
+    }
   }
 
   /**
    * What the readers capture while the command runs: every read, tagged and timed, on disk. A
-   * failure to keep a read (a full disk, say) stops the capture, never the passthrough; it is told
-   * when the tape is to be written.
+   * read's time is taken when it is kept, under the same lock, so the spool is in the order of
+   * time, whichever reader thread the JVM happens to run first; and it is kept before it is passed
+   * on, so a write that answers what the caller was shown can only come after it. A failure to
+   * keep a read (a full disk, say) stops the capture, never the passthrough; it is told when the
+   * tape is to be written.
    */
   private static final class Capture implements AutoCloseable {
     private final Spool spool;
     private IOException failure;
+    private boolean stopped;
+    /** {@link System#nanoTime} when the command was started: time 0 of the tape. */
+    volatile long origin;
 
-    private Capture(Spool spool, IOException failure) {
+    Capture(Spool spool) {
       this.spool = spool;
-      this.failure = failure;
     }
 
-    static Capture open(Path target) {
-      try {
-        return new Capture(Spool.create(spoolDir(target)), null);
-      } catch (IOException e) {
-        return new Capture(null, e);
-      }
-    }
-
-    synchronized void keep(boolean stdout, boolean continues, long nanos, byte[] buf, int n) {
-      if (failure != null) {
+    synchronized void keep(boolean stdout, boolean continues, byte[] buf, int n) {
+      if (failure != null || stopped) {
         return;
       }
       try {
-        spool.append((stdout ? STDOUT : 0) | (continues ? CONTINUES : 0), nanos, buf, 0, n);
+        spool.append((stdout ? STDOUT : 0) | (continues ? CONTINUES : 0),
+            System.nanoTime() - origin, buf, 0, n);
       } catch (IOException e) {
         failure = e;
       }
     }
 
+    /** Nothing more is kept: the readers that are left are not waited for. */
+    synchronized void stop() {
+      stopped = true;
+    }
+
     /** Every read kept, in order, into {@code frames}. */
     void forEach(ChunkFrames frames) throws IOException {
       synchronized (this) {
+        stopped = true;
         if (failure != null) {
           throw failure;
         }
@@ -220,12 +360,10 @@ final class RecordCommand {
 
     @Override
     public void close() {
-      if (spool != null) {
-        try {
-          spool.close();
-        } catch (IOException e) {
-          // an unlinked file: closing it loses nothing
-        }
+      try {
+        spool.close();
+      } catch (IOException e) {
+        // an unlinked file: closing it loses nothing
       }
     }
   }
@@ -327,23 +465,25 @@ final class RecordCommand {
     }
   }
 
-  private static Thread reader(InputStream from, boolean stdout, PrintStream to, Capture capture,
-      long origin) {
+  private static Thread reader(FileChannel from, boolean stdout, PrintStream to, Capture capture) {
     Thread t = new Thread(() -> {
       byte[] buf = new byte[65536];
+      ByteBuffer buffer = ByteBuffer.wrap(buf);
       boolean passthrough = true;
       boolean full = false;
       try (from) {
         while (true) {
           long asked = System.nanoTime();
-          int n = from.read(buf);
-          if (n <= 0) {
+          buffer.clear();
+          int n = from.read(buffer);
+          if (n < 0) {
             break;
           }
           long read = System.nanoTime();
           // a full buffer means more was waiting; data at once means it was already on its way
           boolean continues = full || read - asked < CONTINUATION_NANOS;
           full = n == buf.length;
+          capture.keep(stdout, continues, buf, n);
           if (passthrough) {
             to.write(buf, 0, n);
             to.flush();
@@ -351,12 +491,12 @@ final class RecordCommand {
               passthrough = false; // our reader went away; the capture goes on
             }
           }
-          capture.keep(stdout, continues, read - origin, buf, n);
         }
       } catch (IOException e) {
-        // the child closed the stream: nothing more to read
+        // the pipe was closed under us (the grace ended): nothing more to read
       }
     }, stdout ? "record-stdout" : "record-stderr");
+    t.setDaemon(true);
     t.start();
     return t;
   }
@@ -371,13 +511,5 @@ final class RecordCommand {
     }, "record-stdin");
     t.setDaemon(true);
     t.start();
-  }
-
-  /** Check a path is writable before a long run, so a bad --out fails fast. */
-  static void checkTarget(Path target) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
-    if (dir != null && Files.exists(dir) && !Files.isWritable(dir)) {
-      throw new IOException(dir + ": not writable");
-    }
   }
 }

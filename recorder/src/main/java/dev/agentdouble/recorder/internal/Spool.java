@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.tape.internal.TempOwner;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -7,6 +8,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Records on disk, appended and then read back as often as needed, so that what a recording holds
@@ -43,11 +48,7 @@ final class Spool implements AutoCloseable {
         continue;
       }
       try {
-        Path file = Files.createTempFile(where, ".agentdouble-", ".spool");
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ,
-            StandardOpenOption.WRITE);
-        Files.delete(file);
-        return new Spool(channel);
+        return in(where);
       } catch (IOException e) {
         if (first == null) {
           first = e;
@@ -56,6 +57,34 @@ final class Spool implements AutoCloseable {
     }
     throw first;
   }
+
+  /**
+   * A new empty spool in {@code dir} and nowhere else. Its name ({@code
+   * .agentdouble-PID-START-N.spool}) says whose it is for the moment it has one: should the
+   * recorder be killed right then, the next one removes it ({@link TempOwner#removeStale}). It is
+   * readable by its owner only, as what it holds is not redacted yet.
+   */
+  static Spool in(Path dir) throws IOException {
+    Path file = dir.resolve("." + TempOwner.current().tag() + ".spool");
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY);
+    } catch (UnsupportedOperationException e) {
+      channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+          StandardOpenOption.WRITE);
+    }
+    try {
+      Files.delete(file);
+    } catch (IOException e) {
+      channel.close();
+      throw e;
+    }
+    return new Spool(channel);
+  }
+
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   /** Appends a record of {@code bytes[off, off+len)}. */
   synchronized void append(int tag, long time, byte[] bytes, int off, int len) throws IOException {
