@@ -6,6 +6,7 @@ import dev.agentdouble.junit.Runs;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.internal.ControlSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -376,6 +377,7 @@ class ServeTest {
       HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
               URI.create(s.serve().url() + "/invocations"))
           .header("Content-Type", "application/json")
+          .header(ControlSecret.HEADER, s.serve().plane().secret())
           .POST(HttpRequest.BodyPublishers.ofString("{\"argv\":[\"-p\",\"run " + i
               + "\"],\"prompt\":\"run " + i + "\",\"cwd\":\"/tmp\",\"outputFormat\":"
               + "\"stream-json\",\"stdin\":\"\",\"pid\":1,\"env\":{}}"))
