@@ -57,7 +57,8 @@ class AgentDoubleExtensionTest {
     run(UnmatchedInvocation.class).assertThatEvents().haveExactly(1, finishedWithFailure(
         instanceOf(AssertionError.class),
         message(m -> m.startsWith("fake agent: an invocation matched no stub and no enqueued tape: "
-            + "prompt \"refactor the cart\", stream-json, argv [-p, refactor the cart]")
+            + "prompt \"refactor the cart\", stream-json, argv [-p, --trust, --output-format, "
+            + "stream-json, refactor the cart]")
             && m.contains("closest stub"))));
   }
 
