@@ -1,20 +1,24 @@
 package dev.agentdouble.junit;
 
 import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.Deadline;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Watchdog;
+import dev.agentdouble.junit.internal.WorkFolder;
 import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -22,8 +26,11 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Hands tests a {@link FakeAgent}: as a test-method parameter or a field (a static field lives for
@@ -35,22 +42,32 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * fake keeps to its own URL path, so tests never see each other's stubs. At the end of a test,
  * runs still alive are killed, and (unless relaxed) an invocation that matched nothing or an
  * enqueued tape never used fails the test. A failed test keeps its fake's folder and prints it.
- * No state lives in fields: everything is in the {@link ExtensionContext.Store}.
+ *
+ * <p>A test whose code is blocked reading a run of the fake (a tape that hangs) cannot hang the
+ * build: when the test times out, whatever its {@code @Timeout} thread mode, or, without a
+ * timeout, at the extension's own deadline ({@link Builder#deadline}), the runs of its fakes still
+ * going are ended, so the read returns, and the test fails naming each run, its tape and where it
+ * was. No state lives in fields: everything is in the {@link ExtensionContext.Store}.
  */
 public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEachCallback,
-    AfterEachCallback, AfterAllCallback, ParameterResolver {
+    AfterEachCallback, AfterAllCallback, ParameterResolver, InvocationInterceptor,
+    TestExecutionExceptionHandler {
   private static final Namespace NAMESPACE = Namespace.create(AgentDoubleExtension.class);
   private static final String HANDLE = "fake-agent";
+  private static final String GUARD = "guard";
 
   private final Settings settings;
+  /** The builder's own deadline; empty: from the configuration; {@link Duration#ZERO}: none. */
+  private final Optional<Duration> deadline;
 
   /** With {@link Settings#DEFAULTS}. */
   public AgentDoubleExtension() {
-    this(Settings.DEFAULTS);
+    this(Settings.DEFAULTS, Optional.empty());
   }
 
-  private AgentDoubleExtension(Settings settings) {
+  private AgentDoubleExtension(Settings settings, Optional<Duration> deadline) {
     this.settings = settings;
+    this.deadline = deadline;
   }
 
   public static Builder builder() {
@@ -63,6 +80,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     private boolean strictUnmatched = true;
     private boolean strictUnused = true;
     private Duration gateTimeout = Settings.DEFAULTS.gateTimeout();
+    private Optional<Duration> deadline = Optional.empty();
 
     private Builder() {}
 
@@ -90,9 +108,30 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       return this;
     }
 
+    /**
+     * How long a test without a JUnit timeout may run before the runs of its fakes still going are
+     * ended and it fails (default 5 minutes, or the configuration parameter {@code
+     * agentdouble.deadline}). A test with a {@code @Timeout} (or a default timeout) is held to that
+     * instead.
+     */
+    public Builder deadline(Duration limit) {
+      if (limit.isNegative() || limit.isZero()) {
+        throw new IllegalArgumentException("deadline must be positive, was " + limit
+            + "; noDeadline() turns it off");
+      }
+      deadline = Optional.of(limit);
+      return this;
+    }
+
+    /** No deadline of the extension's own: a test without a timeout may wait on a fake forever. */
+    public Builder noDeadline() {
+      deadline = Optional.of(Duration.ZERO);
+      return this;
+    }
+
     public AgentDoubleExtension build() {
       return new AgentDoubleExtension(new Settings(timing, strictUnmatched, strictUnused,
-          gateTimeout));
+          gateTimeout), deadline);
     }
   }
 
@@ -134,6 +173,133 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   @Override
   public void afterAll(ExtensionContext context) {
     finish(context);
+  }
+
+  @Override
+  public void interceptTestMethod(Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method, ExtensionContext context) throws Throwable {
+    guard(invocation, context, false);
+  }
+
+  @Override
+  public void interceptTestTemplateMethod(Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method, ExtensionContext context) throws Throwable {
+    guard(invocation, context, true);
+  }
+
+  /**
+   * Runs the test with its fakes guarded: at its {@link Deadline} the runs still going are ended
+   * from the watchdog's thread, so a test thread blocked reading one goes on, and the test fails.
+   */
+  private void guard(Invocation<Void> invocation, ExtensionContext context, boolean template)
+      throws Throwable {
+    List<Guard.Watched> watched = new ArrayList<>();
+    for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+      Handle handle = c.getStore(NAMESPACE).get(key(c), Handle.class);
+      if (handle != null) {
+        // a class's fake may serve other tests: only its runs started from now on are this test's
+        watched.add(new Guard.Watched(handle.agent(), c == context ? 0
+            : handle.agent().runsStarted()));
+      }
+    }
+    Optional<Deadline> due = watched.isEmpty() ? Optional.empty()
+        : Deadline.of(context, deadline, template);
+    if (due.isEmpty()) {
+      invocation.proceed();
+      return;
+    }
+    Guard guard = new Guard(watched, due.get());
+    context.getStore(NAMESPACE).put(GUARD + ":" + context.getUniqueId(), guard);
+    Watchdog watchdog = context.getRoot().getStore(NAMESPACE)
+        .getOrComputeIfAbsent(Watchdog.class, k -> new Watchdog(), Watchdog.class);
+    ScheduledFuture<?> timer = watchdog.schedule(guard::fire, due.get().after());
+    try {
+      invocation.proceed();
+    } finally {
+      timer.cancel(false);
+    }
+    if (guard.ended()) {
+      throw guard.failure(null); // the runs were ended and the test went on as if nothing was
+    }
+  }
+
+  /**
+   * A test that failed after its runs were ended fails saying so; so does one that JUnit timed out
+   * in a thread of its own (SEPARATE_THREAD), whose runs are ended now.
+   */
+  @Override
+  public void handleTestExecutionException(ExtensionContext context, Throwable throwable)
+      throws Throwable {
+    Throwable failure = throwable;
+    Guard guard = context.getStore(NAMESPACE).get(GUARD + ":" + context.getUniqueId(), Guard.class);
+    if (guard != null && !(throwable instanceof Guard.Overran)) {
+      if (throwable instanceof TimeoutException
+          && String.valueOf(throwable.getMessage()).contains(" timed out after ")) {
+        guard.fire();
+      }
+      if (guard.ended()) {
+        failure = guard.failure(throwable);
+      }
+    }
+    Handle handle = context.getStore(NAMESPACE).get(key(context), Handle.class);
+    if (handle != null) {
+      failure.addSuppressed(new KeptFolder(handle.agent().directory()));
+    }
+    throw failure;
+  }
+
+  /** A test's fakes and the moment they are ended, once. */
+  private static final class Guard {
+    /** A fake, and the first of its runs that belongs to the test. */
+    record Watched(FakeAgent agent, int from) {}
+
+    /** The failure of a test whose runs of the fake were ended. */
+    static final class Overran extends AssertionError {
+      private static final long serialVersionUID = 1L;
+
+      Overran(String message, Throwable cause) {
+        super(message, cause);
+      }
+    }
+
+    private final List<Watched> watched;
+    private final Deadline deadline;
+    private List<String> ended;
+
+    Guard(List<Watched> watched, Deadline deadline) {
+      this.watched = List.copyOf(watched);
+      this.deadline = deadline;
+    }
+
+    /** Ends the runs still going, the first time only. */
+    synchronized void fire() {
+      if (ended != null) {
+        return;
+      }
+      ended = new ArrayList<>();
+      for (Watched w : watched) {
+        ended.addAll(w.agent().endRuns(w.from()));
+      }
+    }
+
+    /** Whether runs were ended. */
+    synchronized boolean ended() {
+      return ended != null && !ended.isEmpty();
+    }
+
+    synchronized Overran failure(Throwable cause) {
+      StringBuilder m = new StringBuilder("fake agent: the test ").append(deadline.describe())
+          .append(" while ").append(ended.size() == 1 ? "a run" : ended.size() + " runs")
+          .append(" of the fake agent ").append(ended.size() == 1 ? "was" : "were")
+          .append(" still going; ended (SIGKILL) so that the test could end:");
+      for (String run : ended) {
+        m.append("\n  ").append(run);
+      }
+      for (Watched w : watched) {
+        m.append("\n  the fake's folder (journal, gates): ").append(w.agent().directory());
+      }
+      return new Overran(m.toString(), cause);
+    }
   }
 
   private void injectFields(ExtensionContext context, Object instance, boolean statics) {
@@ -199,7 +365,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     static Shared start() {
       try {
-        Path work = Files.createTempDirectory("agentdouble-");
+        // first cleans the work folders of JVMs killed outright
+        Path work = WorkFolder.create();
         return new Shared(ControlPlane.start(), FakeAgentRuntime.create(work), work);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
@@ -209,12 +376,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     @Override
     public void close() {
       plane.close();
-      try {
-        Files.deleteIfExists(work.resolve("fake-agent.jsa"));
-        Files.deleteIfExists(work); // stays when a failed test's folder is kept inside
-      } catch (IOException e) {
-        // not empty: a kept folder
-      }
+      WorkFolder.close(work); // stays when a failed test's folder is kept inside
     }
   }
 
@@ -233,13 +395,18 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
     boolean failed = context.getExecutionException().isPresent() || !problems.isEmpty();
     if (failed) {
-      System.err.println("agentdouble: " + context.getDisplayName() + ": the fake agent's folder "
-          + "is kept: " + agent.directory());
+      String kept = "the fake agent's folder is kept: " + agent.directory();
+      WorkFolder.keep(agent.directory(), "kept because " + context.getDisplayName() + " ("
+          + context.getUniqueId() + ") failed; delete it when done");
+      context.publishReportEntry("agentdouble", kept);
+      System.err.println("agentdouble: " + context.getDisplayName() + ": " + kept);
     } else {
-      deleteQuietly(agent.directory());
+      WorkFolder.delete(agent.directory());
     }
     if (!problems.isEmpty()) {
-      throw new AssertionError("fake agent: " + String.join("\n", problems));
+      AssertionError failure = new AssertionError("fake agent: " + String.join("\n", problems));
+      failure.addSuppressed(new KeptFolder(agent.directory()));
+      throw failure;
     }
   }
 
@@ -343,17 +510,16 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     return s.length() > 40 ? s.substring(0, 40) : s;
   }
 
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // best effort: a temp folder
-        }
-      });
-    } catch (IOException e) {
-      // already gone
+  /**
+   * Said with the failure of a test that has a fake (as a suppressed exception, so the failure's
+   * own message stays as it was): where the fake's folder is kept.
+   */
+  private static final class KeptFolder extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    KeptFolder(Path dir) {
+      super("the fake agent's folder is kept: " + dir + " (shims, journal, gates)", null, false,
+          false);
     }
   }
 }

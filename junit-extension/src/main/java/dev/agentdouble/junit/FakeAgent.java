@@ -109,6 +109,8 @@ public final class FakeAgent {
     shimEnv.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
     // what the CLI keeps between runs (trusted workspaces, session ids) lasts as long as this fake
     shimEnv.put("AGENTDOUBLE_STATE_DIR", dir.resolve("state").toString());
+    // a run outlives neither its parent nor this JVM, even one killed outright
+    shimEnv.put("AGENTDOUBLE_OWNER_PID", Long.toString(ProcessHandle.current().pid()));
     // runs the CLI stopped before they needed a tape report to PATH/stopped: no stub answers them
     // (the fake ignores the answer), and they are never "unmatched" (see close())
     writeShim();
@@ -544,6 +546,104 @@ public final class FakeAgent {
       }
     }
     return "";
+  }
+
+  /** How many runs have started so far (each shim start counts), first run 0. */
+  int runsStarted() {
+    return pids().size();
+  }
+
+  /**
+   * Ends the runs from the {@code from}-th on that are still alive (SIGKILL), so that a consumer
+   * blocked reading them sees their end; returns, for each, what it was: its process, the tape it
+   * was replaying, for which prompt, how that tape ends, and the last step gate it reached.
+   */
+  List<String> endRuns(int from) {
+    List<Long> all = pids();
+    List<String> ended = new ArrayList<>();
+    for (long pid : all.subList(Math.min(from, all.size()), all.size())) {
+      Optional<ProcessHandle> process = ProcessHandle.of(pid);
+      if (process.isEmpty() || !process.get().isAlive() || !isFake(process.get())) {
+        continue;
+      }
+      String what = describeRun(pid);
+      process.get().descendants().forEach(ProcessHandle::destroyForcibly);
+      process.get().destroyForcibly();
+      try {
+        process.get().onExit().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // said as ended either way: SIGKILL cannot be refused
+      }
+      ended.add(what);
+    }
+    return ended;
+  }
+
+  /** One run, from the journal line it wrote before replaying and the gates it reached. */
+  private String describeRun(long pid) {
+    StringBuilder what = new StringBuilder("process ").append(pid);
+    Optional<JsonNode> entry = journalEntry(pid);
+    if (entry.isEmpty() || !entry.get().hasNonNull("tape")) {
+      what.append(": before it had a tape (starting, or asking for one)");
+    } else {
+      JsonNode e = entry.get();
+      String tape = e.get("tape").asText().replaceFirst("^AGENTDOUBLE_URL tape ", "");
+      what.append(": tape \"").append(tape).append("\" (prompt \"")
+          .append(abbreviate(e.path("prompt").asText(""))).append("\"), which ends ");
+      if (e.has("hang")) {
+        what.append(e.path("closeStdout").asBoolean() ? "in a hang after closing stdout"
+            : "in a hang");
+      } else if (e.has("signal")) {
+        what.append("by ").append(e.get("signal").asText());
+      } else {
+        what.append("with exit ").append(e.path("exit").asText("?"));
+      }
+    }
+    lastGate(pid).ifPresent(gate -> what.append("; the last gate it reached: \"").append(gate)
+        .append('"'));
+    return what.toString();
+  }
+
+  private Optional<JsonNode> journalEntry(long pid) {
+    Path journal = dir.resolve("journal.ndjson");
+    try {
+      if (Files.exists(journal)) {
+        for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
+          if (!line.isBlank()) {
+            JsonNode node = Json.tree(line);
+            if (node.path("pid").asLong() == pid) {
+              return Optional.of(node);
+            }
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // said as "before it had a tape"
+    }
+    return Optional.empty();
+  }
+
+  /** The gate whose {@code NAME.reached} file this run wrote last. */
+  private Optional<String> lastGate(long pid) {
+    String mark = pid + "\n";
+    try (var files = Files.list(gates)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".reached"))
+          .filter(f -> {
+            try {
+              return Files.readString(f, StandardCharsets.US_ASCII).equals(mark);
+            } catch (IOException e) {
+              return false;
+            }
+          })
+          .max(Comparator.comparing(f -> f.toFile().lastModified()))
+          .map(f -> f.getFileName().toString().replaceFirst("\\.reached$", ""));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
   private static boolean isFake(ProcessHandle process) {
