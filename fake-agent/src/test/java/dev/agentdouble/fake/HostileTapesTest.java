@@ -8,6 +8,9 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,6 +156,62 @@ class HostileTapesTest {
       assertThat(Files.readString(tape)).contains("second"); // replaced indeed
     } finally {
       FakeProcess.kill(p);
+    }
+  }
+
+  @Test
+  void aTapeRenamedOverWhileTheRunWaitsMidReplayDoesNotChangeTheRestOfIt() throws Exception {
+    Path gates = Files.createDirectory(dir.resolve("gates"));
+    Path tape = write(dir, "run.tape.ndjson", String.join("\n", "{\"tape\":1}",
+        "{\"t\":0,\"outRaw\":\"first 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
+        "{\"t\":0,\"outRaw\":\"first 2\\n\"}", "{\"t\":0,\"exit\":0}", ""));
+    Path next = write(dir, "next.tape.ndjson", String.join("\n", "{\"tape\":1}",
+        "{\"t\":0,\"outRaw\":\"second 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
+        "{\"t\":0,\"outRaw\":\"second 2\\n\"}", "{\"t\":0,\"exit\":3}", ""));
+    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
+        tape.toString(), "AGENTDOUBLE_GATES", gates.toString()), List.of("-p", "hi")).start();
+    try {
+      p.getOutputStream().close();
+      FakeProcess.Drain out = new FakeProcess.Drain(p.getInputStream());
+      out.awaitSize("first 1\n".length()); // the run waits at the gate
+
+      Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      Files.createFile(gates.resolve("pause.release"));
+
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(new String(out.awaitEnd(), StandardCharsets.UTF_8))
+          .isEqualTo("first 1\nfirst 2\n");
+      assertThat(p.exitValue()).isZero();
+    } finally {
+      FakeProcess.kill(p);
+    }
+  }
+
+  @Test
+  void aControlServerThatAnswersGarbageIsExit70InTheFakesOwnWords() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread answer = new Thread(() -> {
+        try (Socket s = server.accept()) {
+          s.getOutputStream().write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+              .getBytes(StandardCharsets.ISO_8859_1));
+          s.getOutputStream().flush();
+          s.getInputStream().transferTo(OutputStream.nullOutputStream()); // held open
+        } catch (IOException e) {
+          // the fake went away
+        }
+      });
+      answer.setDaemon(true);
+      answer.start();
+      String url = "http://127.0.0.1:" + server.getLocalPort() + "/run";
+
+      FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_URL", url), "-p", "hi");
+
+      assertThat(r.exit()).isEqualTo(70);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err()).isEqualTo("agentdouble: the control server at " + url + " gave an "
+          + "answer the fake cannot use: malformed chunk size: \"zz\"; is AGENTDOUBLE_URL the "
+          + "address of the test's control server (or of `agentdouble serve`)?\n");
     }
   }
 
