@@ -8,6 +8,9 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * What an adversarial user can hand the fake through its tapes and their files: lines bigger than
@@ -29,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class HostileTapesTest {
   private static final String SMALL_HEAP = "-Xmx48m";
+  private static final String BIG = "big replays";
   private static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\","
       + "\"is_error\":false,\"result\":\"done\",\"session_id\":\"4f1c2a8e-9b7d-4e21\"}";
 
@@ -51,6 +56,7 @@ class HostileTapesTest {
   }
 
   @Test
+  @ResourceLock(BIG) // one at a time: each moves hundreds of MiB
   void aLineBiggerThanTheHeapIsExit70NamingItsLineNotAnOutOfMemoryError() throws IOException {
     Path tape = dir.resolve("huge.tape.ndjson");
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tape))) {
@@ -75,6 +81,7 @@ class HostileTapesTest {
   }
 
   @Test
+  @ResourceLock(BIG) // one at a time: each moves hundreds of MiB
   void aTapeOfHundredsOfMiBIsRenderedInAHeapOfTensOfMiB() throws Exception {
     int lines = 200;
     String text = "y".repeat(1 << 20);
@@ -90,29 +97,25 @@ class HostileTapesTest {
     }
     assertThat(Files.size(tape)).isGreaterThan(200L << 20);
 
-    for (String format : List.of("text", "json")) {
-      Path stdout = dir.resolve("stdout." + format);
-      Map<String, String> env = env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING",
-          "fast", "AGENTDOUBLE_TEXT_STYLE", "actions", "JAVA_TOOL_OPTIONS", SMALL_HEAP);
-      Process p = FakeProcess.builder(FakeProcess.launcher(), env,
-          List.of("-p", "--output-format", format, "read it")).redirectOutput(stdout.toFile())
-          .start();
-      try {
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> err = FakeProcess.drain(p.getErrorStream());
-        assertThat(p.waitFor(100, TimeUnit.SECONDS)).isTrue();
-        String stderr = new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+    // rendered as text, every line of it is read, parsed and written (json keeps only the
+    // result; its memory for a big line is the 64 MiB test's)
+    Path stdout = dir.resolve("stdout.txt");
+    Map<String, String> env = env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING",
+        "fast", "AGENTDOUBLE_TEXT_STYLE", "actions", "JAVA_TOOL_OPTIONS", SMALL_HEAP);
+    Process p = FakeProcess.builder(FakeProcess.launcher(), env,
+        List.of("-p", "--output-format", "text", "read it")).redirectOutput(stdout.toFile())
+        .start();
+    try {
+      p.getOutputStream().close();
+      CompletableFuture<byte[]> err = FakeProcess.drain(p.getErrorStream());
+      assertThat(p.waitFor(100, TimeUnit.SECONDS)).isTrue();
+      String stderr = new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
 
-        assertThat(p.exitValue()).as(format + ": " + stderr).isZero();
-        assertNoStackTrace(stderr);
-        if (format.equals("text")) {
-          assertThat(Files.size(stdout)).isEqualTo((long) lines * text.length() + 1);
-        } else {
-          assertThat(Files.readString(stdout)).isEqualTo(RESULT + "\n");
-        }
-      } finally {
-        FakeProcess.kill(p);
-      }
+      assertThat(p.exitValue()).as(stderr).isZero();
+      assertNoStackTrace(stderr);
+      assertThat(Files.size(stdout)).isEqualTo((long) lines * text.length() + 1);
+    } finally {
+      FakeProcess.kill(p);
     }
   }
 
@@ -153,6 +156,62 @@ class HostileTapesTest {
       assertThat(Files.readString(tape)).contains("second"); // replaced indeed
     } finally {
       FakeProcess.kill(p);
+    }
+  }
+
+  @Test
+  void aTapeRenamedOverWhileTheRunWaitsMidReplayDoesNotChangeTheRestOfIt() throws Exception {
+    Path gates = Files.createDirectory(dir.resolve("gates"));
+    Path tape = write(dir, "run.tape.ndjson", String.join("\n", "{\"tape\":1}",
+        "{\"t\":0,\"outRaw\":\"first 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
+        "{\"t\":0,\"outRaw\":\"first 2\\n\"}", "{\"t\":0,\"exit\":0}", ""));
+    Path next = write(dir, "next.tape.ndjson", String.join("\n", "{\"tape\":1}",
+        "{\"t\":0,\"outRaw\":\"second 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
+        "{\"t\":0,\"outRaw\":\"second 2\\n\"}", "{\"t\":0,\"exit\":3}", ""));
+    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
+        tape.toString(), "AGENTDOUBLE_GATES", gates.toString()), List.of("-p", "hi")).start();
+    try {
+      p.getOutputStream().close();
+      FakeProcess.Drain out = new FakeProcess.Drain(p.getInputStream());
+      out.awaitSize("first 1\n".length()); // the run waits at the gate
+
+      Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      Files.createFile(gates.resolve("pause.release"));
+
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(new String(out.awaitEnd(), StandardCharsets.UTF_8))
+          .isEqualTo("first 1\nfirst 2\n");
+      assertThat(p.exitValue()).isZero();
+    } finally {
+      FakeProcess.kill(p);
+    }
+  }
+
+  @Test
+  void aControlServerThatAnswersGarbageIsExit70InTheFakesOwnWords() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread answer = new Thread(() -> {
+        try (Socket s = server.accept()) {
+          s.getOutputStream().write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+              .getBytes(StandardCharsets.ISO_8859_1));
+          s.getOutputStream().flush();
+          s.getInputStream().transferTo(OutputStream.nullOutputStream()); // held open
+        } catch (IOException e) {
+          // the fake went away
+        }
+      });
+      answer.setDaemon(true);
+      answer.start();
+      String url = "http://127.0.0.1:" + server.getLocalPort() + "/run";
+
+      FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_URL", url), "-p", "hi");
+
+      assertThat(r.exit()).isEqualTo(70);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err()).isEqualTo("agentdouble: the control server at " + url + " gave an "
+          + "answer the fake cannot use: malformed chunk size: \"zz\"; is AGENTDOUBLE_URL the "
+          + "address of the test's control server (or of `agentdouble serve`)?\n");
     }
   }
 
