@@ -24,14 +24,19 @@ class RecordRedactionTest {
 
   /** {@code ./agentdouble record --quiet --out TAPE -- COMMAND...} with a secret in the env. */
   private Child record(Path tape, String... command) {
+    Child r = start(tape, command);
+    r.waitFor();
+    return r;
+  }
+
+  /** {@link #record}, still running. */
+  private Child start(Path tape, String... command) {
     List<String> args = new ArrayList<>(List.of("record", "--quiet", "--out", tape.toString(),
         "--"));
     args.addAll(List.of(command));
     Map<String, String> env = new HashMap<>(Child.noBuild(dir));
     env.put("CURSOR_API_KEY", KEY);
-    Child r = Child.start(Child.agentdouble(args.toArray(new String[0])), dir, env);
-    r.waitFor();
-    return r;
+    return Child.start(Child.agentdouble(args.toArray(new String[0])), dir, env);
   }
 
   @Test
@@ -61,7 +66,8 @@ class RecordRedactionTest {
 
   /**
    * A secret written in two writes (two reads, two frames), on stderr and as raw stdout, is
-   * still taken out of the tape; the caller sees the run as it was.
+   * still taken out of the tape; the caller sees the run as it was. The second writes wait until
+   * the test has seen the first ones passed through, so they are read apart whatever the load.
    */
   @Test
   void aSecretSplitAcrossTwoWritesNeverReachesTheTape() throws Exception {
@@ -71,13 +77,18 @@ class RecordRedactionTest {
         "first=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c1-$half)",
         "rest=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c$((half + 1))-)",
         "printf 'Error: key %s' \"$first\" >&2; printf 'raw %s' \"$first\"",
+        "read seen",
         "sleep 0.3",
         "printf '%s rejected\\n' \"$rest\" >&2; printf '%s end\\n' \"$rest\"",
         "exit 1", ""));
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("split.tape.ndjson");
 
-    Child r = record(tape, script.toString());
+    Child r = start(tape, script.toString());
+    r.awaitOut("raw " + KEY.substring(0, KEY.length() / 2));
+    r.awaitErr("Error: key " + KEY.substring(0, KEY.length() / 2));
+    r.send("seen");
+    r.waitFor();
 
     assertThat(r.out()).isEqualTo("raw " + KEY + " end\n");
     assertThat(r.err()).isEqualTo("Error: key " + KEY + " rejected\n");
