@@ -165,7 +165,7 @@ final class Child implements AutoCloseable {
     assertThat(err()).as("stderr of %s (stdout: %s)", command, out()).contains(text);
   }
 
-  /** Waits until the process has written {@code outBytes} on stdout and {@code errBytes} on stderr. */
+  /** Waits until the process has written {@code outBytes} and {@code errBytes} bytes. */
   void awaitBytes(int outBytes, int errBytes) {
     Awaitility.await(outBytes + " bytes on the stdout and " + errBytes + " on the stderr of "
         + command).atMost(PATIENCE).pollInterval(Duration.ofMillis(20))

@@ -165,7 +165,8 @@ class RecordTest {
     // (in whole milliseconds, each rounded down)
     List<Long> t = tape.frames().stream().map(Frame::t).toList();
     for (int i = 1; i < 6; i++) {
-      assertThat(t.get(i)).as("t of frame %d in %s", i, t).isGreaterThanOrEqualTo(t.get(i - 1) + 149);
+      assertThat(t.get(i)).as("t of frame %d in %s", i, t)
+          .isGreaterThanOrEqualTo(t.get(i - 1) + 149);
     }
   }
 

@@ -386,7 +386,8 @@ class ServeTest {
     }
 
     assertThat(s.serve().plane().server().getAllServeEvents())
-        .extracting(e -> e.getRequest().getBodyAsString().replaceAll(".*\"prompt\":\"([^\"]*)\".*", "$1"))
+        .extracting(e -> e.getRequest().getBodyAsString()
+            .replaceAll(".*\"prompt\":\"([^\"]*)\".*", "$1"))
         .containsExactlyInAnyOrder("run 3", "run 4", "run 5");
   }
 
