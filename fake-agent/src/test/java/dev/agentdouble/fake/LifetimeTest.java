@@ -30,10 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A run never outlives whom it runs for: when the process that started it dies (SIGKILL, so it
- * can clean nothing up), or the owner named in {@code AGENTDOUBLE_OWNER_PID}, a run still waiting —
- * in a hang, at a gate, in a long pause, lingering after its result, reading stdin — ends by
- * SIGHUP, within 2 s by design (the time each took is printed; no test asserts a wall-clock
- * figure). Through the real launcher, with real processes and signals.
+ * can clean nothing up), or the owner named in {@code AGENTDOUBLE_OWNER_PID}, a run still
+ * waiting — in a hang, at a gate, in a long pause, lingering after its result, reading stdin —
+ * ends by SIGHUP, within 2 s by design (the time each took is printed; no test asserts a
+ * wall-clock figure). Through the real launcher, with real processes and signals.
  */
 @Timeout(120)
 class LifetimeTest {
@@ -79,12 +79,14 @@ class LifetimeTest {
 
   /** Waits until the run is where {@code wait} says (so it has read its parent at start). */
   private void awaitWaiting(Wait wait, long pid, Path out) {
-    await().atMost(FakeProcess.TIMEOUT).pollInterval(Duration.ofMillis(20)).until(() -> switch (wait) {
-      case HANG, PAUSE -> lines(out) >= 1;
-      case LINGER -> Files.exists(out) && Files.readString(out).contains("\"type\":\"result\"");
-      case GATE -> Files.exists(dir.resolve("gates/held.reached"));
-      case STDIN -> readingAPipe(pid);
-    });
+    await().atMost(FakeProcess.TIMEOUT).pollInterval(Duration.ofMillis(20))
+        .until(() -> switch (wait) {
+          case HANG, PAUSE -> lines(out) >= 1;
+          case LINGER -> Files.exists(out)
+              && Files.readString(out).contains("\"type\":\"result\"");
+          case GATE -> Files.exists(dir.resolve("gates/held.reached"));
+          case STDIN -> readingAPipe(pid);
+        });
   }
 
   @ParameterizedTest(name = "{0}")
@@ -207,7 +209,7 @@ class LifetimeTest {
     }
   }
 
-  /** Whether a thread of {@code pid} is blocked reading a pipe (its stdin: the fake has no other). */
+  /** Whether a thread of {@code pid} is blocked reading a pipe: stdin, the fake has no other. */
   private static boolean readingAPipe(long pid) throws IOException {
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
       return tasks.anyMatch(task -> {
