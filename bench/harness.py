@@ -741,14 +741,21 @@ class Bench:
                 line = p.stdout.readline().decode("utf-8").strip()
                 if not line.startswith("AGENTDOUBLE_URL="):
                     fail("agentdouble serve printed %r, not its URL (see bench/out/stderr.log)" % line)
-                servers.append({"name": name, "process": p, "url": line.split("=", 1)[1], "rss": {}})
+                secret = p.stdout.readline().decode("utf-8").strip()
+                if not secret.startswith("AGENTDOUBLE_SECRET="):
+                    fail("agentdouble serve printed %r, not its secret (see bench/out/stderr.log)"
+                         % secret)
+                servers.append({"name": name, "process": p, "url": line.split("=", 1)[1],
+                                "secret": secret.split("=", 1)[1], "rss": {}})
             # a trusted workspace, as a test's usually is (the 2026.10 profile's trust gate)
             env = dict(self.base_env, AGENTDOUBLE_URL=servers[0]["url"], AGENTDOUBLE_TIMING="fast",
-                       AGENTDOUBLE_TRUST="trusted")
+                       AGENTDOUBLE_TRUST="trusted", AGENTDOUBLE_SECRET=servers[0]["secret"])
             check(self.h.run(self.fake_argv(), env, count_lines=True), "the fake asking serve",
                   lines=expected["outFrames"])
             base = servers[0]["url"].split("/agentdouble/")[0]
-            with urllib.request.urlopen(base + "/__admin/requests") as answer:
+            admin = urllib.request.Request(base + "/__admin/requests",
+                                           headers={"X-AgentDouble-Secret": servers[0]["secret"]})
+            with urllib.request.urlopen(admin) as answer:
                 model = json.load(answer)["requests"][0]["request"]["body"]
             if '"prompt":"hi"' not in model:
                 fail("the fake's invocation has no prompt \"hi\": %s" % model)
@@ -756,7 +763,7 @@ class Bench:
             for i in range(1, n + 1):
                 body = model.replace('"hi"', '"hi %d"' % i).encode("utf-8")
                 for server in servers:
-                    self.post(server["url"], body)
+                    self.post(server["url"], server["secret"], body)
                 if i % first == 0:
                     for server in servers:
                         server["rss"][i] = self.peak_rss_kb(server["process"].pid)
@@ -789,13 +796,14 @@ class Bench:
                      "<= 1.25x", bounded["ratio"] <= 1.25)
 
     @staticmethod
-    def post(url, body):
+    def post(url, secret, body):
         """One POST of an invocation to URL/invocations, as the fake's ControlClient sends it."""
         rest = url.split("://", 1)[1]
         hostport, path = rest.split("/", 1)
         host, port = hostport.split(":")
         head = ("POST /%s/invocations HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\n"
-                "Content-Length: %d\r\nConnection: close\r\n\r\n" % (path, host, port, len(body)))
+                "Content-Length: %d\r\nX-AgentDouble-Secret: %s\r\nConnection: close\r\n\r\n"
+                % (path, host, port, len(body), secret))
         with socket.create_connection((host, int(port)), timeout=30) as c:
             c.sendall(head.encode("ascii") + body)
             answer = bytearray()
