@@ -28,6 +28,8 @@ final class Checks {
   private final Profile profile;
   private final Map<String, String> env;
   private final boolean trustedMachine;
+  /** What the CLI keeps between runs: trusted workspaces, session ids taken. */
+  private final CliState state;
   private final String workspace;
   private final String prompt;
   private final String cwd;
@@ -42,6 +44,7 @@ final class Checks {
     this.profile = profile;
     this.env = env;
     this.trustedMachine = trustedMachine;
+    this.state = CliState.of(env.get(CliState.ENV));
     this.workspace = workspace;
     this.prompt = prompt;
     this.cwd = cwd;
@@ -72,7 +75,7 @@ final class Checks {
       return stop;
     }
     if (newer && args.newSessionId().isPresent()) {
-      CliState.of(env.get(CliState.ENV)).takeSession(args.newSessionId().get());
+      state.takeSession(args.newSessionId().get());
     }
     return null;
   }
@@ -124,7 +127,6 @@ final class Checks {
       return null; // decided without a look at the file system
     }
     String physical = physical(workspace);
-    CliState state = CliState.of(env.get(CliState.ENV));
     if (args.trust()) {
       state.trust(physical);
       return null;
@@ -164,7 +166,6 @@ final class Checks {
     if (!isUuidV4(id)) {
       return new Stop("new-session-id", Outcome.fail(CursorMessages.newSessionIdNotUuidV4(id)));
     }
-    CliState state = CliState.of(env.get(CliState.ENV));
     if (state.sessionTaken(id)) {
       return new Stop("new-session-id", Outcome.fail(CursorMessages.sessionIdInUse(id)));
     }
@@ -173,13 +174,9 @@ final class Checks {
 
   private Stop allowedTools() {
     List<String> invalid = new ArrayList<>();
-    for (String value : args.options().getOrDefault("allowed-tools", List.of())) {
-      for (String name : value.split(",")) {
-        String tool = name.strip();
-        if (!tool.isEmpty() && !CursorMessages.TOOL_NAMES.contains(tool)
-            && !invalid.contains(tool)) {
-          invalid.add(tool);
-        }
+    for (String tool : args.commaSeparated("allowed-tools")) {
+      if (!CursorMessages.TOOL_NAMES.contains(tool) && !invalid.contains(tool)) {
+        invalid.add(tool);
       }
     }
     if (invalid.isEmpty()) {
