@@ -15,7 +15,7 @@ import dev.agentdouble.examples.AgentEvent.UserMessage;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import dev.agentdouble.junit.TapeVariants;
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Tape;
 import java.nio.file.Files;
 import java.nio.file.Path;

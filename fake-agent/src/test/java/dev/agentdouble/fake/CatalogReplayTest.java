@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.tape.Renderer;
+import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TextStyle;
 import java.io.ByteArrayOutputStream;

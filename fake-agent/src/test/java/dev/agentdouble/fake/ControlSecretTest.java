@@ -5,7 +5,7 @@ import static dev.agentdouble.fake.FakeProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -4,7 +4,7 @@ import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileOutputStream;

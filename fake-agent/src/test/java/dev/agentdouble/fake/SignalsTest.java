@@ -3,7 +3,7 @@ package dev.agentdouble.fake;
 import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

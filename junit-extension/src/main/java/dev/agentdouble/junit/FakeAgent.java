@@ -22,8 +22,8 @@ import dev.agentdouble.junit.internal.Shim;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.tape.internal.ControlSecret;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -169,7 +169,7 @@ public final class FakeAgent {
 
   /** The timing policy of later invocations: {@code fast} (default), {@code recorded}, ... */
   public FakeAgent timing(String policy) {
-    dev.agentdouble.tape.internal.TimingSpec.problem(policy).ifPresent(problem -> {
+    dev.agentdouble.contract.TimingSpec.problem(policy).ifPresent(problem -> {
       throw new IllegalArgumentException("timing " + policy + ": " + problem);
     });
     synchronized (this) {

@@ -18,7 +18,7 @@ public record Settings(String timing, boolean strictUnmatched, boolean strictUnu
   public static final Settings DEFAULTS = new Settings("fast", true, true, Duration.ofSeconds(30));
 
   public Settings {
-    if (timing == null || dev.agentdouble.tape.internal.TimingSpec.problem(timing).isPresent()) {
+    if (timing == null || dev.agentdouble.contract.TimingSpec.problem(timing).isPresent()) {
       throw new IllegalArgumentException("timing must be fast, recorded, scale:F or max-gap:MS, "
           + "was " + timing);
     }

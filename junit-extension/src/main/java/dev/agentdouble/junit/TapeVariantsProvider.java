@@ -1,7 +1,7 @@
 package dev.agentdouble.junit;
 
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.Variants;
+import dev.agentdouble.variants.Variants;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -6,7 +6,7 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import java.io.File;
 import java.time.Duration;
 import java.util.Map;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentdouble.tape.Catalog;
-import dev.agentdouble.tape.CursorMessages;
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;

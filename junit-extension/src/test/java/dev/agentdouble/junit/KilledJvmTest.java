@@ -3,7 +3,7 @@ package dev.agentdouble.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.TapeReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdouble.tape.Capture;
-import dev.agentdouble.tape.Drift;
-import dev.agentdouble.tape.ImportOptions;
-import dev.agentdouble.tape.Importer;
+import dev.agentdouble.importer.Capture;
+import dev.agentdouble.drift.Drift;
+import dev.agentdouble.importer.ImportOptions;
+import dev.agentdouble.importer.Importer;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.file.Files;

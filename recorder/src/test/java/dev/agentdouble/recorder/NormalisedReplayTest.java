@@ -2,11 +2,11 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.Capture;
+import dev.agentdouble.importer.Capture;
 import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.ImportOptions;
-import dev.agentdouble.tape.Importer;
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.importer.ImportOptions;
+import dev.agentdouble.importer.Importer;
+import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

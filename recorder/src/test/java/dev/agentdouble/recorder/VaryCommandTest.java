@@ -3,7 +3,7 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;

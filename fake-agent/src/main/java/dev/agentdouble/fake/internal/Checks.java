@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.CursorMessages;
+import dev.agentdouble.cursor.CursorMessages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.internal.ControlSecret;
+import dev.agentdouble.contract.ControlSecret;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,12 +2,12 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.tape.Renderer;
+import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
-import dev.agentdouble.tape.Variants;
-import dev.agentdouble.tape.internal.ControlSecret;
-import dev.agentdouble.tape.internal.LineReader;
+import dev.agentdouble.variants.Variants;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.json.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

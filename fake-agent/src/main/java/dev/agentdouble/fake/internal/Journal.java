@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.json.JsonText;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.json.Json;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.CursorMessages;
-import dev.agentdouble.tape.Script;
+import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.json.JsonText;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 

@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.CursorMessages;
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

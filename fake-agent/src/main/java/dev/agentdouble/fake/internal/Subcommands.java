@@ -1,7 +1,7 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.CursorMessages;
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.json.JsonText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.tape.Vars;
-import dev.agentdouble.tape.internal.JsonCursor;
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.internal.CatalogGenerated;
-import dev.agentdouble.tape.internal.CatalogIndex;
+import dev.agentdouble.catalog.CatalogGenerated;
+import dev.agentdouble.catalog.CatalogIndex;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;

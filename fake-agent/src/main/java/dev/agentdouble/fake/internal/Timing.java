@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.internal.TimingSpec;
+import dev.agentdouble.contract.TimingSpec;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 

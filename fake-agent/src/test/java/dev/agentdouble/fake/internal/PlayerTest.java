@@ -2,7 +2,7 @@ package dev.agentdouble.fake.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.internal.FrameLine;
+import dev.agentdouble.tape.FrameLine;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

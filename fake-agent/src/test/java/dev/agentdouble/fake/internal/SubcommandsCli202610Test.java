@@ -4,8 +4,8 @@ import static dev.agentdouble.fake.internal.Argv.parsed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentdouble.tape.CursorMessages;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

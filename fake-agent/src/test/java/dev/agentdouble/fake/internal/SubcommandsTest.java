@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
-import dev.agentdouble.tape.internal.Json;
+import dev.agentdouble.json.Json;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;

@@ -16,7 +16,7 @@ import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilter
 import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import dev.agentdouble.tape.internal.ControlSecret;
+import dev.agentdouble.contract.ControlSecret;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import java.util.OptionalInt;
 

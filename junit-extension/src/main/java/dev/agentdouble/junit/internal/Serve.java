@@ -1,7 +1,7 @@
 package dev.agentdouble.junit.internal;
 
-import dev.agentdouble.tape.internal.ControlSecret;
-import dev.agentdouble.tape.internal.TimingSpec;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.TimingSpec;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;

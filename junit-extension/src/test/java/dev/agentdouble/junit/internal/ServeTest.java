@@ -6,7 +6,7 @@ import dev.agentdouble.junit.Runs;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.internal.ControlSecret;
+import dev.agentdouble.contract.ControlSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.json.JsonText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;

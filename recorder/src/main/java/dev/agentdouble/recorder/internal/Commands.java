@@ -1,11 +1,11 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.internal.TimingSpec;
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.contract.TimingSpec;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.tape.internal.LineReader;
+import dev.agentdouble.json.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.tape.internal.LineReader;
+import dev.agentdouble.json.LineReader;
 import java.io.PrintStream;
 import java.util.List;
 

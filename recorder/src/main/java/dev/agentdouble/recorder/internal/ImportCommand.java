@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Capture;
+import dev.agentdouble.importer.Capture;
 import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.ImportOptions;
-import dev.agentdouble.tape.Importer;
+import dev.agentdouble.importer.ImportOptions;
+import dev.agentdouble.importer.Importer;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.internal.JsonCursor;
+import dev.agentdouble.json.JsonCursor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -108,7 +108,7 @@ public final class JsonWalk {
           }
           sb.append(name);
         } else {
-          sb.append('[').append(dev.agentdouble.tape.internal.JsonText.quote(name)).append(']');
+          sb.append('[').append(dev.agentdouble.json.JsonText.quote(name)).append(']');
         }
       }
     }

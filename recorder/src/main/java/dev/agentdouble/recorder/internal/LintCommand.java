@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Finding;
-import dev.agentdouble.tape.Linter;
+import dev.agentdouble.lint.Finding;
+import dev.agentdouble.lint.Linter;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
 import java.io.PrintStream;

@@ -2,7 +2,7 @@ package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.tape.internal.FrameLine;
+import dev.agentdouble.tape.FrameLine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.agentdouble.recorder.internal;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.tape.internal.TempOwner;
+import dev.agentdouble.files.TempOwner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -5,7 +5,7 @@ import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.tape.internal.AtomicFile;
+import dev.agentdouble.files.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

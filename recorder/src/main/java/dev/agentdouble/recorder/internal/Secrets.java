@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.internal.JsonText;
+import dev.agentdouble.json.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.internal.TempOwner;
+import dev.agentdouble.files.TempOwner;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

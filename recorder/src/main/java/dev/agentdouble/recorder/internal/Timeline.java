@@ -2,7 +2,7 @@ package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.internal.JsonSlice;
+import dev.agentdouble.json.JsonSlice;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 

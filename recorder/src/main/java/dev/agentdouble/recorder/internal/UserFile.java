@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.tape.Variants;
+import dev.agentdouble.variants.Variants;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

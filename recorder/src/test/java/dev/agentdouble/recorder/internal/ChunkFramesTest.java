@@ -216,7 +216,7 @@ class ChunkFramesTest {
         return;
       }
       int len = bytes.length - 1;
-      if (dev.agentdouble.tape.internal.JsonText.isCompactValue(bytes, 0, len)) {
+      if (dev.agentdouble.json.JsonText.isCompactValue(bytes, 0, len)) {
         frames.add(new dev.agentdouble.tape.Frame.Out(t,
             new String(bytes, 0, len, StandardCharsets.UTF_8)));
       } else {

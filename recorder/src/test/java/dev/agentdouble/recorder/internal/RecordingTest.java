@@ -6,7 +6,7 @@ import dev.agentdouble.recorder.ConformanceTest;
 import dev.agentdouble.recorder.NormaliserConformanceTest;
 import dev.agentdouble.recorder.Normaliser;
 import dev.agentdouble.recorder.Redactor;
-import dev.agentdouble.tape.Catalog;
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.nio.charset.StandardCharsets;

@@ -171,7 +171,7 @@ class SplitSecretsTest {
     List<String> forms = new ArrayList<>();
     for (Secrets.Secret secret : planted) {
       String v = secret.value();
-      String quoted = dev.agentdouble.tape.internal.JsonText.quote(v);
+      String quoted = dev.agentdouble.json.JsonText.quote(v);
       forms.addAll(List.of(v, quoted.substring(1, quoted.length() - 1), unicode(v, false),
           unicode(v, true), unicode(v, false).replace("\\", "\\\\")));
     }
