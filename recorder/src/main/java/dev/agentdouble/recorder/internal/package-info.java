@@ -1,0 +1,4 @@
+/**
+ * How the recorder works: the commands, streaming capture, framing, redaction and normalisation.
+ */
+package dev.agentdouble.recorder.internal;
