@@ -117,7 +117,8 @@ final class ControlClient {
     }
     if (response.status() == 200) {
       byte[] tape = response.body();
-      String name = response.headers().get("x-agentdouble-tape");
+      String name = response.headers().get(
+          ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
       String source = InvocationRecord.CONTROL_TAPE + (name == null ? "" : " " + name);
       return new TapeSelection.Selected(new TapeSource(source, new TapeSource.Opener() {
         @Override
