@@ -1,3 +1,4 @@
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.junit.FakeAgent;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
@@ -77,7 +78,7 @@ public final class ExtensionBench {
     ProcessBuilder pb = new ProcessBuilder(command)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().keySet().removeIf(k -> k.startsWith(FakeEnvironment.PREFIX));
     pb.environment().putAll(env);
     long t0 = System.nanoTime();
     try {
@@ -144,7 +145,8 @@ public final class ExtensionBench {
     List<String> direct = new ArrayList<>();
     direct.add(launcher);
     direct.addAll(ARGV);
-    Map<String, String> directEnv = Map.of("AGENTDOUBLE_TAPE", tape, "AGENTDOUBLE_TIMING", "fast");
+    Map<String, String> directEnv = Map.of(FakeEnvironment.TAPE, tape, FakeEnvironment.TIMING,
+        "fast");
 
     List<String> names = new ArrayList<>();
     List<Long> testNs = new ArrayList<>();
@@ -238,11 +240,11 @@ public final class ExtensionBench {
       FakeAgentRuntime runtime = FakeAgentRuntime.create(work);
       Path dir = Files.createDirectories(work.resolve("no-http"));
       Map<String, String> env = new java.util.LinkedHashMap<>();
-      env.put("AGENTDOUBLE_TAPE", tape);
-      env.put("AGENTDOUBLE_TIMING", "fast");
-      env.put("AGENTDOUBLE_GATES", Files.createDirectories(dir.resolve("gates")).toString());
-      env.put("AGENTDOUBLE_GATE_TIMEOUT_MS", "30000");
-      env.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+      env.put(FakeEnvironment.TAPE, tape);
+      env.put(FakeEnvironment.TIMING, "fast");
+      env.put(FakeEnvironment.GATES, Files.createDirectories(dir.resolve("gates")).toString());
+      env.put(FakeEnvironment.GATE_TIMEOUT_MS, "30000");
+      env.put(FakeEnvironment.JOURNAL, dir.resolve("journal.ndjson").toString());
       Shim.write(dir.resolve("bin"), runtime, env, dir.resolve("pids"));
       List<String> command = new ArrayList<>();
       command.add(dir.resolve("bin/cursor-agent").toString());
@@ -282,9 +284,9 @@ public final class ExtensionBench {
         throw new IllegalStateException("the extension's runtime made no CDS archive");
       }
       String archive = runtime.archive().get().toString();
-      Path viaUrl = shim(work.resolve("url"), runtime, "AGENTDOUBLE_URL", url,
-          Map.of("AGENTDOUBLE_SECRET", plane.secret()));
-      Path viaTape = shim(work.resolve("tape"), runtime, "AGENTDOUBLE_TAPE", tape);
+      Path viaUrl = shim(work.resolve("url"), runtime, FakeEnvironment.URL, url,
+          Map.of(FakeEnvironment.SECRET, plane.secret()));
+      Path viaTape = shim(work.resolve("tape"), runtime, FakeEnvironment.TAPE, tape);
       // the same shim, its java made to archive what a control-plane run loads, then to use that
       Path trained = work.resolve("trained.jsa");
       Path train = rewrite(viaUrl, work.resolve("train"), "-XX:SharedArchiveFile=" + archive,
@@ -334,7 +336,7 @@ public final class ExtensionBench {
         }
         ms.get("url").add(timed(withArgv(viaUrl), "via the control plane"));
         ms.get("urlTrained").add(timed(withArgv(viaUrlTrained), "via the control plane, trained"));
-        ms.get("tape").add(timed(withArgv(viaTape), "via AGENTDOUBLE_TAPE"));
+        ms.get("tape").add(timed(withArgv(viaTape), "via " + FakeEnvironment.TAPE));
         for (String mode : List.of("urlconnection", "socket", "channel")) {
           ms.get(mode).add(post(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
               "-XX:-UsePerfData", "-Xrs", "-cp", postClasses, "ControlPost", mode, url,
@@ -385,10 +387,10 @@ public final class ExtensionBench {
     Map<String, String> env = new java.util.LinkedHashMap<>();
     env.put(variable, value);
     env.putAll(more);
-    env.put("AGENTDOUBLE_TIMING", "fast");
-    env.put("AGENTDOUBLE_GATES", Files.createDirectories(dir.resolve("gates")).toString());
-    env.put("AGENTDOUBLE_GATE_TIMEOUT_MS", "30000");
-    env.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+    env.put(FakeEnvironment.TIMING, "fast");
+    env.put(FakeEnvironment.GATES, Files.createDirectories(dir.resolve("gates")).toString());
+    env.put(FakeEnvironment.GATE_TIMEOUT_MS, "30000");
+    env.put(FakeEnvironment.JOURNAL, dir.resolve("journal.ndjson").toString());
     Shim.write(dir.resolve("bin"), runtime, env, dir.resolve("pids"));
     return dir.resolve("bin/cursor-agent");
   }

@@ -3,6 +3,7 @@ package dev.agentdouble.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.examples.AgentEvent.AssistantText;
 import dev.agentdouble.examples.AgentEvent.Result;
 import dev.agentdouble.junit.AgentDoubleExtension;
@@ -42,7 +43,7 @@ class TimeoutTest {
   @Test
   void anAgentSlowerThanTheTimeoutIsKilledBeforeItAnswers(FakeAgent agent) {
     // with recorded timing the fake writes each frame at its time, never earlier
-    agent.timing("recorded");
+    agent.timing(Timing.RECORDED);
     agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "say hi"),
         Tapes.assistant(60_000, "Hi, a minute later."), Tapes.result(60_010, "Hi, a minute later."),
         new Frame.Exit(60_020, 0)));

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.Deadline;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * Hands tests a {@link FakeAgent}: as a test-method parameter or a field (a static field lives for
  * the class, an instance field or parameter for one test). Declarative:
  * {@code @ExtendWith(AgentDoubleExtension.class)}; programmatic: {@code @RegisterExtension static
- * AgentDoubleExtension agents = AgentDoubleExtension.builder().timing("recorded").build();}.
+ * AgentDoubleExtension agents = AgentDoubleExtension.builder().timing(Timing.RECORDED).build();}.
  *
  * <p>One WireMock server on loopback per JVM decides which tape answers which invocation; each
  * fake keeps to its own URL path, so tests never see each other's stubs. At the end of a test,
@@ -76,7 +78,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
 
   /** Configures the extension for {@code @RegisterExtension}. */
   public static final class Builder {
-    private String timing = Settings.DEFAULTS.timing();
+    private Timing timing = Settings.DEFAULTS.timing();
     private boolean strictUnmatched = true;
     private boolean strictUnused = true;
     private Duration gateTimeout = Settings.DEFAULTS.gateTimeout();
@@ -84,9 +86,12 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
 
     private Builder() {}
 
-    /** {@code fast} (default), {@code recorded}, {@code scale:F}, {@code max-gap:MS}. */
-    public Builder timing(String policy) {
-      timing = policy;
+    /**
+     * {@link Timing#FAST} (default), {@link Timing#RECORDED}, {@link Timing.Scale}, {@link
+     * Timing.MaxGap}.
+     */
+    public Builder timing(Timing policy) {
+      timing = Objects.requireNonNull(policy, "policy");
       return this;
     }
 

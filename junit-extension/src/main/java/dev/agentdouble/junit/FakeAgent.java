@@ -23,6 +23,10 @@ import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.GateFiles;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,15 +37,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * A fake {@code cursor-agent} for one test (or one test class): an executable to hand the code
@@ -99,18 +104,18 @@ public final class FakeAgent {
     this.invocations = path + "(/stopped)?";
     this.strictUnmatched = settings.strictUnmatched();
     this.strictUnused = settings.strictUnused();
-    shimEnv.put("AGENTDOUBLE_URL", plane.baseUrl() + "/agentdouble/" + id);
+    shimEnv.put(FakeEnvironment.URL, plane.baseUrl() + "/agentdouble/" + id);
     // the control plane answers only requests with its secret: another local user's cannot read
     // this test's invocations, add stubs, or shut it down
     shimEnv.put(ControlSecret.ENV, plane.secret());
-    shimEnv.put("AGENTDOUBLE_TIMING", settings.timing());
-    shimEnv.put("AGENTDOUBLE_GATES", gates.toString());
-    shimEnv.put("AGENTDOUBLE_GATE_TIMEOUT_MS", Long.toString(settings.gateTimeout().toMillis()));
-    shimEnv.put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
+    shimEnv.put(FakeEnvironment.TIMING, settings.timing().toString());
+    shimEnv.put(FakeEnvironment.GATES, gates.toString());
+    shimEnv.put(FakeEnvironment.GATE_TIMEOUT_MS, Long.toString(settings.gateTimeout().toMillis()));
+    shimEnv.put(FakeEnvironment.JOURNAL, dir.resolve("journal.ndjson").toString());
     // what the CLI keeps between runs (trusted workspaces, session ids) lasts as long as this fake
-    shimEnv.put("AGENTDOUBLE_STATE_DIR", dir.resolve("state").toString());
+    shimEnv.put(FakeEnvironment.STATE_DIR, dir.resolve("state").toString());
     // a run outlives neither its parent nor this JVM, even one killed outright
-    shimEnv.put("AGENTDOUBLE_OWNER_PID", Long.toString(ProcessHandle.current().pid()));
+    shimEnv.put(FakeEnvironment.OWNER_PID, Long.toString(ProcessHandle.current().pid()));
     // runs the CLI stopped before they needed a tape report to PATH/stopped: no stub answers them
     // (the fake ignores the answer), and they are never "unmatched" (see close())
     writeShim();
@@ -157,7 +162,7 @@ public final class FakeAgent {
    */
   public FakeAgent trustedWorkspaces() {
     synchronized (this) {
-      shimEnv.put("AGENTDOUBLE_TRUST", "trusted");
+      shimEnv.put(FakeEnvironment.TRUST, FakeEnvironment.TRUSTED);
       try {
         writeShim();
       } catch (IOException e) {
@@ -167,13 +172,15 @@ public final class FakeAgent {
     return this;
   }
 
-  /** The timing policy of later invocations: {@code fast} (default), {@code recorded}, ... */
-  public FakeAgent timing(String policy) {
-    dev.agentdouble.contract.TimingSpec.problem(policy).ifPresent(problem -> {
-      throw new IllegalArgumentException("timing " + policy + ": " + problem);
-    });
+  /**
+   * The timing policy of later invocations: {@link Timing#FAST} (default), {@link
+   * Timing#RECORDED}, {@link Timing.Scale}, {@link Timing.MaxGap}; {@link Timing#parse} reads one
+   * from its spec ({@code scale:0.5}).
+   */
+  public FakeAgent timing(Timing policy) {
+    Objects.requireNonNull(policy, "policy");
     synchronized (this) {
-      shimEnv.put("AGENTDOUBLE_TIMING", policy);
+      shimEnv.put(FakeEnvironment.TIMING, policy.toString());
       try {
         writeShim();
       } catch (IOException e) {
@@ -312,7 +319,7 @@ public final class FakeAgent {
       Tape tape, String name) {
     return aResponse().withStatus(200)
         .withHeader("Content-Type", "application/x-ndjson")
-        .withHeader("X-AgentDouble-Tape", name)
+        .withHeader(ControlSecret.TAPE_HEADER, name)
         .withBody(TapeWriter.toBytes(tape));
   }
 
@@ -397,14 +404,14 @@ public final class FakeAgent {
 
   /** A condition for Awaitility: whether a run of the fake has reached {@code gate}. */
   public Callable<Boolean> reached(String gate) {
-    Path file = gates.resolve(gate + ".reached");
+    Path file = gates.resolve(GateFiles.reached(gate));
     return () -> Files.exists(file);
   }
 
   /** Lets runs waiting at {@code gate} (and later ones reaching it) go on. */
   public void release(String gate) {
     try {
-      Path file = gates.resolve(gate + ".release");
+      Path file = gates.resolve(GateFiles.release(gate));
       if (!Files.exists(file)) {
         Files.createFile(file);
       }
@@ -418,7 +425,7 @@ public final class FakeAgent {
   /** Waits until a run reaches {@code gate}, at most {@code timeout}; fails with a summary. */
   public void awaitGate(String gate, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Path file = gates.resolve(gate + ".reached");
+    Path file = gates.resolve(GateFiles.reached(gate));
     while (!Files.exists(file)) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError("fake agent did not reach gate \"" + gate + "\" within "
@@ -583,20 +590,21 @@ public final class FakeAgent {
   private String describeRun(long pid) {
     StringBuilder what = new StringBuilder("process ").append(pid);
     Optional<JsonNode> entry = journalEntry(pid);
-    if (entry.isEmpty() || !entry.get().hasNonNull("tape")) {
+    if (entry.isEmpty() || !entry.get().hasNonNull(InvocationRecord.TAPE)) {
       what.append(": before it had a tape (starting, or asking for one)");
     } else {
       JsonNode e = entry.get();
-      String tape = e.get("tape").asText().replaceFirst("^AGENTDOUBLE_URL tape ", "");
+      String tape = e.get(InvocationRecord.TAPE).asText()
+          .replaceFirst("^" + Pattern.quote(InvocationRecord.CONTROL_TAPE + " "), "");
       what.append(": tape \"").append(tape).append("\" (prompt \"")
-          .append(abbreviate(e.path("prompt").asText(""))).append("\"), which ends ");
-      if (e.has("hang")) {
-        what.append(e.path("closeStdout").asBoolean() ? "in a hang after closing stdout"
+          .append(abbreviate(e.path(InvocationRecord.PROMPT).asText(""))).append("\"), which ends ");
+      if (e.has(InvocationRecord.HANG)) {
+        what.append(e.path(InvocationRecord.CLOSE_STDOUT).asBoolean() ? "in a hang after closing stdout"
             : "in a hang");
-      } else if (e.has("signal")) {
-        what.append("by ").append(e.get("signal").asText());
+      } else if (e.has(InvocationRecord.SIGNAL)) {
+        what.append("by ").append(e.get(InvocationRecord.SIGNAL).asText());
       } else {
-        what.append("with exit ").append(e.path("exit").asText("?"));
+        what.append("with exit ").append(e.path(InvocationRecord.EXIT).asText("?"));
       }
     }
     lastGate(pid).ifPresent(gate -> what.append("; the last gate it reached: \"").append(gate)
@@ -611,7 +619,7 @@ public final class FakeAgent {
         for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
           if (!line.isBlank()) {
             JsonNode node = Json.tree(line);
-            if (node.path("pid").asLong() == pid) {
+            if (node.path(InvocationRecord.PID).asLong() == pid) {
               return Optional.of(node);
             }
           }
@@ -625,9 +633,9 @@ public final class FakeAgent {
 
   /** The gate whose {@code NAME.reached} file this run wrote last. */
   private Optional<String> lastGate(long pid) {
-    String mark = pid + "\n";
+    String mark = GateFiles.mark(pid);
     try (var files = Files.list(gates)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".reached"))
+      return files.filter(f -> f.getFileName().toString().endsWith(GateFiles.REACHED))
           .filter(f -> {
             try {
               return Files.readString(f, StandardCharsets.US_ASCII).equals(mark);
@@ -636,7 +644,8 @@ public final class FakeAgent {
             }
           })
           .max(Comparator.comparing(f -> f.toFile().lastModified()))
-          .map(f -> f.getFileName().toString().replaceFirst("\\.reached$", ""));
+          .map(f -> f.getFileName().toString().replaceFirst(
+              Pattern.quote(GateFiles.REACHED) + "$", ""));
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -670,21 +679,9 @@ public final class FakeAgent {
   }
 
   private static Invocation parse(String body) {
-    JsonNode node = Json.tree(body);
-    List<String> argv = new ArrayList<>();
-    node.path("argv").forEach(a -> argv.add(a.asText()));
-    Map<String, String> env = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.path("env").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      env.put(e.getKey(), e.getValue().asText());
-    }
-    return new Invocation(argv, node.path("prompt").asText(""), node.path("cwd").asText(""),
-        node.path("outputFormat").asText(""),
-        node.hasNonNull("model") ? Optional.of(node.get("model").asText()) : Optional.empty(),
-        node.hasNonNull("stdin") ? Optional.of(node.get("stdin").asText()) : Optional.empty(),
-        node.path("pid").asLong(), env,
-        node.hasNonNull("stoppedBy") ? Optional.of(node.get("stoppedBy").asText())
-            : Optional.empty());
+    InvocationRecord r = InvocationRecord.parse(body);
+    return new Invocation(r.argv(), r.prompt(), r.cwd(), r.outputFormat(), r.model(), r.stdin(),
+        r.pid(), r.env(), r.stoppedBy());
   }
 
   private static String describe(Duration d) {

@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 
+import dev.agentdouble.contract.InvocationRecord;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
 import java.util.ArrayList;
@@ -40,28 +41,28 @@ public final class InvocationPattern {
 
   /** The prompt matches. */
   public InvocationPattern prompt(StringValuePattern pattern) {
-    return and("$.prompt", pattern, "prompt " + pattern.getExpected());
+    return and(InvocationRecord.PATH_PROMPT, pattern, "prompt " + pattern.getExpected());
   }
 
   /** argv holds this exact element. */
   public InvocationPattern argv(String element) {
     // on an array, WireMock's matchingJsonPath holds when any element matches
-    return and("$.argv", equalTo(element), "argv has \"" + element + "\"");
+    return and(InvocationRecord.PATH_ARGV, equalTo(element), "argv has \"" + element + "\"");
   }
 
   /** Some element of argv matches (e.g. {@code matching("--model=.*")}). */
   public InvocationPattern argv(StringValuePattern pattern) {
-    return and("$.argv", pattern, "argv " + pattern.getExpected());
+    return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.getExpected());
   }
 
   /** The requested output format is {@code format} ({@code text}, {@code json}, {@code stream-json}). */
   public InvocationPattern outputFormat(String format) {
-    return and("$.outputFormat", equalTo(format), "output format " + format);
+    return and(InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(format), "output format " + format);
   }
 
   /** The {@code --model} matches. */
   public InvocationPattern model(StringValuePattern pattern) {
-    return and("$.model", pattern, "model " + pattern.getExpected());
+    return and(InvocationRecord.PATH_MODEL, pattern, "model " + pattern.getExpected());
   }
 
   /**
@@ -69,17 +70,17 @@ public final class InvocationPattern {
    * {@code auth}, {@code resume}, {@code new-session-id}, {@code allowed-tools}, ...
    */
   public InvocationPattern stoppedBy(String reason) {
-    return and("$.stoppedBy", equalTo(reason), "stopped by " + reason);
+    return and(InvocationRecord.PATH_STOPPED_BY, equalTo(reason), "stopped by " + reason);
   }
 
   /** The working directory matches. */
   public InvocationPattern cwd(StringValuePattern pattern) {
-    return and("$.cwd", pattern, "cwd " + pattern.getExpected());
+    return and(InvocationRecord.PATH_CWD, pattern, "cwd " + pattern.getExpected());
   }
 
   /** What the fake read on stdin matches. */
   public InvocationPattern stdin(StringValuePattern pattern) {
-    return and("$.stdin", pattern, "stdin " + pattern.getExpected());
+    return and(InvocationRecord.PATH_STDIN, pattern, "stdin " + pattern.getExpected());
   }
 
   /**
@@ -87,7 +88,7 @@ public final class InvocationPattern {
    * only when named in {@code AGENTDOUBLE_FORWARD_ENV}.
    */
   public InvocationPattern env(String name, StringValuePattern pattern) {
-    return and("$.env['" + name.replace("'", "\\'") + "']", pattern,
+    return and(InvocationRecord.pathOfEnv(name), pattern,
         "env " + name + " " + pattern.getExpected());
   }
 

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
@@ -203,12 +205,16 @@ class FakeAgentTest {
 
   @Test
   void aTimingPolicyIsCheckedWhenItIsSet(FakeAgent agent) {
-    assertThatThrownBy(() -> agent.timing("slow"))
+    assertThatThrownBy(() -> agent.timing(Timing.parse("slow")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("timing slow: use fast, recorded, scale:F or max-gap:MS");
-    assertThatThrownBy(() -> AgentDoubleExtension.builder().timing("scale:-1").build())
+    assertThatThrownBy(() -> AgentDoubleExtension.builder().timing(Timing.parse("scale:-1"))
+        .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("was scale:-1");
-    assertThat(agent.timing("max-gap:50")).isSameAs(agent);
+        .hasMessageContaining("timing scale:-1: scale needs a factor >= 0");
+    assertThatThrownBy(() -> agent.timing(null)).isInstanceOf(NullPointerException.class);
+    assertThat(agent.timing(new Timing.MaxGap(50))).isSameAs(agent);
+    assertThat(agent.environment()).containsEntry(FakeEnvironment.TIMING, "max-gap:50");
   }
+
 }

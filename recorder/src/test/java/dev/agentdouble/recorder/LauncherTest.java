@@ -2,6 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.script.Script;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,7 @@ class LauncherTest {
     String launcher = Files.readString(Cli.root().resolve("agentdouble"));
 
     assertThat(launcher).contains("[ \"${1:-}\" = record ] && opts=\""
-        + dev.agentdouble.recorder.internal.RecordingShim.JVM_OPTIONS + "\"");
+        + Launch.joined(Launch.RECORDER_JVM_OPTIONS) + "\"");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,7 +22,7 @@ import java.util.Optional;
  */
 final class CliState {
   /** The environment variable naming the folder. */
-  static final String ENV = "AGENTDOUBLE_STATE_DIR";
+  static final String ENV = FakeEnvironment.STATE_DIR;
   static final String TRUSTED = "trusted-workspaces";
   static final String SESSIONS = "session-ids";
 

@@ -1,5 +1,7 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.ControlSecret;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
@@ -38,8 +41,6 @@ final class ControlClient {
   record Call(List<String> argv, String prompt, String cwd, String outputFormat, String model,
       String stdin, long pid, Map<String, String> env) {}
 
-  /** The environment variable naming the control server. */
-  static final String ENV = "AGENTDOUBLE_URL";
   /** Where a run the CLI ended before it needed a tape is reported, under the server's URL. */
   static final String STOPPED = "invocations/stopped";
 
@@ -74,30 +75,9 @@ final class ControlClient {
     }
   }
 
-  /** What is wrong with {@code url} as a control server's URL, if anything. */
-  static Optional<String> problem(String url) {
-    try {
-      uri(url, "invocations");
-      return Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return Optional.of(e.getMessage());
-    }
-  }
-
   /** {@code url} with {@code path} under it, an http:// URI with a host. */
   private static URI uri(String url, String path) {
-    URI uri;
-    try {
-      uri = URI.create(url.endsWith("/") ? url + path : url + "/" + path);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(ENV + "=" + url + ": not a usable URL: "
-          + e.getMessage());
-    }
-    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException(ENV + "=" + url + ": use an http:// URL of the "
-          + "control server, e.g. http://127.0.0.1:41234/agentdouble/ID");
-    }
-    return uri;
+    return FakeEnvironment.controlUri(url, path);
   }
 
   /** Asks {@code url} for the tape of {@code call}; {@code secret} may be null (not set). */
@@ -126,7 +106,7 @@ final class ControlClient {
       response = post(uri, secret, body(call), deadlineMs);
     } catch (BadAnswer e) {
       return new TapeSelection.Failed("the control server at " + url + " gave an answer the fake "
-          + "cannot use: " + e.getMessage() + "; is AGENTDOUBLE_URL the address of the test's "
+          + "cannot use: " + e.getMessage() + "; is " + FakeEnvironment.URL + " the address of the test's "
           + "control server (or of `agentdouble serve`)?");
     } catch (NoAnswerInTime e) {
       return new TapeSelection.Failed("the control server at " + url + " " + e.getMessage()
@@ -137,8 +117,9 @@ final class ControlClient {
     }
     if (response.status() == 200) {
       byte[] tape = response.body();
-      String name = response.headers().get("x-agentdouble-tape");
-      String source = "AGENTDOUBLE_URL tape" + (name == null ? "" : " " + name);
+      String name = response.headers().get(
+          ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
+      String source = InvocationRecord.CONTROL_TAPE + (name == null ? "" : " " + name);
       return new TapeSelection.Selected(new TapeSource(source, new TapeSource.Opener() {
         @Override
         public InputStream open() {
@@ -187,12 +168,7 @@ final class ControlClient {
       if (!noSecret && !ControlSecret.sendable(secret)) {
         return;
       }
-      String body = new String(body(call), StandardCharsets.UTF_8);
-      StringBuilder sb = new StringBuilder(body.length() + 32);
-      sb.append(body, 0, body.length() - 1);
-      Journal.field(sb, "stoppedBy", stoppedBy);
-      sb.append('}');
-      post(uri, noSecret ? null : secret, sb.toString().getBytes(StandardCharsets.UTF_8));
+      post(uri, noSecret ? null : secret, record(call, stoppedBy).json());
     } catch (IOException | IllegalArgumentException e) {
       // nobody to tell: the run's own ending stands
     }
@@ -256,7 +232,7 @@ final class ControlClient {
     Deadline(Socket socket, long ms) {
       super("agentdouble-control-deadline");
       this.socket = socket;
-      this.endNanos = System.nanoTime() + Math.min(ms, Timing.NEVER_MS) * 1_000_000L;
+      this.endNanos = System.nanoTime() + Math.min(ms, FrameClock.NEVER_MS) * 1_000_000L;
       setDaemon(true);
       start();
     }
@@ -538,18 +514,14 @@ final class ControlClient {
   }
 
   static byte[] body(Call call) {
-    StringBuilder sb = new StringBuilder(512);
-    sb.append("{\"argv\":");
-    Journal.array(sb, call.argv());
-    Journal.field(sb, "prompt", call.prompt());
-    Journal.field(sb, "cwd", call.cwd());
-    Journal.field(sb, "outputFormat", call.outputFormat());
-    Journal.field(sb, "model", call.model());
-    Journal.field(sb, "stdin", call.stdin());
-    sb.append(",\"pid\":").append(call.pid()).append(",\"env\":");
-    Journal.object(sb, call.env());
-    sb.append('}');
-    return sb.toString().getBytes(StandardCharsets.UTF_8);
+    return record(call, null).json();
+  }
+
+  /** What a control server is told of {@code call}. */
+  private static InvocationRecord record(Call call, String stoppedBy) {
+    return new InvocationRecord(call.argv(), call.prompt(), call.cwd(), call.outputFormat(),
+        Optional.ofNullable(call.model()), Optional.ofNullable(call.stdin()), call.pid(),
+        call.env(), Optional.ofNullable(stoppedBy));
   }
 
 

@@ -1,5 +1,7 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.GateFiles;
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +15,7 @@ import java.nio.file.StandardCopyOption;
  * run with exit 70, so a forgotten release never hangs a suite.
  */
 public final class Gates {
-  static final long DEFAULT_TIMEOUT_MS = 30_000;
+  static final long DEFAULT_TIMEOUT_MS = GateFiles.DEFAULT_TIMEOUT_MS;
 
   private final Path dir;
   private final long timeoutMs;
@@ -25,11 +27,11 @@ public final class Gates {
 
   /**
    * Gates as the environment configures them, with {@code timeoutMs} ({@code
-   * AGENTDOUBLE_GATE_TIMEOUT_MS}, checked by {@link Settings}); {@code null} when gates pass
+   * AGENTDOUBLE_GATE_TIMEOUT_MS}, checked by {@link FakeEnvironment}); {@code null} when gates pass
    * straight through.
    */
   static Gates fromEnv(java.util.Map<String, String> env, long timeoutMs) {
-    String dir = env.get("AGENTDOUBLE_GATES");
+    String dir = env.get(FakeEnvironment.GATES);
     if (dir == null || dir.isBlank()) {
       return null;
     }
@@ -47,24 +49,24 @@ public final class Gates {
 
   /** Announces that the run reached {@code name} and waits for its release. */
   void pass(String name, long pid) throws IOException, NotReleased {
-    Path reached = dir.resolve(name + ".reached");
-    Path tmp = dir.resolve("." + name + ".reached." + pid);
+    Path reached = dir.resolve(GateFiles.reached(name));
+    Path tmp = dir.resolve("." + GateFiles.reached(name) + "." + pid);
     try {
-      Files.writeString(tmp, pid + "\n", StandardCharsets.US_ASCII);
+      Files.writeString(tmp, GateFiles.mark(pid), StandardCharsets.US_ASCII);
       Files.move(tmp, reached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new NotReleased("AGENTDOUBLE_GATES=" + dir + ": cannot mark gate \"" + name
+      throw new NotReleased(FakeEnvironment.GATES + "=" + dir + ": cannot mark gate \"" + name
           + "\" as reached (" + e.getClass().getSimpleName() + ": " + e.getMessage()
           + "); the folder must exist and be writable");
     }
-    Path release = dir.resolve(name + ".release");
+    Path release = dir.resolve(GateFiles.release(name));
     Owner.watch();
     long start = System.nanoTime();
     while (!Files.exists(release)) {
       // counted in milliseconds from the start: a timeout near the long range cannot wrap round
       if ((System.nanoTime() - start) / 1_000_000L > timeoutMs) {
         throw new NotReleased("gate \"" + name + "\" was not released within " + timeoutMs
-            + " ms (AGENTDOUBLE_GATE_TIMEOUT_MS); the test must release it");
+            + " ms (" + FakeEnvironment.GATE_TIMEOUT_MS + "); the test must release it");
       }
       try {
         Thread.sleep(2);

@@ -1,5 +1,8 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.render.Renderer;
@@ -27,7 +30,7 @@ import java.util.UUID;
  */
 public final class Invocation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
-  public static final int OWN_PROBLEM = 70;
+  public static final int OWN_PROBLEM = ExitStatus.OWN_PROBLEM;
 
   private final String programName;
   private final List<String> argv;
@@ -111,7 +114,7 @@ public final class Invocation {
     } catch (ProfileException e) {
       return ownProblem(journal, e.getMessage());
     }
-    Settings settings = Settings.of(env);
+    FakeEnvironment settings = FakeEnvironment.read(env);
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
@@ -156,7 +159,7 @@ public final class Invocation {
       writeOut(stop.outcome().stdout());
       writeErr(stop.outcome().stderr());
       journal.stoppedBy = stop.reason();
-      String url = env.get(ControlClient.ENV);
+      String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
       }
@@ -166,7 +169,7 @@ public final class Invocation {
     if (behaviour.surface() == Profile.Surface.CLI_2026_10 && args.has("system-prompt")) {
       // accepted locally, refused by the server whatever the tape: no tape is asked for
       journal.stoppedBy = "system-prompt";
-      String url = env.get(ControlClient.ENV);
+      String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, journal.stoppedBy);
       }
@@ -266,7 +269,7 @@ public final class Invocation {
         forwarded.put(name, "REDACTED");
       }
     }
-    String names = env.get("AGENTDOUBLE_FORWARD_ENV");
+    String names = env.get(FakeEnvironment.FORWARD_ENV);
     if (!isBlank(names)) {
       for (String name : names.split(",")) {
         String value = env.get(name.strip());
@@ -363,7 +366,7 @@ public final class Invocation {
     }
 
     Ending end(Ending ending, String error) {
-      String file = env.get("AGENTDOUBLE_JOURNAL");
+      String file = env.get(FakeEnvironment.JOURNAL);
       if (isBlank(file) || written) {
         return ending;
       }
@@ -379,7 +382,7 @@ public final class Invocation {
             outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, derived, stoppedBy, ending,
             error));
       } catch (IOException e) {
-        writeErr("agentdouble: AGENTDOUBLE_JOURNAL=" + file + ": cannot append: " + e.getMessage()
+        writeErr("agentdouble: " + FakeEnvironment.JOURNAL + "=" + file + ": cannot append: " + e.getMessage()
             + "\n");
       }
       return ending;

@@ -1,16 +1,15 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.json.JsonText;
+import dev.agentdouble.contract.InvocationRecord;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} with a single write on a
+ * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} (field names: {@link InvocationRecord}) with a single write on a
  * file opened for append, so concurrent invocations never interleave their lines.
  */
 public final class Journal {
@@ -82,58 +81,38 @@ public final class Journal {
   /** The entry as its line, newline included. Written by hand: no JSON library at start-up. */
   static byte[] line(Entry e) {
     StringBuilder sb = new StringBuilder(512);
-    sb.append("{\"pid\":").append(e.pid());
-    field(sb, "startedAt", e.startedAt());
-    sb.append(",\"argv\":");
-    array(sb, e.argv());
-    field(sb, "cwd", e.cwd());
-    field(sb, "prompt", e.prompt());
-    field(sb, "stdin", e.stdin());
-    field(sb, "outputFormat", e.outputFormat());
-    field(sb, "model", e.model());
-    field(sb, "sessionId", e.sessionId());
-    sb.append(",\"env\":");
-    object(sb, e.env());
-    field(sb, "tape", e.tape());
-    field(sb, "renderedFrom", e.renderedFrom());
-    field(sb, "derived", e.derived());
-    field(sb, "stoppedBy", e.stoppedBy());
+    sb.append("{\"").append(InvocationRecord.PID).append("\":").append(e.pid());
+    field(sb, InvocationRecord.STARTED_AT, e.startedAt());
+    sb.append(",\"").append(InvocationRecord.ARGV).append("\":");
+    InvocationRecord.array(sb, e.argv());
+    field(sb, InvocationRecord.CWD, e.cwd());
+    field(sb, InvocationRecord.PROMPT, e.prompt());
+    field(sb, InvocationRecord.STDIN, e.stdin());
+    field(sb, InvocationRecord.OUTPUT_FORMAT, e.outputFormat());
+    field(sb, InvocationRecord.MODEL, e.model());
+    field(sb, InvocationRecord.SESSION_ID, e.sessionId());
+    sb.append(",\"").append(InvocationRecord.ENV).append("\":");
+    InvocationRecord.object(sb, e.env());
+    field(sb, InvocationRecord.TAPE, e.tape());
+    field(sb, InvocationRecord.RENDERED_FROM, e.renderedFrom());
+    field(sb, InvocationRecord.DERIVED, e.derived());
+    field(sb, InvocationRecord.STOPPED_BY, e.stoppedBy());
     if (e.ending() != null) {
       Ending end = e.ending();
       switch (end.kind()) {
-        case EXIT -> sb.append(",\"exit\":").append(end.code());
-        case KILL -> field(sb, "signal", end.signal());
-        case HANG -> sb.append(",\"hang\":true").append(end.closeStdout() ? ",\"closeStdout\":true" : "");
+        case EXIT -> sb.append(",\"").append(InvocationRecord.EXIT).append("\":").append(end.code());
+        case KILL -> field(sb, InvocationRecord.SIGNAL, end.signal());
+        case HANG -> sb.append(",\"").append(InvocationRecord.HANG).append("\":true")
+            .append(end.closeStdout()
+                ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
       }
     }
-    field(sb, "error", e.error());
+    field(sb, InvocationRecord.ERROR, e.error());
     sb.append("}\n");
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Appends {@code ,"name":"value"} unless value is null. */
-  static void field(StringBuilder sb, String name, String value) {
-    if (value != null) {
-      sb.append(",\"").append(name).append("\":").append(JsonText.quote(value));
-    }
-  }
-
-  static void array(StringBuilder sb, List<String> values) {
-    sb.append('[');
-    for (int i = 0; i < values.size(); i++) {
-      sb.append(i == 0 ? "" : ",").append(JsonText.quote(values.get(i)));
-    }
-    sb.append(']');
-  }
-
-  static void object(StringBuilder sb, Map<String, String> values) {
-    sb.append('{');
-    boolean first = true;
-    for (Map.Entry<String, String> v : new TreeMap<>(values).entrySet()) {
-      sb.append(first ? "" : ",").append(JsonText.quote(v.getKey())).append(':')
-          .append(JsonText.quote(v.getValue()));
-      first = false;
-    }
-    sb.append('}');
+  private static void field(StringBuilder sb, String name, String value) {
+    InvocationRecord.field(sb, name, value);
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import java.util.Optional;
  */
 public final class Owner {
   /** The environment variable naming the owner's process id. */
-  public static final String ENV = "AGENTDOUBLE_OWNER_PID";
+  public static final String ENV = FakeEnvironment.OWNER_PID;
   /** How often a waiting run looks at its parent and owner. */
   static final long PERIOD_MS = 200;
 

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeException;
@@ -26,6 +27,8 @@ public final class Player {
 
   private final TapeSource source;
   private final Timing timing;
+  private long lastT;
+  private long lastDue;
   private final long originNanos;
   private final Substitution substitution;
   private final Transform transform;
@@ -114,8 +117,10 @@ public final class Player {
             }
             f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
           }
-          if (!timing.fast()) {
-            Timing.waitUntil(originNanos, timing.due(f.t));
+          if (!(timing instanceof Timing.Fast)) {
+            lastDue = timing.due(f.t, lastT, lastDue);
+            lastT = f.t;
+            FrameClock.waitUntil(originNanos, lastDue);
           }
           if (transform != null) {
             Frame frame = substituted(f, buf);

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
 import java.util.List;
@@ -49,7 +50,7 @@ public record Profile(
     boolean apiKeyValid) {
 
   /** The environment variable that names the profile. */
-  public static final String ENV = "AGENTDOUBLE_PROFILE";
+  public static final String ENV = FakeEnvironment.PROFILE;
   /** The built-in profile that follows the vendor's documentation; the default. */
   public static final String DOCUMENTED = "documented";
   /** The built-in profile that behaves as the 2026.10 CLI does. */

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
@@ -39,12 +40,13 @@ public final class TapeSelection {
   public record Failed(String message) implements Result {}
 
   /** The prefix of {@code AGENTDOUBLE_TAPE} naming a built-in tape: {@code builtin:NAME}. */
-  static final String BUILTIN = "builtin:";
+  static final String BUILTIN = FakeEnvironment.BUILTIN;
 
-  static final String HOW_TO_CONFIGURE = "set AGENTDOUBLE_TAPE=FILE (one tape), "
-      + "AGENTDOUBLE_TAPE=builtin:NAME (a built-in tape; `agentdouble catalog` lists them), "
-      + "AGENTDOUBLE_TAPES=DIR (a folder of tapes with match rules) or AGENTDOUBLE_URL (a control "
-      + "server, as the JUnit extension runs); see docs/cli.md";
+  static final String HOW_TO_CONFIGURE = "set " + FakeEnvironment.TAPE + "=FILE (one tape), "
+      + FakeEnvironment.TAPE + "=" + FakeEnvironment.BUILTIN
+      + "NAME (a built-in tape; `agentdouble catalog` lists them), "
+      + FakeEnvironment.TAPES + "=DIR (a folder of tapes with match rules) or "
+      + FakeEnvironment.URL + " (a control server, as the JUnit extension runs); see docs/cli.md";
 
   private TapeSelection() {}
 
@@ -55,24 +57,24 @@ public final class TapeSelection {
   /** As {@link #select(Map, Request)}; {@code call} is what a control server is told. */
   static Result select(Map<String, String> env, Request request, ControlClient.Call call)
       throws IOException {
-    String url = env.get("AGENTDOUBLE_URL");
+    String url = env.get(FakeEnvironment.URL);
     if (url != null && !url.isEmpty() && call != null) {
       return ControlClient.ask(url, env.get(ControlSecret.ENV), call);
     }
-    String tape = env.get("AGENTDOUBLE_TAPE");
+    String tape = env.get(FakeEnvironment.TAPE);
     if (tape != null && tape.startsWith(BUILTIN)) {
       return builtin(tape.substring(BUILTIN.length()));
     }
     if (tape != null && !tape.isEmpty()) {
       Path file = Path.of(tape);
       if (!Files.isRegularFile(file)) {
-        return new Failed("AGENTDOUBLE_TAPE=" + tape + (Files.exists(file)
+        return new Failed(FakeEnvironment.TAPE + "=" + tape + (Files.exists(file)
             ? ": not a regular file (a folder, a FIFO or a device); give a tape file"
             : ": no such tape file"));
       }
       return new Selected(TapeSource.of(file));
     }
-    String folder = env.get("AGENTDOUBLE_TAPES");
+    String folder = env.get(FakeEnvironment.TAPES);
     if (folder != null && !folder.isEmpty()) {
       return fromFolder(Path.of(folder), request);
     }
@@ -83,14 +85,14 @@ public final class TapeSelection {
   private static Result builtin(String name) {
     Optional<CatalogIndex.Item> item = CatalogIndex.find(name);
     if (item.isEmpty()) {
-      return new Failed("AGENTDOUBLE_TAPE=" + BUILTIN + name + ": " + CatalogIndex.unknown(name));
+      return new Failed(FakeEnvironment.TAPE + "=" + BUILTIN + name + ": " + CatalogIndex.unknown(name));
     }
     return new Selected(TapeSource.builtin(item.get()));
   }
 
   private static Result fromFolder(Path dir, Request request) throws IOException {
     if (!Files.isDirectory(dir)) {
-      return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no such folder");
+      return new Failed(FakeEnvironment.TAPES + "=" + dir + ": no such folder");
     }
     List<Path> tapes = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
@@ -104,13 +106,13 @@ public final class TapeSelection {
     for (Path tape : tapes) {
       // opening a FIFO would wait for a writer, a device would never end: only files are read
       if (!Files.isRegularFile(tape)) {
-        return new Failed("AGENTDOUBLE_TAPES=" + dir + ": " + tape.getFileName()
+        return new Failed(FakeEnvironment.TAPES + "=" + dir + ": " + tape.getFileName()
             + " is not a regular file (a folder, a FIFO or a device); a tapes folder holds tape"
             + " files: move it away, or rename it to end in something else than .tape.ndjson");
       }
     }
     if (tapes.isEmpty()) {
-      return new Failed("AGENTDOUBLE_TAPES=" + dir + ": no *.tape.ndjson files in the folder");
+      return new Failed(FakeEnvironment.TAPES + "=" + dir + ": no *.tape.ndjson files in the folder");
     }
     // closest: the most conditions met, then the fewest missed, then the first by name
     Path closest = null;

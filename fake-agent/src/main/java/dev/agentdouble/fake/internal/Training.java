@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -78,8 +79,8 @@ public final class Training {
     Path journal = dir.resolve("journal.ndjson");
     try {
       Files.writeString(tape, TAPE, StandardCharsets.UTF_8);
-      Map<String, String> env = Map.of("AGENTDOUBLE_TAPE", tape.toString(),
-          "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString());
+      Map<String, String> env = Map.of(FakeEnvironment.TAPE, tape.toString(),
+          FakeEnvironment.TIMING, "fast", FakeEnvironment.JOURNAL, journal.toString());
       for (List<String> argv : List.of(
           List.of("-p", "--output-format", "stream-json", "--model", "m", "p"),
           List.of("-p", "--output-format", "json", "p"),
@@ -97,16 +98,17 @@ public final class Training {
         Thread answer = new Thread(() -> serveOnce(server, TAPE.getBytes(StandardCharsets.UTF_8)));
         answer.setDaemon(true);
         answer.start();
-        Map<String, String> url = Map.of("AGENTDOUBLE_URL",
+        Map<String, String> url = Map.of(FakeEnvironment.URL,
             "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
-            "AGENTDOUBLE_SECRET", "training", "AGENTDOUBLE_TIMING", "fast");
+            FakeEnvironment.SECRET, "training", FakeEnvironment.TIMING, "fast");
         new Invocation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
       // a built-in tape: the catalog's index and a tape read from the jar
       new Invocation("cursor-agent", List.of("-p", "p"),
-          Map.of("AGENTDOUBLE_TAPE", "builtin:documented-minimal", "AGENTDOUBLE_TIMING", "fast"),
+          Map.of(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN + "documented-minimal",
+              FakeEnvironment.TIMING, "fast"),
           "/w", "/h", false, false, new ByteArrayInputStream(new byte[0]),
           OutputStream.nullOutputStream(), OutputStream.nullOutputStream(), System.nanoTime(), 1)
           .run();

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal;
 
+import dev.agentdouble.contract.Launch;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
 import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FakeAgentRuntime {
   /** The fake agent's main class. */
-  public static final String MAIN = "dev.agentdouble.fake.Main";
+  public static final String MAIN = Launch.FAKE_MAIN;
   /** The recorder's main class (record mode). */
-  public static final String RECORDER = "dev.agentdouble.recorder.Agentdouble";
+  public static final String RECORDER = Launch.RECORDER_MAIN;
   static final String[] CLASSES = {MAIN, RECORDER, "dev.agentdouble.tape.Tape",
       "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.ObjectMapper",
       "com.fasterxml.jackson.annotation.JsonProperty"};
@@ -63,9 +66,11 @@ public final class FakeAgentRuntime {
   private static boolean makeArchive(Path java, String classpath, Path archive) {
     Path tmp = archive.resolveSibling(archive.getFileName() + ".tmp");
     try {
-      Process p = new ProcessBuilder(java.toString(), "-XX:ArchiveClassesAtExit=" + tmp,
-          "-Xshare:auto", "-Xlog:disable", "-XX:TieredStopAtLevel=1", "-cp", classpath,
-          "dev.agentdouble.fake.internal.Training")
+      List<String> command = new ArrayList<>(List.of(java.toString(),
+          "-XX:ArchiveClassesAtExit=" + tmp));
+      command.addAll(Launch.ARCHIVE_JVM_OPTIONS);
+      command.addAll(List.of("-cp", classpath, Launch.TRAINING_MAIN));
+      Process p = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .start();

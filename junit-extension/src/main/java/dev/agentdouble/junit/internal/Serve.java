@@ -1,7 +1,9 @@
 package dev.agentdouble.junit.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.ControlSecret;
-import dev.agentdouble.contract.TimingSpec;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.Timing;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
@@ -59,24 +61,25 @@ public final class Serve implements AutoCloseable {
 
       Runs the JUnit extension's control plane on its own, for test runners that are not on the
       JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent with the
-      first tape in DIR (by file name) whose "match" holds, as AGENTDOUBLE_TAPES=DIR would. Prints
+      first tape in DIR (by file name) whose "match" holds, as %1$s=DIR would. Prints
       two lines on stdout,
-        AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve
-        AGENTDOUBLE_SECRET=SECRET
+        %2$s=http://127.0.0.1:PORT/agentdouble/serve
+        %3$s=SECRET
       to give the fake agent (fake-agent/bin/cursor-agent) in its environment, then runs until it
       is stopped (SIGINT, SIGTERM) or the process that started it ends. SECRET is new each run;
-      requests without it in the X-AgentDouble-Secret header are refused (HTTP 401), those to
+      requests without it in the %5$s header are refused (HTTP 401), those to
       the admin API too. An invocation no tape matches gets WireMock's near-miss report (HTTP
       404); the fake prints it on stderr and exits 70.
         --tapes DIR   the folder of *.tape.ndjson files; read and checked once, at start
         --port N      the port to listen on (default: a free one)
         --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
-                      scale:F or max-gap:MS; the fake's own AGENTDOUBLE_TIMING applies on top
+                      scale:F or max-gap:MS; the fake's own %4$s applies on top
         --journal-limit N  how many of the last requests the journal keeps (default 1000), so
                       memory stays flat however long the suite
       WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
       invocations received, the last N of them), with the same header.
-      """;
+      """.formatted(FakeEnvironment.TAPES, FakeEnvironment.URL, FakeEnvironment.SECRET,
+      FakeEnvironment.TIMING, ControlSecret.HEADER);
 
   private final ControlPlane plane;
   private final String url;
@@ -193,7 +196,7 @@ public final class Serve implements AutoCloseable {
     }
     Serve serve = new Serve(plane, names);
     // stdout only: a pipe to whoever started serve, never the note on stderr
-    out.println("AGENTDOUBLE_URL=" + serve.url());
+    out.println(FakeEnvironment.URL + "=" + serve.url());
     out.println(ControlSecret.ENV + "=" + plane.secret());
     out.flush();
     err.println("agentdouble: serving " + names.size() + (names.size() == 1 ? " tape" : " tapes")
@@ -246,7 +249,7 @@ public final class Serve implements AutoCloseable {
   record Stub(String name, Match match, byte[] body) {}
 
   /** Reads every {@code *.tape.ndjson} of {@code dir}, in file-name order, and checks each. */
-  static List<Stub> load(String dirName, String timing) {
+  static List<Stub> load(String dirName, Timing timing) {
     Path dir;
     try {
       dir = Path.of(dirName);
@@ -289,7 +292,7 @@ public final class Serve implements AutoCloseable {
       } catch (IOException e) {
         throw new IllegalStateException("reading from memory failed", e);
       }
-      if (!timing.equals("recorded")) {
+      if (!(timing instanceof Timing.Recorded)) {
         bytes = TapeWriter.toBytes(retime(tape, timing));
       }
       stubs.add(new Stub(file.getFileName().toString(), tape.header().match().orElse(Match.ANY),
@@ -308,22 +311,22 @@ public final class Serve implements AutoCloseable {
         .withName(stub.name());
     Match match = stub.match();
     if (match.prompt().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath("$.prompt", new FindPattern(match.prompt().get())));
+      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_PROMPT, new FindPattern(match.prompt().get())));
     }
     for (String element : match.argv()) {
       // WireMock matches a JSON path's array result element by element: "argv has this element"
-      mapping.withRequestBody(matchingJsonPath("$.argv", equalTo(element)));
+      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_ARGV, equalTo(element)));
     }
     if (match.outputFormat().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath("$.outputFormat",
+      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_OUTPUT_FORMAT,
           equalTo(match.outputFormat().get().cliName())));
     }
     if (match.model().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath("$.model", equalTo(match.model().get())));
+      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_MODEL, equalTo(match.model().get())));
     }
     return mapping.willReturn(aResponse().withStatus(200)
         .withHeader("Content-Type", "application/x-ndjson")
-        .withHeader("X-AgentDouble-Tape", stub.name())
+        .withHeader(ControlSecret.TAPE_HEADER, stub.name())
         .withBody(stub.body()));
   }
 
@@ -350,24 +353,13 @@ public final class Serve implements AutoCloseable {
    * The tape with its frame times rewritten as the fake's {@code AGENTDOUBLE_TIMING=spec} would
    * schedule them, so that a fake replaying it as recorded writes each frame at the same moment.
    */
-  static Tape retime(Tape tape, String spec) {
+  static Tape retime(Tape tape, Timing timing) {
     List<Frame> frames = new ArrayList<>(tape.frames().size());
     long lastT = 0;
     long lastScheduled = 0;
-    double factor = spec.startsWith("scale:") ? Double.parseDouble(spec.substring(6)) : 1;
-    long maxGap = spec.startsWith("max-gap:") ? Long.parseLong(spec.substring(8)) : 0;
     for (Frame frame : tape.frames()) {
       long t = frame.t();
-      long scheduled;
-      if (spec.equals("fast")) {
-        scheduled = 0;
-      } else if (spec.startsWith("scale:")) {
-        scheduled = Math.round(t * factor);
-      } else if (spec.startsWith("max-gap:")) {
-        scheduled = lastScheduled + Math.min(t - lastT, maxGap);
-      } else {
-        scheduled = t;
-      }
+      long scheduled = timing.due(t, lastT, lastScheduled);
       lastT = t;
       lastScheduled = scheduled;
       frames.add(frame.at(scheduled));
@@ -381,7 +373,7 @@ public final class Serve implements AutoCloseable {
   static final int JOURNAL_LIMIT = 1000;
   static final int MAX_JOURNAL_LIMIT = 1_000_000;
 
-  record Options(boolean help, String tapes, int port, String timing, int journalLimit) {
+  record Options(boolean help, String tapes, int port, Timing timing, int journalLimit) {
     static Options parse(String[] args) {
       boolean help = false;
       String tapes = null;
@@ -424,13 +416,13 @@ public final class Serve implements AutoCloseable {
         }
       }
       if (help) {
-        return new Options(true, null, 0, "recorded", JOURNAL_LIMIT);
+        return new Options(true, null, 0, Timing.RECORDED, JOURNAL_LIMIT);
       }
       if (tapes == null || tapes.isEmpty()) {
         throw new UsageException("serve needs --tapes DIR, a folder of *.tape.ndjson files");
       }
       return new Options(false, tapes, port == null ? 0 : port(port),
-          timing == null ? "recorded" : timing(timing),
+          timing == null ? Timing.RECORDED : timing(timing),
           journalLimit == null ? JOURNAL_LIMIT : journalLimit(journalLimit));
     }
 
@@ -461,9 +453,9 @@ public final class Serve implements AutoCloseable {
     }
 
     /** The policies of the fake's {@code AGENTDOUBLE_TIMING}, checked the same way. */
-    private static String timing(String spec) {
-      if (TimingSpec.problem(spec).isEmpty()) {
-        return spec;
+    private static Timing timing(String spec) {
+      if (Timing.problem(spec).isEmpty()) {
+        return Timing.parse(spec);
       }
       throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
           + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");

@@ -2,6 +2,7 @@ package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.Runs;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
@@ -252,10 +253,10 @@ class ServeTest {
     Tape tape = new Tape(Header.empty(), List.of(Frame.OutBytes.text(100, "a"),
         Frame.OutBytes.text(1000, "b"), Frame.OutBytes.text(1050, "c"), new Frame.Exit(3001, 0)));
 
-    assertThat(times(Serve.retime(tape, "fast"))).containsExactly(0L, 0L, 0L, 0L);
-    assertThat(times(Serve.retime(tape, "recorded"))).containsExactly(100L, 1000L, 1050L, 3001L);
-    assertThat(times(Serve.retime(tape, "scale:0.5"))).containsExactly(50L, 500L, 525L, 1501L);
-    assertThat(times(Serve.retime(tape, "max-gap:200"))).containsExactly(100L, 300L, 350L, 550L);
+    assertThat(times(Serve.retime(tape, Timing.parse("fast")))).containsExactly(0L, 0L, 0L, 0L);
+    assertThat(times(Serve.retime(tape, Timing.parse("recorded")))).containsExactly(100L, 1000L, 1050L, 3001L);
+    assertThat(times(Serve.retime(tape, Timing.parse("scale:0.5")))).containsExactly(50L, 500L, 525L, 1501L);
+    assertThat(times(Serve.retime(tape, Timing.parse("max-gap:200")))).containsExactly(100L, 300L, 350L, 550L);
   }
 
   private static List<Long> times(Tape tape) {

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
@@ -18,11 +19,11 @@ final class CatalogCommand {
 
       Lists the built-in tapes, one per line: the name, the output formats it is meant for, and
       what the run does, with the linter findings it gives on purpose in brackets. Replay one with
-      AGENTDOUBLE_TAPE=builtin:NAME (or `agentdouble replay builtin:NAME`); in Java,
+      %1$s=%2$sNAME (or `agentdouble replay %2$sNAME`); in Java,
       Catalog.tape("NAME") gives it to the JUnit extension.
         --show NAME              print the tape itself (NDJSON)
         --write NAME --out FILE  write the tape to FILE, to start a tape of your own from it
-      """;
+      """.formatted(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN);
 
   private final PrintStream out;
   private final PrintStream err;
@@ -86,7 +87,7 @@ final class CatalogCommand {
       out.println(line);
     }
     err.println("agentdouble: " + entries.size() + " built-in tapes; replay one with"
-        + " AGENTDOUBLE_TAPE=builtin:NAME");
+        + " " + FakeEnvironment.TAPE + "=" + FakeEnvironment.BUILTIN + "NAME");
   }
 
   private static Tape tape(String name) {

@@ -1,6 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.contract.TimingSpec;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
@@ -54,11 +55,11 @@ public final class Commands {
                                   list the built-in tapes; print one, or write it to a file
         serve --tapes DIR [--port N] [--timing T]
                                   answer fake agents from a folder of tapes over HTTP, for test
-                                  runners not on the JVM; prints AGENTDOUBLE_URL=... (see
+                                  runners not on the JVM; prints %s=... (see
                                   `agentdouble serve --help`)
 
       Run `agentdouble <command> --help` for a command's details.
-      """;
+      """.formatted(FakeEnvironment.URL);
 
   private final InputStream in;
   private final PrintStream out;
@@ -193,7 +194,7 @@ public final class Commands {
       throw new UsageException("--output-format must be text, json or stream-json, was '"
           + format.get() + "'");
     }
-    String timing = timing(a.value("--timing").orElse("recorded"));
+    Timing timing = timing(a.value("--timing").orElse("recorded"));
     String name = a.positional().get(0);
     boolean builtin = name.startsWith(UserFile.BUILTIN);
     Tape tape = UserFile.tape(name);
@@ -203,8 +204,9 @@ public final class Commands {
     return fakeRun().run(List.of("-p", "--output-format",
             format.orElse(tape.header().format().cliName()), "--", prompt),
         // a replay plays the run as recorded, in a workspace trusted as the recorded one was
-        Map.of("AGENTDOUBLE_TAPE", builtin ? name : Path.of(name).toAbsolutePath().toString(),
-            "AGENTDOUBLE_TIMING", timing, "AGENTDOUBLE_TRUST", "trusted"),
+        Map.of(FakeEnvironment.TAPE, builtin ? name : Path.of(name).toAbsolutePath().toString(),
+            FakeEnvironment.TIMING, timing.toString(), FakeEnvironment.TRUST,
+            FakeEnvironment.TRUSTED),
         24 * 3600);
   }
 
@@ -246,9 +248,9 @@ public final class Commands {
    * {@code spec} when it is a timing policy the fake agent takes ({@code fast}, {@code recorded},
    * {@code scale:F}, {@code max-gap:MS}); a usage error naming {@code --timing} otherwise.
    */
-  static String timing(String spec) {
-    if (TimingSpec.problem(spec).isEmpty()) {
-      return spec;
+  static Timing timing(String spec) {
+    if (Timing.problem(spec).isEmpty()) {
+      return Timing.parse(spec);
     }
     throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
         + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");

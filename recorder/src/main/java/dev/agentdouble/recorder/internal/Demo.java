@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -41,7 +43,7 @@ final class Demo {
     if (!a.positional().isEmpty()) {
       throw new UsageException("demo takes no arguments");
     }
-    String timing = Commands.timing(a.value("--timing").orElse("scale:0.5"));
+    Timing timing = Commands.timing(a.value("--timing").orElse("scale:0.5"));
     Path dir = Files.createTempDirectory("agentdouble-demo");
     try {
       Path success = extract(dir, "success.tape.ndjson");
@@ -69,15 +71,16 @@ final class Demo {
     }
   }
 
-  private int show(Path tape, String format, String prompt, String timing, int expected)
+  private int show(Path tape, String format, String prompt, Timing timing, int expected)
       throws IOException, InterruptedException {
     out.println();
     out.println("$ cursor-agent -p --output-format " + format + " '" + prompt + "'");
     out.flush();
     List<String> args = new ArrayList<>(List.of("-p", "--output-format", format, prompt));
     // the demo's runs were recorded in a trusted workspace
-    int status = fake.run(args, Map.of("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_TIMING", timing, "AGENTDOUBLE_TRUST", "trusted"), 60);
+    int status = fake.run(args, Map.of(FakeEnvironment.TAPE, tape.toString(),
+        FakeEnvironment.TIMING, timing.toString(), FakeEnvironment.TRUST,
+        FakeEnvironment.TRUSTED), 60);
     out.println("[exit " + status + "]");
     if (status != expected) {
       err.println("agentdouble: demo: expected exit " + expected + " from the " + format

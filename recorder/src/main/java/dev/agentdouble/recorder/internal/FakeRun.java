@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,9 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class FakeRun {
   /** The variables besides the tape and timing that change what a run does. */
-  static final List<String> SETTINGS = List.of("AGENTDOUBLE_TAPES", "AGENTDOUBLE_PROFILE",
-      "AGENTDOUBLE_TEXT_STYLE", "AGENTDOUBLE_EPOCH_MS", "AGENTDOUBLE_JOURNAL", "AGENTDOUBLE_TRUST",
-      "AGENTDOUBLE_STATE_DIR");
+  static final List<String> SETTINGS = List.of(FakeEnvironment.TAPES,
+      FakeEnvironment.PROFILE, FakeEnvironment.TEXT_STYLE, FakeEnvironment.EPOCH_MS,
+      FakeEnvironment.JOURNAL, FakeEnvironment.TRUST, FakeEnvironment.STATE_DIR);
 
   private final Optional<Path> home;
   private final PrintStream out;

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
@@ -55,7 +56,7 @@ final class RecordCommand {
       COMMAND cannot be run, 127 when it is not found.
       """;
 
-  static final int RECORDER_FAILED = 125;
+  static final int RECORDER_FAILED = ExitStatus.RECORDER_FAILED;
 
   /**
    * How long, once COMMAND has exited, the recorder goes on reading its stdout and stderr while a
@@ -63,8 +64,8 @@ final class RecordCommand {
    */
   static final long GRACE_MS = 3_000;
   static final long MAX_GRACE_MS = 24L * 3600 * 1000;
-  static final int NOT_EXECUTABLE = 126;
-  static final int NOT_FOUND = 127;
+  static final int NOT_EXECUTABLE = ExitStatus.CANNOT_RUN;
+  static final int NOT_FOUND = ExitStatus.NOT_FOUND;
 
   private final InputStream in;
   private final PrintStream out;

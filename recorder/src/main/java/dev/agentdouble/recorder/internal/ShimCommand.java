@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Launch;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,26 +76,27 @@ final class ShimCommand {
         if (!Files.isRegularFile(tape)) {
           throw new CommandFailure(tape + ": no such tape");
         }
-        env.append(export("AGENTDOUBLE_TAPE", tape.toString()));
+        env.append(export(FakeEnvironment.TAPE, tape.toString()));
       } else {
         Path tapes = Path.of(a.value("--tapes").get()).toAbsolutePath();
         if (!Files.isDirectory(tapes)) {
           throw new CommandFailure(tapes + ": no such folder");
         }
-        env.append(export("AGENTDOUBLE_TAPES", tapes.toString()));
+        env.append(export(FakeEnvironment.TAPES, tapes.toString()));
       }
-      env.append(export("AGENTDOUBLE_TIMING", a.value("--timing").orElse("recorded")));
+      env.append(export(FakeEnvironment.TIMING, a.value("--timing").orElse("recorded")));
       if (a.value("--journal").isPresent()) {
-        env.append(export("AGENTDOUBLE_JOURNAL",
+        env.append(export(FakeEnvironment.JOURNAL,
             Path.of(a.value("--journal").get()).toAbsolutePath().toString()));
       }
       script = "#!/bin/sh\n# AgentDouble replay shim: the fake cursor-agent on baked-in tapes.\n"
-          + "unset AGENTDOUBLE_URL AGENTDOUBLE_TAPE AGENTDOUBLE_TAPES\n" + env
-          + "exec " + RecordingShim.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
+          + "unset " + FakeEnvironment.URL + " " + FakeEnvironment.TAPE + " "
+          + FakeEnvironment.TAPES + "\n" + env
+          + "exec " + Launch.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
           + " \"$@\"\n";
     }
     Files.createDirectories(bin);
-    for (String name : List.of("cursor-agent", "agent")) {
+    for (String name : Launch.SHIM_NAMES) {
       Path file = bin.resolve(name);
       Files.writeString(file, script, StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -103,7 +106,7 @@ final class ShimCommand {
   }
 
   private static String recordScript(Path root, Path into, Path real) {
-    return RecordingShim.script(Path.of(System.getProperty("java.home"), "bin", "java"),
+    return Launch.recordingShim(Path.of(System.getProperty("java.home"), "bin", "java"),
         root.resolve("recorder/target/agentdouble.jar").toString(), java.util.Optional.of(root),
         into, real, java.util.Optional.empty());
   }
@@ -127,6 +130,6 @@ final class ShimCommand {
   }
 
   private static String export(String name, String value) {
-    return name + "=" + RecordingShim.quote(value) + "\nexport " + name + "\n";
+    return name + "=" + Launch.quote(value) + "\nexport " + name + "\n";
   }
 }

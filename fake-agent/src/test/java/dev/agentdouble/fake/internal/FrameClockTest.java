@@ -3,16 +3,34 @@ package dev.agentdouble.fake.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class TimingTest {
+/** Timing policies as the fake reads them from its environment, and the waits they give. */
+class FrameClockTest {
+  /** The policy as the fake reads {@code AGENTDOUBLE_TIMING} ({@code null}: unset). */
+  private static Timing parse(String spec) {
+    Map<String, String> env = new HashMap<>();
+    if (spec != null) {
+      env.put(FakeEnvironment.TIMING, spec);
+    }
+    return FakeEnvironment.read(env).timing();
+  }
+
   private static List<Long> schedule(String spec, long... times) {
-    Timing timing = Timing.parse(spec);
+    Timing timing = parse(spec);
     List<Long> due = new ArrayList<>();
+    long lastT = 0;
+    long lastDue = 0;
     for (long t : times) {
-      due.add(timing.due(t));
+      lastDue = timing.due(t, lastT, lastDue);
+      lastT = t;
+      due.add(lastDue);
     }
     return due;
   }
@@ -25,7 +43,7 @@ class TimingTest {
 
   @Test
   void fastWaitsForNothing() {
-    assertThat(Timing.parse("fast").fast()).isTrue();
+    assertThat(parse("fast")).isInstanceOf(Timing.Fast.class);
     assertThat(schedule("fast", 0, 5, 1000)).containsExactly(0L, 0L, 0L);
   }
 
@@ -41,10 +59,10 @@ class TimingTest {
 
   @Test
   void badSpecsSayWhatIsAccepted() {
-    assertThatThrownBy(() -> Timing.parse("slow")).hasMessage(
+    assertThatThrownBy(() -> parse("slow")).hasMessage(
         "AGENTDOUBLE_TIMING=slow: use fast, recorded, scale:F or max-gap:MS");
-    assertThatThrownBy(() -> Timing.parse("scale:-1")).hasMessageContaining("scale needs a factor >= 0");
-    assertThatThrownBy(() -> Timing.parse("max-gap:x")).hasMessageContaining("max-gap needs whole milliseconds");
+    assertThatThrownBy(() -> parse("scale:-1")).hasMessageContaining("scale needs a factor >= 0");
+    assertThatThrownBy(() -> parse("max-gap:x")).hasMessageContaining("max-gap needs whole milliseconds");
   }
 
   @Test
@@ -53,8 +71,8 @@ class TimingTest {
     long origin = System.nanoTime();
 
     for (String spec : new String[] {"recorded", "scale:1", "max-gap:" + Long.MAX_VALUE}) {
-      long due = Timing.parse(spec).due(t);
-      assertThat(Timing.nanosLeft(origin, due, origin + 1_000_000_000L)).as(spec)
+      long due = parse(spec).due(t, 0, 0);
+      assertThat(FrameClock.nanosLeft(origin, due, origin + 1_000_000_000L)).as(spec)
           .isEqualTo(Long.MAX_VALUE);
     }
   }
@@ -65,24 +83,24 @@ class TimingTest {
     List<Long> due = schedule("scale:1e308", 0, 1, 5000);
 
     assertThat(due.get(0)).isZero();
-    assertThat(Timing.nanosLeft(origin, due.get(1), origin)).isEqualTo(Long.MAX_VALUE);
-    assertThat(Timing.nanosLeft(origin, due.get(2), origin)).isEqualTo(Long.MAX_VALUE);
+    assertThat(FrameClock.nanosLeft(origin, due.get(1), origin)).isEqualTo(Long.MAX_VALUE);
+    assertThat(FrameClock.nanosLeft(origin, due.get(2), origin)).isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
   void aDueTimeCountsFromTheOriginAndIsPastOnceReached() {
     long origin = -5_000_000_000L; // nanoTime may be negative
-    assertThat(Timing.nanosLeft(origin, 1000, origin)).isEqualTo(1_000_000_000L);
-    assertThat(Timing.nanosLeft(origin, 1000, origin + 999_000_000L)).isEqualTo(1_000_000L);
-    assertThat(Timing.nanosLeft(origin, 1000, origin + 2_000_000_000L)).isNegative();
-    assertThat(Timing.nanosLeft(origin, Timing.NEVER_MS - 1, origin)).isPositive();
+    assertThat(FrameClock.nanosLeft(origin, 1000, origin)).isEqualTo(1_000_000_000L);
+    assertThat(FrameClock.nanosLeft(origin, 1000, origin + 999_000_000L)).isEqualTo(1_000_000L);
+    assertThat(FrameClock.nanosLeft(origin, 1000, origin + 2_000_000_000L)).isNegative();
+    assertThat(FrameClock.nanosLeft(origin, FrameClock.NEVER_MS - 1, origin)).isPositive();
   }
 
   @Test
   void aFactorOrGapThatIsNotANumberIsRefused() {
-    assertThatThrownBy(() -> Timing.parse("scale:NaN")).hasMessageContaining("scale needs");
-    assertThatThrownBy(() -> Timing.parse("scale:1e309")).hasMessageContaining("scale needs");
-    assertThatThrownBy(() -> Timing.parse("max-gap:99999999999999999999"))
+    assertThatThrownBy(() -> parse("scale:NaN")).hasMessageContaining("scale needs");
+    assertThatThrownBy(() -> parse("scale:1e309")).hasMessageContaining("scale needs");
+    assertThatThrownBy(() -> parse("max-gap:99999999999999999999"))
         .hasMessageContaining("max-gap needs");
   }
 }
