@@ -16,7 +16,7 @@ import dev.agentdouble.examples.AgentEvent.UserMessage;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import dev.agentdouble.junit.Invocation;
-import dev.agentdouble.tape.Frame;
+import dev.agentdouble.script.Script;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -83,15 +83,17 @@ class CursorAgentClientTest {
 
   @Test
   void survivesEventTypesAndFieldsItDoesNotKnow(FakeAgent agent) throws Exception {
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "plan it"),
-        Tapes.out(400, "type", "connection", "subtype", "reconnecting", "session_id",
-            Tapes.SESSION, "timestamp_ms", 1790000000400L, "attempt", 1),
-        Tapes.out(700, "type", "interaction_query", "subtype", "request", "query_type",
-            "createPlanRequestQuery", "session_id", Tapes.SESSION),
-        Tapes.out(800, "type", "assistant", "message", Tapes.object("role", "assistant",
-            "content", List.of(Tapes.object("type", "text", "text", "A plan."))),
-            "session_id", Tapes.SESSION, "model_call_id", "8d2e4b1c-0-ab12", "sentiment", "calm"),
-        Tapes.result(900, "A plan."), new Frame.Exit(910, 0)));
+    // event types and fields no library models: the subject of this test, written as JSON
+    agent.enqueue(Tapes.run("plan it")
+        .pause(250).event("{\"type\":\"connection\",\"subtype\":\"reconnecting\","
+            + "\"session_id\":\"" + Script.DEFAULT_SESSION_ID + "\",\"attempt\":1}")
+        .pause(300).event("{\"type\":\"interaction_query\",\"subtype\":\"request\","
+            + "\"query_type\":\"createPlanRequestQuery\",\"session_id\":\""
+            + Script.DEFAULT_SESSION_ID + "\"}")
+        .pause(100).event("{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"A plan.\"}]},\"session_id\":\""
+            + Script.DEFAULT_SESSION_ID + "\",\"sentiment\":\"calm\"}")
+        .result("A plan.").exit(0).build());
 
     Run run = CursorAgentClient.builder(agent.executable()).build().run("plan it");
 
@@ -103,12 +105,13 @@ class CursorAgentClientTest {
 
   @Test
   void skipsAndCountsStdoutLinesThatAreNotJsonObjects(FakeAgent agent) throws Exception {
-    agent.enqueue(Tapes.tape(Tapes.init(150),
-        Frame.OutBytes.text(151, "npm WARN config production Use `--omit=dev` instead.\n"),
-        Tapes.user(152, "say hi"),
-        Frame.OutBytes.text(300, "{\"type\":\"assistant\",\"mess\n"),
-        Frame.OutBytes.text(310, "42\n"),
-        Tapes.assistant(700, "Hi!"), Tapes.result(710, "Hi!"), new Frame.Exit(720, 0)));
+    // lines that are not events: the subject of this test, written as raw bytes
+    agent.enqueue(Script.of("say hi").cwd(Tapes.CWD).init()
+        .stdoutRaw("npm WARN config production Use `--omit=dev` instead.\n")
+        .user()
+        .stdoutRaw("{\"type\":\"assistant\",\"mess\n")
+        .stdoutRaw("42\n")
+        .pause(400).assistant("Hi!").result().exit(0).build());
 
     Run run = CursorAgentClient.builder(agent.executable()).build().run("say hi");
 

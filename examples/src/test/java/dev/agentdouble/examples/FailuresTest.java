@@ -4,13 +4,15 @@ import static dev.agentdouble.junit.InvocationPattern.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.examples.AgentEvent.AssistantText;
 import dev.agentdouble.examples.AgentEvent.SystemInit;
 import dev.agentdouble.examples.AgentEvent.ToolCallStarted;
 import dev.agentdouble.examples.AgentEvent.UserMessage;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
-import dev.agentdouble.tape.Frame;
+import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +31,7 @@ class FailuresTest {
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
           assertThat(e.exitCode()).isEqualTo(1);
-          assertThat(e.stderr()).isEqualTo(Tapes.NOT_LOGGED_IN);
+          assertThat(e.stderr()).isEqualTo(CursorMessages.AUTH_REQUIRED);
           assertThat(e.events()).isEmpty();
           assertThat(e.retryable()).isFalse();
         });
@@ -38,7 +40,7 @@ class FailuresTest {
 
   @Test
   void theUsageLimitFailsAfterInitAndUserAndKeepsThem(FakeAgent agent) {
-    agent.enqueue(Tapes.usageLimit("refactor checkout"));
+    agent.enqueue(Tapes.usageLimit());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("refactor checkout"))
@@ -53,11 +55,11 @@ class FailuresTest {
 
   @Test
   void aCrashMidStreamIsReportedAsKilledWithTheEventsBeforeIt(FakeAgent agent) {
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "read the cart"),
-        Tapes.assistant(600, "I'll read `src/cart.ts`."),
-        Tapes.readStarted(620, "call_1", "/home/dev/shop/src/cart.ts"),
-        Frame.OutBytes.text(900, "{\"type\":\"tool_call\",\"subt"),
-        new Frame.Kill(901, "SIGKILL")));
+    agent.enqueue(Tapes.run("read the cart")
+        .pause(450).assistant("I'll read `src/cart.ts`.")
+        .start("read", ToolCall.read("src/cart.ts", "export function total() {}\n"))
+        .pause(280).stdoutRaw("{\"type\":\"tool_call\",\"subt") // cut mid-line
+        .kill("SIGKILL").build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("read the cart"))
@@ -73,8 +75,7 @@ class FailuresTest {
 
   @Test
   void aRunThatExitsZeroWithoutAResultIsAnError(FakeAgent agent) {
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "say hi"),
-        Tapes.assistant(600, "Hi"), new Frame.Exit(610, 0)));
+    agent.enqueue(Tapes.run("say hi").pause(450).assistant("Hi").exit(0).build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("say hi"))
@@ -88,8 +89,8 @@ class FailuresTest {
   void aMebibyteOfStderrBeforeTheFirstEventDoesNotBlockTheRun(FakeAgent agent) throws Exception {
     String warning = "(node:4242) Warning: something deprecated happened, here is a long stack\n";
     String flood = warning.repeat(1024 * 1024 / warning.length() + 1);
-    agent.enqueue(Tapes.tape(Frame.Err.text(100, flood), Tapes.init(150), Tapes.user(152, "say hi"),
-        Tapes.assistant(600, "Hi!"), Tapes.result(610, "Hi!"), new Frame.Exit(620, 0)));
+    agent.enqueue(Script.of("say hi").cwd(Tapes.CWD).pause(100).stderr(flood).init().user()
+        .pause(450).assistant("Hi!").result().exit(0).build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     Run run = client.run("say hi");

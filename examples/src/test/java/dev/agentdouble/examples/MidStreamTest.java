@@ -11,7 +11,7 @@ import dev.agentdouble.examples.AgentEvent.ToolCallStarted;
 import dev.agentdouble.examples.AgentEvent.UserMessage;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
-import dev.agentdouble.tape.Frame;
+import dev.agentdouble.script.ToolCall;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,22 +21,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AgentDoubleExtension.class)
 @Timeout(60)
 class MidStreamTest {
-  static final String CART = "/home/dev/shop/src/cart.ts";
 
   FakeAgent agent; // an instance field: a fresh fake for each test
 
   @Test
   void theClientShowsTheEventsSeenSoFarWhileTheAgentWorks() throws Exception {
-    agent.enqueue(Tapes.tape(
-        Tapes.init(150),
-        Tapes.user(152, "what does cart.ts export?"),
-        Tapes.assistant(600, "I'll read `src/cart.ts`."),
-        Tapes.readStarted(620, "call_1", CART),
-        new Frame.Gate(630, "mid"),
-        Tapes.readCompleted(900, "call_1", CART, "export function total() {}\n"),
-        Tapes.assistant(1500, "It exports `total()`."),
-        Tapes.result(1510, "I'll read `src/cart.ts`.It exports `total()`."),
-        new Frame.Exit(1520, 0)));
+    agent.enqueue(Tapes.run("what does cart.ts export?")
+        .pause(450).assistant("I'll read `src/cart.ts`.")
+        .start("read", ToolCall.read("src/cart.ts", "export function total() {}\n"))
+        .gate("mid")
+        .pause(270).complete("read")
+        .pause(600).assistant("It exports `total()`.")
+        .result().exit(0).build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     try (AgentRun run = client.start("what does cart.ts export?")) {

@@ -4,6 +4,7 @@ import static dev.agentdouble.junit.InvocationPattern.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class OutputFormatsTest {
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
           assertThat(e.exitCode()).isEqualTo(1);
-          assertThat(e).hasMessage("cursor-agent failed with exit code 1: " + Tapes.NOT_LOGGED_IN.strip());
+          assertThat(e).hasMessage("cursor-agent failed with exit code 1: " + CursorMessages.AUTH_REQUIRED.strip());
         });
   }
 }

@@ -5,6 +5,7 @@ import static dev.agentdouble.junit.InvocationPattern.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import java.time.Duration;
@@ -21,7 +22,7 @@ class RetryTest {
   @Test
   void retriesARunThatLostTheNetworkAndReturnsTheNextAnswer(FakeAgent agent) throws Exception {
     agent.when(invocation().prompt(containing("checkout")))
-        .reply(Tapes.networkFailure(PROMPT), Tapes.answers(PROMPT, "Done: checkout.ts is split."));
+        .reply(Tapes.networkFailure(), Tapes.answers(PROMPT, "Done: checkout.ts is split."));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .retryDelay(Duration.ofMillis(10)).build();
 
@@ -33,14 +34,14 @@ class RetryTest {
 
   @Test
   void givesUpAfterTheLastAttemptWithItsFailure(FakeAgent agent) {
-    agent.when(invocation()).reply(Tapes.networkFailure(PROMPT)).repeatLast();
+    agent.when(invocation()).reply(Tapes.networkFailure()).repeatLast();
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .retryDelay(Duration.ofMillis(10)).build();
 
     assertThatThrownBy(() -> client.runWithRetries(PROMPT, 3))
         .isInstanceOfSatisfying(AgentException.class, e -> {
           assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e.stderr()).isEqualTo(Tapes.MAX_RETRIES);
+          assertThat(e.stderr()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
           assertThat(e.retryable()).isTrue();
         });
     agent.verify(3, invocation());

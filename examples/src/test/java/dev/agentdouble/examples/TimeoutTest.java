@@ -8,7 +8,6 @@ import dev.agentdouble.examples.AgentEvent.AssistantText;
 import dev.agentdouble.examples.AgentEvent.Result;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
-import dev.agentdouble.tape.Frame;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,8 +24,7 @@ class TimeoutTest {
 
   @Test
   void aHangingAgentIsKilledWhenTheTimeoutPasses(FakeAgent agent) {
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "say hi"),
-        new Frame.Hang(200, false)));
+    agent.enqueue(Tapes.run("say hi").pause(50).hang().build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .timeout(Duration.ofMillis(500)).build();
 
@@ -44,9 +42,8 @@ class TimeoutTest {
   void anAgentSlowerThanTheTimeoutIsKilledBeforeItAnswers(FakeAgent agent) {
     // with recorded timing the fake writes each frame at its time, never earlier
     agent.timing(Timing.RECORDED);
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "say hi"),
-        Tapes.assistant(60_000, "Hi, a minute later."), Tapes.result(60_010, "Hi, a minute later."),
-        new Frame.Exit(60_020, 0)));
+    agent.enqueue(Tapes.run("say hi").pause(60_000).assistant("Hi, a minute later.").result()
+        .exit(0).build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .timeout(Duration.ofMillis(1500)).build();
 
@@ -61,8 +58,8 @@ class TimeoutTest {
   @Test
   void anAgentThatLingersAfterItsResultIsStoppedAndTheRunSucceeds(FakeAgent agent)
       throws Exception {
-    agent.enqueue(Tapes.tape(Tapes.init(150), Tapes.user(152, "say hi"),
-        Tapes.assistant(600, "Hi!"), Tapes.result(610, "Hi!"), new Frame.Hang(620, true)));
+    agent.enqueue(Tapes.run("say hi").pause(450).assistant("Hi!").result()
+        .hangAfterClosingStdout().build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable())
         .timeout(Duration.ofSeconds(30)).build();
 

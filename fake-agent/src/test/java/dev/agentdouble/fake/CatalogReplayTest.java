@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
@@ -283,7 +284,7 @@ class CatalogReplayTest {
         "-p", "--output-format", "text", "Refactor the checkout flow");
 
     assertThat(r.out()).isEqualTo(RECONNECT_LINES);
-    assertThat(r.err()).isEqualTo("T: [internal] Failed to run step, exceeded max retries\n");
+    assertThat(r.err()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
     assertThat(r.exit()).isEqualTo(1);
   }
 

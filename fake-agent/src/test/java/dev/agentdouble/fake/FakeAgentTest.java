@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.cursor.CursorMessages;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -273,7 +274,7 @@ class FakeAgentTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
+    assertThat(r.err()).isEqualTo(CursorMessages.unknownOption("--format", "--force"));
   }
 
   @Test

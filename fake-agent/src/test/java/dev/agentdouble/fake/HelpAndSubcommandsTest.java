@@ -5,6 +5,7 @@ import static dev.agentdouble.fake.FakeProcess.run;
 import static dev.agentdouble.fake.FakeProcess.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.cursor.CursorMessages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +125,7 @@ class HelpAndSubcommandsTest {
     FakeProcess.Result r = run(CLI_2026_10, "models", "--format", "json");
 
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
+    assertThat(r.err()).isEqualTo(CursorMessages.unknownOption("--format", "--force"));
     assertThat(r.exit()).isEqualTo(1);
   }
 

@@ -2,13 +2,12 @@ package dev.agentdouble.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Header;
+import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,13 +22,14 @@ class ReadmeExampleTest {
     Path cursorAgent = FakeProcess.launcher();
     // README example: begin
     // 1. Script: a run that starts, then dies by SIGKILL in the middle of a line.
-    Tape crash = new Tape(Header.builder().source(Header.Source.SCRIPTED).build(), List.of(
-        new Frame.Out(0, """
-            {"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w",\
-            "session_id":"4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27","model":"Auto","permissionMode":"default"}"""),
-        Frame.OutBytes.text(40, "{\"type\":\"assist"),
-        Frame.Err.text(40, "fatal: connection reset\n"),
-        new Frame.Kill(41, "SIGKILL")));
+    Tape crash = Script.of("Refactor the checkout flow")
+        .init()                                     // system/init
+        .user()                                     // the prompt, echoed
+        .tool(ToolCall.read("src/checkout.ts", "export function checkout() {}\n"))
+        .stdoutRaw("{\"type\":\"assist")            // a line cut short
+        .stderr("fatal: connection reset\n")
+        .kill("SIGKILL")
+        .build();
     Path tape = dir.resolve("crash.tape.ndjson");
     crash.write(tape);
 

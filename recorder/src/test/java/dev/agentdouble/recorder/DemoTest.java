@@ -2,6 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.cursor.CursorMessages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,7 +46,7 @@ class DemoTest {
     // the failure: reconnects, the error on stderr, exit 1
     assertThat(out.substring(failure)).contains("\"type\":\"connection\"", "[exit 1]",
         "Next: agentdouble show TAPE, agentdouble replay TAPE, and docs/cli.md.");
-    assertThat(r.err()).isEqualTo("T: [internal] Failed to run step, exceeded max retries\n");
+    assertThat(r.err()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
   }
 
   @Test

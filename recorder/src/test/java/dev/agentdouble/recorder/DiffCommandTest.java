@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -125,10 +126,12 @@ class DiffCommandTest {
   @Test
   void twoNormalisedRecordingsOfOneScenarioAreTheSame() throws IOException {
     Tape one = Script.of("hi").sessionId("4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27").cwd("/home/a/p")
-        .epochMs(1_784_000_000_000L).init().user().read("notes.txt", "x\n").result("ok").exit(0)
+        .epochMs(1_784_000_000_000L).init().user().tool(ToolCall.read("notes.txt",
+            "x\n")).result("ok").exit(0)
         .build();
     Tape two = Script.of("hi").sessionId("9e3a7c1d-1111-4222-8333-000000000042").cwd("/tmp/q")
-        .epochMs(1_790_000_000_000L).spacing(9).init().user().read("notes.txt", "x\n")
+        .epochMs(1_790_000_000_000L).spacing(9).init().user().tool(ToolCall.read("notes.txt",
+            "x\n"))
         .result("ok").exit(0).build();
     Path a = write("a.tape.ndjson", Normaliser.normalise(one, Normaliser.Context.NONE));
     Path b = write("b.tape.ndjson", Normaliser.normalise(two, Normaliser.Context.NONE));

@@ -7,6 +7,7 @@ import dev.agentdouble.tape.Frame;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,9 +50,9 @@ class NormalisedReplayTest {
         .init().user()
         .thinking("Reading notes.txt.")
         .assistant("I'll read the file.")
-        .read("notes.txt", "alpha\nbeta\n")
-        .read(HOME + "/.cursor/rules.md", "be brief\n")
-        .shell("wc -l notes.txt", 0, "2 notes.txt\n", "")
+        .tool(ToolCall.read("notes.txt", "alpha\nbeta\n"))
+        .tool(ToolCall.read(HOME + "/.cursor/rules.md", "be brief\n"))
+        .tool(ToolCall.shell("wc -l notes.txt", 0, "2 notes.txt\n", ""))
         .assistant("It has 2 lines.")
         .result()
         .exit(0)

@@ -8,6 +8,7 @@ import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.lint.Linter;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,8 @@ class NormaliserTest {
         .init().user()
         .thinking("Reading notes.txt.")
         .assistant("I'll read the file.")
-        .read("notes.txt", "alpha\nbeta\n")
-        .shell("wc -l notes.txt", 0, "2 notes.txt\n", "")
+        .tool(ToolCall.read("notes.txt", "alpha\nbeta\n"))
+        .tool(ToolCall.shell("wc -l notes.txt", 0, "2 notes.txt\n", ""))
         .assistant("It has 2 lines.")
         .usage(8830, 185, 44800, 0)
         .result()
@@ -66,9 +67,9 @@ class NormaliserTest {
     // an edit's diffString names the file after "b/": not a whole string, so replay could not
     // put the live cwd there either; it is the one place two recordings still differ
     Tape alice = Script.of("write").cwd("/home/alice/proj").init().user()
-        .edit("count.txt", "", "2\n").result("done").exit(0).build();
+        .tool(ToolCall.edit("count.txt", "", "2\n")).result("done").exit(0).build();
     Tape bob = Script.of("write").cwd("/tmp/run-42/proj").init().user()
-        .edit("count.txt", "", "2\n").result("done").exit(0).build();
+        .tool(ToolCall.edit("count.txt", "", "2\n")).result("done").exit(0).build();
 
     String a = text(Normaliser.normalise(alice, Normaliser.Context.NONE));
     String b = text(Normaliser.normalise(bob, Normaliser.Context.NONE));
@@ -217,7 +218,7 @@ class NormaliserTest {
   @Test
   void aTapeAlreadyMentioningTheCanonicalFolderKeepsItsOwnCwd() {
     Tape run = Script.of("hi").cwd("/srv/app").init().user()
-        .read("/workspace/other/notes.txt", "x\n").result("done").exit(0).build();
+        .tool(ToolCall.read("/workspace/other/notes.txt", "x\n")).result("done").exit(0).build();
 
     Tape normalised = Normaliser.normalise(run, Normaliser.Context.NONE);
 
@@ -229,7 +230,8 @@ class NormaliserTest {
   @Test
   void aTapeAlreadyHoldingTheCanonicalSessionIdKeepsItsOwn() {
     Tape run = Script.of("hi").sessionId("3f1c2a9e-5b7d-4e8f-9a0b-1c2d3e4f5a6b").cwd("/srv/app")
-        .init().user().read("ids.txt", Normaliser.SESSION_ID).result("done").exit(0).build();
+        .init().user().tool(ToolCall.read("ids.txt",
+            Normaliser.SESSION_ID)).result("done").exit(0).build();
 
     Tape normalised = Normaliser.normalise(run, Normaliser.Context.NONE);
 

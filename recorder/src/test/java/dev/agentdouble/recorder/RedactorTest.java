@@ -9,6 +9,7 @@ import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.lint.Linter;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import dev.agentdouble.json.JsonText;
@@ -164,7 +165,7 @@ class RedactorTest {
   @Test
   void aRealisticRunStaysAValidRunAfterRedaction() {
     Tape run = Script.of("print the key " + API_KEY).init().user()
-        .shell("env", 0, "CURSOR_API_KEY=" + API_KEY + "\n", "")
+        .tool(ToolCall.shell("env", 0, "CURSOR_API_KEY=" + API_KEY + "\n", ""))
         .assistant("The key is " + API_KEY + ".").result().exit(0).build();
 
     Redacted redacted = Redactor.from(ENV, List.of(), List.of()).redact(run);
