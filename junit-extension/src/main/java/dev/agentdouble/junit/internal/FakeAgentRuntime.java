@@ -21,7 +21,7 @@ public final class FakeAgentRuntime {
   /** The fake agent's main class. */
   public static final String MAIN = "dev.agentdouble.fake.Main";
   /** The recorder's main class (record mode). */
-  public static final String RECORDER = "dev.agentdouble.recorder.Agentdouble";
+  public static final String RECORDER = "dev.agentdouble.recorder.command.AgentDoubleCommand";
   static final String[] CLASSES = {MAIN, RECORDER, "dev.agentdouble.tape.Tape",
       "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.ObjectMapper",
       "com.fasterxml.jackson.annotation.JsonProperty"};

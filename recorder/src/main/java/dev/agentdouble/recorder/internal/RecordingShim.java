@@ -38,7 +38,7 @@ public final class RecordingShim {
     sh.append("exec ").append(quote(java.toString())).append(' ').append(JVM_OPTIONS);
     home.ifPresent(h -> sh.append(" -Dagentdouble.home=").append(quote(h.toString())));
     return sh.append(" -cp ").append(quote(classpath))
-        .append(" dev.agentdouble.recorder.Agentdouble record --quiet --into ")
+        .append(" dev.agentdouble.recorder.command.AgentDoubleCommand record --quiet --into ")
         .append(quote(into.toString())).append(" -- ").append(quote(real.toString()))
         .append(" \"$@\"\n").toString();
   }
