@@ -211,7 +211,7 @@ final class Checks {
       return new Stop("system-prompt",
           Outcome.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
     }
-    return null; // read and accepted locally; the server refuses it (see Invocation)
+    return null; // read and accepted locally; the server refuses it (see Impersonation)
   }
 
   /** A model with bracket parameters: the CLI resolves none of them for a plain account. */

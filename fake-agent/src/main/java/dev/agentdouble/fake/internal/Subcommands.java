@@ -82,7 +82,7 @@ public final class Subcommands {
    *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying
    *       it was done, exit 0, no file touched.
    *   <li>{@code worker}: not impersonated (a worker connects to Cursor and runs until stopped);
-   *       AgentDouble's own problem, exit {@value Invocation#OWN_PROBLEM}.
+   *       AgentDouble's own problem, exit {@value Impersonation#OWN_PROBLEM}.
    * </ul>
    */
   public static Optional<Outcome> answer(CliArgs args, Profile profile) {
@@ -135,7 +135,7 @@ public final class Subcommands {
       case "worker":
         return new Outcome("", "agentdouble: 'agent worker' is not impersonated: a worker"
             + " connects to Cursor and runs tool calls until it is stopped\n",
-            Invocation.OWN_PROBLEM);
+            Impersonation.OWN_PROBLEM);
       case "mcp":
         return mcp(args);
       default:

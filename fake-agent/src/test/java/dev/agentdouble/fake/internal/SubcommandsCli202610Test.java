@@ -208,7 +208,7 @@ class SubcommandsCli202610Test {
   void aWorkerIsNotImpersonated() {
     Outcome worker = answer("worker", "--pool");
 
-    assertThat(worker.exit()).isEqualTo(Invocation.OWN_PROBLEM);
+    assertThat(worker.exit()).isEqualTo(Impersonation.OWN_PROBLEM);
     assertThat(worker.stdout()).isEmpty();
     assertThat(worker.stderr()).startsWith("agentdouble: 'agent worker' is not impersonated")
         .endsWith("\n");

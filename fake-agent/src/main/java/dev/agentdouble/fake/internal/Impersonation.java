@@ -25,7 +25,7 @@ import java.util.UUID;
  * One run of the fake agent, from argv to ending. Everything it touches of the process (env, cwd,
  * terminals, streams) comes in through the constructor, so it runs the same in tests.
  */
-public final class Invocation {
+public final class Impersonation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
   public static final int OWN_PROBLEM = 70;
 
@@ -44,7 +44,7 @@ public final class Invocation {
   /** The tape this run replays, once chosen: let go of when the run ends. */
   private TapeSource replayed;
 
-  public Invocation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
+  public Impersonation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
       boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
       OutputStream stderr, long originNanos, long pid) {
     this.programName = programName;
@@ -62,13 +62,13 @@ public final class Invocation {
   }
 
   /** The invocation of this process, as the launcher started it. */
-  public static Invocation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
+  public static Impersonation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
     Owner.enable();
     String tty = System.getProperty("agentdouble.tty", "");
     String launcher = System.getProperty("agentdouble.invokedAs", "agent");
     String program = launcher.substring(launcher.lastIndexOf('/') + 1);
-    return new Invocation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
+    return new Impersonation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
         System.getenv().getOrDefault("HOME", System.getProperty("user.home")),
         tty.contains("in"), tty.contains("out"), System.in, stdout, stderr, origin,
         ProcessClock.pid());
