@@ -1,5 +1,7 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.render.Renderer;
@@ -115,15 +117,15 @@ public final class Impersonation {
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
-      return journal.end(Ending.exit(ParseResult.UsageError.EXIT), null);
+      return journal.end(new Frame.Exit(0, ParseResult.UsageError.EXIT), null);
     }
     CliArgs args = ((ParseResult.Parsed) parsed).args();
-    Optional<Outcome> answer = Subcommands.answer(args, profile);
+    Optional<Answer> answer = Subcommands.answer(args, profile);
     if (answer.isPresent()) {
-      Outcome o = answer.get();
+      Answer o = answer.get();
       writeOut(o.stdout());
       writeErr(o.stderr());
-      return journal.end(Ending.exit(o.exit()), null);
+      return journal.end(o.exit(), null);
     }
     if (!args.print() && stdinTty && stdoutTty) {
       return ownProblem(journal, "the interactive mode is not impersonated; run with -p "
@@ -153,14 +155,14 @@ public final class Impersonation {
     Checks.Stop stop = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd)
         .run();
     if (stop != null) {
-      writeOut(stop.outcome().stdout());
-      writeErr(stop.outcome().stderr());
+      writeOut(stop.answer().stdout());
+      writeErr(stop.answer().stderr());
       journal.stoppedBy = stop.reason();
       String url = env.get(ControlClient.ENV);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
       }
-      return journal.end(Ending.exit(stop.outcome().exit()), null);
+      return journal.end(stop.answer().exit(), null);
     }
     TapeSelection.Result selected;
     if (behaviour.surface() == Profile.Surface.CLI_2026_10 && args.has("system-prompt")) {
@@ -223,21 +225,21 @@ public final class Impersonation {
         apiKeySource(args)));
     Timing timing = settings.timing();
     journal.end(checked.ending(), null);
-    if (checked.ending().kind() == Ending.Kind.KILL) {
-      Signals.prepare(checked.ending().signal(), pid);
+    if (checked.ending() instanceof Frame.Kill kill) {
+      Signals.prepare(kill.signal(), pid);
     }
     Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
     try {
       Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
           stderr, gates, pid).play(checked);
-      if (awaitStdinEnd && ending.kind() == Ending.Kind.EXIT) {
+      if (awaitStdinEnd && ending instanceof Frame.Exit) {
         Owner.watchBeforeReadingStdin();
         stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
       }
       return ending;
     } catch (Gates.NotReleased e) {
       writeErr("agentdouble: " + e.getMessage() + "\n");
-      return Ending.exit(OWN_PROBLEM);
+      return new Frame.Exit(0, OWN_PROBLEM);
     }
   }
 
@@ -317,7 +319,7 @@ public final class Impersonation {
 
   private Ending ownProblem(JournalEntry journal, String message) {
     writeErr("agentdouble: " + message + "\n");
-    return journal.end(Ending.exit(OWN_PROBLEM), message);
+    return journal.end(new Frame.Exit(0, OWN_PROBLEM), message);
   }
 
   private void writeOut(String text) {

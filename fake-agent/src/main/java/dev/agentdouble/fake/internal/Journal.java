@@ -1,6 +1,8 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,10 +102,12 @@ public final class Journal {
     field(sb, "stoppedBy", e.stoppedBy());
     if (e.ending() != null) {
       Ending end = e.ending();
-      switch (end.kind()) {
-        case EXIT -> sb.append(",\"exit\":").append(end.code());
-        case KILL -> field(sb, "signal", end.signal());
-        case HANG -> sb.append(",\"hang\":true").append(end.closeStdout() ? ",\"closeStdout\":true" : "");
+      if (end instanceof Frame.Exit exit) {
+        sb.append(",\"exit\":").append(exit.code());
+      } else if (end instanceof Frame.Kill kill) {
+        field(sb, "signal", kill.signal());
+      } else if (end instanceof Frame.Hang hang) {
+        sb.append(",\"hang\":true").append(hang.closeStdout() ? ",\"closeStdout\":true" : "");
       }
     }
     field(sb, "error", e.error());
