@@ -1,6 +1,6 @@
 package dev.agentdouble.fake;
 
-import dev.agentdouble.fake.internal.Invocation;
+import dev.agentdouble.fake.internal.Impersonation;
 import dev.agentdouble.fake.internal.Signals;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -21,6 +21,6 @@ public final class Main {
     Signals.install();
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
     OutputStream stderr = new FileOutputStream(FileDescriptor.err);
-    Signals.end(Invocation.fromProcess(args, stdout, stderr).run());
+    Signals.end(Impersonation.fromProcess(args, stdout, stderr).run());
   }
 }

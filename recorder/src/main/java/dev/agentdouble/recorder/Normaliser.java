@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.Normalisation;
+import dev.agentdouble.recorder.internal.Rebase;
 import dev.agentdouble.tape.Tape;
 import java.util.Objects;
 import java.util.Optional;
@@ -108,9 +108,9 @@ public final class Normaliser {
 
   /** {@code tape} with its volatile values rebased to the canonical ones and declared. */
   public static Tape normalise(Tape tape, Context context) {
-    return Normalisation.normalise(tape,
-        new Normalisation.Known(context.cwd(), context.home(), context.prompt(),
+    return Rebase.normalise(tape,
+        new Rebase.Known(context.cwd(), context.home(), context.prompt(),
             context.epochMs()),
-        new Normalisation.Canon(SESSION_ID, CWD, HOME, EPOCH_MS));
+        new Rebase.Canon(SESSION_ID, CWD, HOME, EPOCH_MS));
   }
 }

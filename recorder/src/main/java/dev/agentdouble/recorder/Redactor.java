@@ -1,14 +1,16 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.Redaction;
+import dev.agentdouble.recorder.internal.SecretScan;
 import dev.agentdouble.recorder.internal.Secrets;
 import dev.agentdouble.tape.Tape;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -50,7 +52,7 @@ import java.util.regex.Pattern;
  * <pre>{@code
  * Redactor redactor =
  *     Redactor.from(System.getenv(), argv, List.of(Pattern.compile("sk-[A-Za-z0-9]+")));
- * Redacted redacted = redactor.redact(Normaliser.normalise(captured, context));
+ * Redactor.Result redacted = redactor.redact(Normaliser.normalise(captured, context));
  * redacted.tape().write(file);
  * err.println("redacted " + redacted.summary());
  * }</pre>
@@ -85,7 +87,7 @@ public final class Redactor {
   public static Redactor from(Map<String, String> env, List<String> argv, List<Pattern> patterns) {
     Objects.requireNonNull(env, "env");
     List<Secrets.Secret> list =
-        Redaction.knownSecrets(env, argv, MIN_LENGTH, Redactor::looksSecret);
+        SecretScan.knownSecrets(env, argv, MIN_LENGTH, Redactor::looksSecret);
     return new Redactor(list, patterns);
   }
 
@@ -111,10 +113,10 @@ public final class Redactor {
   }
 
   /** The tape without the secrets, and how many replacements were made per source. */
-  public Redacted redact(Tape tape) {
-    Redaction.Job job = new Redaction.Job(secrets, patterns, tape.header(), MIN_LENGTH);
-    Tape clean = Redaction.apply(tape, job);
-    return new Redacted(clean, job.counts());
+  public Result redact(Tape tape) {
+    SecretScan.Job job = new SecretScan.Job(secrets, patterns, tape.header(), MIN_LENGTH);
+    Tape clean = SecretScan.apply(tape, job);
+    return new Result(clean, job.counts());
   }
 
   /**
@@ -128,10 +130,42 @@ public final class Redactor {
       java.util.regex.Matcher m = patterns.get(k).matcher(text);
       while (m.find()) {
         if (!m.group().isEmpty()) {
-          all.add(new Secrets.Secret(m.group(), Redaction.marker(source), source));
+          all.add(new Secrets.Secret(m.group(), SecretScan.marker(source), source));
         }
       }
     }
     return new Secrets(all).replace(text, new HashMap<>());
+  }
+
+  /**
+   * What {@link #redact(Tape)} did: the tape without the secrets, and how many replacements it
+   * made per source.
+   *
+   * @param tape the redacted tape
+   * @param counts replacements per source ({@code CURSOR_API_KEY}, {@code api-key}, {@code
+   *     header:Authorization}, {@code pattern-1}, ...), sorted by source; sources that did not
+   *     occur are absent
+   */
+  public record Result(Tape tape, Map<String, Integer> counts) {
+
+    public Result {
+      counts = Collections.unmodifiableMap(new TreeMap<>(counts));
+    }
+
+    /** All replacements made. */
+    public int total() {
+      return counts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** The counts as people read them: {@code 3 (CURSOR_API_KEY 2, api-key 1)}, or {@code 0}. */
+    public String summary() {
+      if (counts.isEmpty()) {
+        return "0";
+      }
+      StringBuilder sb = new StringBuilder().append(total()).append(" (");
+      counts.forEach((source, n) -> sb.append(sb.charAt(sb.length() - 1) == '(' ? "" : ", ")
+          .append(source).append(' ').append(n));
+      return sb.append(')').toString();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.Commands;
+import dev.agentdouble.recorder.command.AgentDoubleCommand;
+import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +13,7 @@ import java.nio.file.Path;
 
 /**
  * Runs the {@code agentdouble} command in-process with captured streams. {@link #run} goes through
- * the public {@link Agentdouble#run}; {@link #runInstalled} gives the commands that start the fake
+ * the public {@link AgentDoubleCommand#run}; {@link #runInstalled} gives the commands that start the fake
  * agent (demo, replay) this project as their installation, without touching system properties.
  */
 final class Cli {
@@ -30,17 +31,17 @@ final class Cli {
     }
   }
 
-  /** {@code agentdouble ARGS} through {@link Agentdouble#run}. */
+  /** {@code agentdouble ARGS} through {@link AgentDoubleCommand#run}. */
   static Result run(String... args) {
     Streams s = new Streams();
-    int exit = Agentdouble.run(s.in, s.out, s.err, args);
+    int exit = AgentDoubleCommand.run(s.in, s.out, s.err, args);
     return s.result(exit);
   }
 
   /** {@code agentdouble ARGS} of the installation in {@link #root()}. */
   static Result runInstalled(String... args) {
     Streams s = new Streams();
-    int exit = new Commands(s.in, s.out, s.err, root()).run(args);
+    int exit = CommandRegistry.installedAt(root()).run(s.in, s.out, s.err, args);
     return s.result(exit);
   }
 

@@ -51,7 +51,7 @@ class DemoTest {
 
   @Test
   void withoutAnInstallationItSaysHowToRun() {
-    // Agentdouble.run without the agentdouble.home property the launcher sets
+    // AgentDoubleCommand.run without the agentdouble.home property the launcher sets
     org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("agentdouble.home") == null);
 
     Cli.Result r = Cli.run("demo", "--timing", "fast");

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * {@code record} through {@link Agentdouble#run} inside a JVM that does other things: while it
+ * {@code record} through {@link AgentDoubleCommand#run} inside a JVM that does other things: while it
  * records, SIGINT and SIGTERM are the recorder's to forward; afterwards they are the JVM's again,
  * however recordings overlapped. Isolated: it looks at this JVM's signal handlers, which any other
  * in-process recording would change meanwhile.

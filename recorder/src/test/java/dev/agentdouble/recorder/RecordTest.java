@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.recorder.command.AgentDoubleCommand;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayInputStream;
@@ -352,7 +353,7 @@ class RecordTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    int status = Agentdouble.run(new ByteArrayInputStream(input), new PrintStream(out, true),
+    int status = AgentDoubleCommand.run(new ByteArrayInputStream(input), new PrintStream(out, true),
         new PrintStream(err, true), "record", "--quiet", "--out", tape().toString(), "--", "cat");
 
     assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -828,7 +829,7 @@ class RecordTest {
         echo 'after the init line' >&2
         """);
 
-    int status = Agentdouble.run(stdin, new PrintStream(slowStdout, true),
+    int status = AgentDoubleCommand.run(stdin, new PrintStream(slowStdout, true),
         new PrintStream(stderr, true), "record", "--quiet", "--out", tape().toString(), "--",
         script.toString());
 

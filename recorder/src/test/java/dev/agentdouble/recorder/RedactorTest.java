@@ -91,7 +91,7 @@ class RedactorTest {
 
   @Test
   void plantedSecretsAreNotInTheWrittenTapeBytes() throws Exception {
-    Redacted redacted = Redactor.from(ENV, ARGV, List.of()).redact(planted());
+    Redactor.Result redacted = Redactor.from(ENV, ARGV, List.of()).redact(planted());
     Path file = dir.resolve("redacted.tape.ndjson");
     redacted.tape().write(file);
 
@@ -113,7 +113,7 @@ class RedactorTest {
 
   @Test
   void theCountNamesEachSource() {
-    Redacted redacted = Redactor.from(ENV, ARGV, List.of()).redact(planted());
+    Redactor.Result redacted = Redactor.from(ENV, ARGV, List.of()).redact(planted());
 
     assertThat(redacted.counts()).containsOnlyKeys("CURSOR_API_KEY", "DB_PASSWORD", "api-key",
         "auth-token", "header:Authorization");
@@ -168,7 +168,7 @@ class RedactorTest {
         .tool(ToolCall.shell("env", 0, "CURSOR_API_KEY=" + API_KEY + "\n", ""))
         .assistant("The key is " + API_KEY + ".").result().exit(0).build();
 
-    Redacted redacted = Redactor.from(ENV, List.of(), List.of()).redact(run);
+    Redactor.Result redacted = Redactor.from(ENV, List.of(), List.of()).redact(run);
 
     assertThat(new String(redacted.tape().toBytes(), StandardCharsets.UTF_8))
         .doesNotContain(API_KEY);
@@ -185,7 +185,7 @@ class RedactorTest {
     Tape tape = new Tape(Header.empty(), List.of(
         Frame.Err.text(0, "1 abcdefgh-12345678 2 abcdefgh 3\n"), new Frame.Exit(0, 1)));
 
-    Redacted redacted = Redactor.from(env, List.of(), List.of()).redact(tape);
+    Redactor.Result redacted = Redactor.from(env, List.of(), List.of()).redact(tape);
 
     assertThat(new String(((Frame.Err) redacted.tape().frames().get(0)).bytes(),
         StandardCharsets.UTF_8))
@@ -220,7 +220,7 @@ class RedactorTest {
         Frame.Err.text(2, "sk-test-zz9\n"),
         new Frame.Exit(3, 0)));
 
-    Redacted redacted = Redactor.from(Map.of(), List.of(),
+    Redactor.Result redacted = Redactor.from(Map.of(), List.of(),
         List.of(Pattern.compile("sk-live-[a-z0-9]+"), Pattern.compile("sk-test-\\w+")))
         .redact(tape);
 
@@ -236,7 +236,7 @@ class RedactorTest {
     Tape tape = new Tape(Header.builder().argv(List.of("--api-key", "abc", "-Habc: x")).build(),
         List.of(Frame.Err.text(0, "abc abc\n"), new Frame.Exit(0, 1)));
 
-    Redacted redacted = Redactor.from(Map.of(), List.of(), List.of()).redact(tape);
+    Redactor.Result redacted = Redactor.from(Map.of(), List.of(), List.of()).redact(tape);
 
     assertThat(redacted.tape().header().argv())
         .containsExactly("--api-key", "REDACTED:api-key", "-Habc: REDACTED:header:abc");
@@ -253,7 +253,7 @@ class RedactorTest {
         new Frame.Out(1, "{\"a\":\"x\",\"y\":\"z\"}"),
         new Frame.Exit(2, 0)));
 
-    Redacted redacted = Redactor.from(env, List.of(), List.of()).redact(tape);
+    Redactor.Result redacted = Redactor.from(env, List.of(), List.of()).redact(tape);
 
     assertThat(redacted.tape().frames().get(0)).isEqualTo(new Frame.Out(0,
         "{\"n\":\"REDACTED:PIN_SECRET\",\"m\":\"1REDACTED:PIN_SECRET\"}"));
@@ -271,7 +271,7 @@ class RedactorTest {
         Frame.OutBytes.text(1, "{ \"pretty\": \"p\\u00E4ssw\\u00F6rd-\\u00FCn\\u00EFcode\" }\n"),
         new Frame.Exit(2, 0)));
 
-    Redacted redacted = Redactor.from(Map.of("UNI_TOKEN", secret), List.of(), List.of())
+    Redactor.Result redacted = Redactor.from(Map.of("UNI_TOKEN", secret), List.of(), List.of())
         .redact(tape);
 
     String bytes = new String(redacted.tape().toBytes(), StandardCharsets.UTF_8);

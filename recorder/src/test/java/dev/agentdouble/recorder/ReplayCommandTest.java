@@ -2,7 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.recorder.internal.Commands;
+import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -176,9 +176,10 @@ class ReplayCommandTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
 
-    int exit = new Commands(new ByteArrayInputStream(new byte[0]),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), errStream,
-        dir.resolve("not-an-installation")).run("replay", tape.toString());
+    int exit = CommandRegistry.installedAt(dir.resolve("not-an-installation"))
+        .run(new ByteArrayInputStream(new byte[0]),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), errStream,
+            "replay", tape.toString());
 
     assertThat(exit).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("agentdouble: "

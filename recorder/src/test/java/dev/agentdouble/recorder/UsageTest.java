@@ -18,8 +18,41 @@ class UsageTest {
     assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
         .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
             "diff A B [--timing]", "drift [--stdout] OLD NEW",
-            "catalog [--show NAME | --write NAME --out FILE]", "serve --tapes DIR [--port N] [--timing T]");
+            "catalog [--show NAME | --write NAME --out FILE]");
     assertThat(r.err()).isEmpty();
+  }
+
+  /** {@code serve} comes from the JUnit extension, not on this module's classpath. */
+  @Test
+  void helpIsTheRegistrysOwnCommandsLaidOutInColumns() {
+    assertThat(Cli.run("--help").out()).isEqualTo("""
+        usage: agentdouble <command> [options]
+
+        Commands:
+          demo                      replay a built-in run in every output format, and a failure
+          record [options] -- COMMAND ARGS...
+                                    run a command (the real cursor-agent) and record it as a tape
+          shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR
+                                    write cursor-agent/agent scripts that record or replay
+          replay TAPE [options]     play a tape (a file or builtin:NAME) through the fake agent, as a
+                                    consumer would see it
+              --output-format F       text, json or stream-json (default: the tape's own)
+              --timing T              fast, recorded (default), scale:F or max-gap:MS
+              --prompt P              the prompt to pass (default: the tape's vars.prompt)
+          import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw] --out TAPE
+                                    turn a captured run into a tape
+          lint TAPE...              check tapes against the format and the CLI's protocol
+          show TAPE...              print a readable timeline of each tape
+          diff A B [--timing]       show what differs between two tapes (timing ignored unless
+                                    --timing); exit 0 when the same, 1 when they differ
+          vary TAPE --variant NAME [--seed N] [--out FILE]
+                                    derive a damaged variant (re-chunked, cut, noisy, ...); --list
+          drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
+          catalog [--show NAME | --write NAME --out FILE]
+                                    list the built-in tapes; print one, or write it to a file
+
+        Run `agentdouble <command> --help` for a command's details.
+        """);
   }
 
   @Test
@@ -54,13 +87,14 @@ class UsageTest {
     assertThat(Cli.run("demo", "--help").out()).contains("--timing T");
   }
 
+  /** The JUnit extension's CommandsTest runs it with the extension on the classpath. */
   @Test
-  void serveRunInTheRecordersJvmPointsAtTheLauncher() {
+  void serveIsACommandOnlyWhereAModuleProvidesIt() {
     Cli.Result r = Cli.run("serve", "--tapes", "tapes");
 
-    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: serve is started by the ./agentdouble launcher")
+    assertThat(r.err()).startsWith("agentdouble: unknown command 'serve'; commands are demo, ")
         .doesNotContain("Exception");
   }
 
@@ -71,7 +105,8 @@ class UsageTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, serve\nRun 'agentdouble --help' for usage.\n");
+        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog\n"
+        + "Run 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest

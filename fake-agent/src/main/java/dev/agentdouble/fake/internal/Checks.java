@@ -20,9 +20,9 @@ final class Checks {
    * A run the CLI ends before it needs an answer from the server.
    *
    * @param reason a short code for the journal and the control plane, e.g. {@code trust-gate}
-   * @param outcome what it writes and how it exits
+   * @param answer what it writes and how it exits
    */
-  record Stop(String reason, Outcome outcome) {}
+  record Stop(String reason, Answer answer) {}
 
   private final CliArgs args;
   private final Profile profile;
@@ -69,7 +69,7 @@ final class Checks {
       return stop;
     }
     if (prompt.isEmpty()) {
-      return new Stop("no-prompt", Outcome.fail(CursorMessages.NO_PROMPT));
+      return new Stop("no-prompt", Answer.fail(CursorMessages.NO_PROMPT));
     }
     if (newer && (stop = model()) != null) {
       return stop;
@@ -87,7 +87,7 @@ final class Checks {
 
   private Stop auth() {
     if (!profile.loggedIn() && !keyGiven()) {
-      return new Stop("auth", Outcome.fail(CursorMessages.AUTH_REQUIRED));
+      return new Stop("auth", Answer.fail(CursorMessages.AUTH_REQUIRED));
     }
     return null;
   }
@@ -95,7 +95,7 @@ final class Checks {
   private Stop apiKey() {
     if (!profile.apiKeyValid() && (args.apiKey().isPresent()
         || !blank(env.get("CURSOR_API_KEY")))) {
-      return new Stop("api-key", Outcome.fail(CursorMessages.INVALID_API_KEY));
+      return new Stop("api-key", Answer.fail(CursorMessages.INVALID_API_KEY));
     }
     return null;
   }
@@ -109,7 +109,7 @@ final class Checks {
     if (args.option("output-format").isEmpty() || args.outputFormat().isPresent()) {
       return null;
     }
-    return new Stop("output-format", Outcome.fail("error: option '--output-format <format>'"
+    return new Stop("output-format", Answer.fail("error: option '--output-format <format>'"
         + " argument '" + args.option("output-format").get() + "' is invalid. Allowed choices"
         + " are text, json, stream-json.\n"));
   }
@@ -134,7 +134,7 @@ final class Checks {
     if (state.trusted(physical)) {
       return null;
     }
-    return new Stop("trust-gate", Outcome.fail(CursorMessages.trustRequired(physical)));
+    return new Stop("trust-gate", Answer.fail(CursorMessages.trustRequired(physical)));
   }
 
   /** The workspace's physical absolute path, links resolved, as the CLI shows it. */
@@ -155,7 +155,7 @@ final class Checks {
     if (isUuid(id) || isPreviousChat(id)) {
       return null; // an unknown valid UUID starts a new session under that id
     }
-    return new Stop("resume", Outcome.fail(CursorMessages.resumeNotUuid(id)));
+    return new Stop("resume", Answer.fail(CursorMessages.resumeNotUuid(id)));
   }
 
   private Stop newSessionId() throws IOException {
@@ -164,10 +164,10 @@ final class Checks {
     }
     String id = args.newSessionId().get();
     if (!isUuidV4(id)) {
-      return new Stop("new-session-id", Outcome.fail(CursorMessages.newSessionIdNotUuidV4(id)));
+      return new Stop("new-session-id", Answer.fail(CursorMessages.newSessionIdNotUuidV4(id)));
     }
     if (state.sessionTaken(id)) {
-      return new Stop("new-session-id", Outcome.fail(CursorMessages.sessionIdInUse(id)));
+      return new Stop("new-session-id", Answer.fail(CursorMessages.sessionIdInUse(id)));
     }
     return null; // taken once every check has passed
   }
@@ -183,7 +183,7 @@ final class Checks {
       return null;
     }
     return new Stop("allowed-tools",
-        new Outcome("", CursorMessages.invalidAllowedTools(invalid), 0));
+        new Answer("", CursorMessages.invalidAllowedTools(invalid), 0));
   }
 
   private Stop conversationHistory() {
@@ -195,7 +195,7 @@ final class Checks {
       return null;
     }
     return new Stop("conversation-history-file",
-        new Outcome("", CursorMessages.conversationHistoryMissing(file), 0));
+        new Answer("", CursorMessages.conversationHistoryMissing(file), 0));
   }
 
   private Stop systemPromptFile() throws IOException {
@@ -205,13 +205,13 @@ final class Checks {
     Path file = Path.of(cwd).resolve(args.option("system-prompt").get()).normalize();
     if (!Files.isRegularFile(file)) {
       return new Stop("system-prompt",
-          Outcome.fail(CursorMessages.systemPromptFileNotFound(file.toString())));
+          Answer.fail(CursorMessages.systemPromptFileNotFound(file.toString())));
     }
     if (Files.size(file) == 0) {
       return new Stop("system-prompt",
-          Outcome.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
+          Answer.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
     }
-    return null; // read and accepted locally; the server refuses it (see Invocation)
+    return null; // read and accepted locally; the server refuses it (see Impersonation)
   }
 
   /** A model with bracket parameters: the CLI resolves none of them for a plain account. */
@@ -224,7 +224,7 @@ final class Checks {
       ids.add(m.id());
     }
     return new Stop("model",
-        Outcome.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
+        Answer.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
   }
 
   /** {@code -1}, {@code -2}: the Nth previous chat of the workspace. */

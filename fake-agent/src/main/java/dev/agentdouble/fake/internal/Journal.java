@@ -1,6 +1,9 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -99,12 +102,13 @@ public final class Journal {
     field(sb, InvocationRecord.STOPPED_BY, e.stoppedBy());
     if (e.ending() != null) {
       Ending end = e.ending();
-      switch (end.kind()) {
-        case EXIT -> sb.append(",\"").append(InvocationRecord.EXIT).append("\":").append(end.code());
-        case KILL -> field(sb, InvocationRecord.SIGNAL, end.signal());
-        case HANG -> sb.append(",\"").append(InvocationRecord.HANG).append("\":true")
-            .append(end.closeStdout()
-                ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
+      if (end instanceof Frame.Exit exit) {
+        sb.append(",\"").append(InvocationRecord.EXIT).append("\":").append(exit.code());
+      } else if (end instanceof Frame.Kill kill) {
+        field(sb, InvocationRecord.SIGNAL, kill.signal());
+      } else if (end instanceof Frame.Hang hang) {
+        sb.append(",\"").append(InvocationRecord.HANG).append("\":true")
+            .append(hang.closeStdout() ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
       }
     }
     field(sb, InvocationRecord.ERROR, e.error());

@@ -56,13 +56,13 @@ public final class Player {
    * A tape that passed validation: its header, how it ends, and the (rare) lines whose {@code out}
    * value has whitespace to remove, in ascending order.
    */
-  public record Checked(Header header, Ending ending, int[] notCompactLines) {}
+  public record Checked(Header header, Frame.Ending ending, int[] notCompactLines) {}
 
   /** Reads the whole tape once, checking every line; returns what replay needs to know. */
   public static Checked validate(TapeSource source) throws IOException {
     try (InputStream in = source.open()) {
       TapeScanner scanner = new TapeScanner(source.name(), in);
-      Ending ending = null;
+      Frame.Ending ending = null;
       int[] notCompact = new int[0];
       int count = 0;
       while (scanner.next()) {
@@ -80,11 +80,11 @@ public final class Player {
     }
   }
 
-  private static Ending ending(FrameLine f) {
+  private static Frame.Ending ending(FrameLine f) {
     return switch (f.kind) {
-      case EXIT -> Ending.exit(f.code);
-      case KILL -> Ending.kill(f.signal);
-      default -> Ending.hang(f.closeStdout);
+      case EXIT -> new Frame.Exit(f.t, f.code);
+      case KILL -> new Frame.Kill(f.t, f.signal);
+      default -> new Frame.Hang(f.t, f.closeStdout);
     };
   }
 
@@ -93,7 +93,7 @@ public final class Player {
    * {"t":N,"out":VALUE}}, are sliced without parsing again (validation parsed them already); any
    * other line is parsed again.
    */
-  public Ending play(Checked checked) throws IOException, Gates.NotReleased {
+  public Frame.Ending play(Checked checked) throws IOException, Gates.NotReleased {
     int[] notCompact = checked.notCompactLines();
     int nextNotCompact = 0;
     FrameLine f = new FrameLine();

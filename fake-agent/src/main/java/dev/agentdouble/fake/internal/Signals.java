@@ -83,15 +83,15 @@ public final class Signals {
   }
 
   /** Ends the process as {@code ending} says: exit, death by signal, or hang. */
-  public static void end(Ending ending) {
+  public static void end(Frame.Ending ending) {
     // not a switch: a switch on an enum loads a synthetic class, which the CDS archive cannot hold
     // (the training run never ends this way), at a cost on every invocation
-    if (ending.kind() == Ending.Kind.KILL) {
-      die(ending.signal());
-    } else if (ending.kind() == Ending.Kind.HANG) {
-      hang(ending.closeStdout());
+    if (ending instanceof Frame.Kill kill) {
+      die(kill.signal());
+    } else if (ending instanceof Frame.Hang hang) {
+      hang(hang.closeStdout());
     } else {
-      System.exit(ending.code());
+      System.exit(((Frame.Exit) ending).code());
     }
   }
 

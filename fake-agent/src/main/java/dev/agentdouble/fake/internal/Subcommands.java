@@ -82,15 +82,15 @@ public final class Subcommands {
    *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying
    *       it was done, exit 0, no file touched.
    *   <li>{@code worker}: not impersonated (a worker connects to Cursor and runs until stopped);
-   *       AgentDouble's own problem, exit {@value Invocation#OWN_PROBLEM}.
+   *       AgentDouble's own problem, exit {@value Impersonation#OWN_PROBLEM}.
    * </ul>
    */
-  public static Optional<Outcome> answer(CliArgs args, Profile profile) {
+  public static Optional<Answer> answer(CliArgs args, Profile profile) {
     if (args.version()) {
-      return Optional.of(Outcome.out(profile.version() + "\n"));
+      return Optional.of(Answer.out(profile.version() + "\n"));
     }
     if (args.help()) {
-      return Optional.of(Outcome.out(HelpText.render(chain(args, profile))));
+      return Optional.of(Answer.out(HelpText.render(chain(args, profile))));
     }
     if (args.subcommand().isPresent()) {
       return Optional.of(subcommand(args, profile));
@@ -101,13 +101,13 @@ public final class Subcommands {
     return Optional.empty();
   }
 
-  private static Outcome subcommand(CliArgs args, Profile profile) {
+  private static Answer subcommand(CliArgs args, Profile profile) {
     String name = args.subcommand().orElseThrow();
     switch (name) {
       case "status":
         return status(args, profile);
       case "create-chat":
-        return Outcome.out(UUID.randomUUID() + "\n");
+        return Answer.out(UUID.randomUUID() + "\n");
       case "models":
         return models(args, profile);
       case "about":
@@ -119,23 +119,23 @@ public final class Subcommands {
       case "team":
       case "bedrock":
       case "generate-rule":
-        return Outcome.fail(CursorMessages.RAW_MODE_UNSUPPORTED);
+        return Answer.fail(CursorMessages.RAW_MODE_UNSUPPORTED);
       case "login":
-        return Outcome.out(profile.loggedIn()
+        return Answer.out(profile.loggedIn()
             ? "✓ Already logged in as " + profile.email() + "\n"
             : "Starting login process...\n✓ Login successful!\n");
       case "logout":
-        return Outcome.out(profile.loggedIn() ? "✓ Logged out successfully\n" : "Not logged in\n");
+        return Answer.out(profile.loggedIn() ? "✓ Logged out successfully\n" : "Not logged in\n");
       case "update":
-        return Outcome.out("✓ Already up to date (" + profile.version() + ")\n");
+        return Answer.out("✓ Already up to date (" + profile.version() + ")\n");
       case "install-shell-integration":
-        return Outcome.out("✓ Shell integration installed to ~/.zshrc\n");
+        return Answer.out("✓ Shell integration installed to ~/.zshrc\n");
       case "uninstall-shell-integration":
-        return Outcome.out("✓ Shell integration removed from ~/.zshrc\n");
+        return Answer.out("✓ Shell integration removed from ~/.zshrc\n");
       case "worker":
-        return new Outcome("", "agentdouble: 'agent worker' is not impersonated: a worker"
+        return new Answer("", "agentdouble: 'agent worker' is not impersonated: a worker"
             + " connects to Cursor and runs tool calls until it is stopped\n",
-            Invocation.OWN_PROBLEM);
+            Impersonation.OWN_PROBLEM);
       case "mcp":
         return mcp(args);
       default:
@@ -147,10 +147,10 @@ public final class Subcommands {
     return profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
   }
 
-  private static Outcome status(CliArgs args, Profile profile) {
+  private static Answer status(CliArgs args, Profile profile) {
     boolean json = isJson(args);
     if (!json) {
-      return Outcome.out(profile.loggedIn()
+      return Answer.out(profile.loggedIn()
           ? "✓ Logged in as " + profile.email() + "\n"
           : "Not logged in\n");
     }
@@ -171,25 +171,25 @@ public final class Subcommands {
       } else {
         status.put("message", "Not logged in");
       }
-      return Outcome.out(pretty(status));
+      return Answer.out(pretty(status));
     }
     if (!profile.loggedIn()) {
-      return Outcome.out("{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
+      return Answer.out("{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
           + "\"hasAccessToken\":false,\"hasRefreshToken\":false}\n");
     }
-    return Outcome.out("{\"status\":\"authenticated\",\"isAuthenticated\":true,"
+    return Answer.out("{\"status\":\"authenticated\",\"isAuthenticated\":true,"
         + "\"hasAccessToken\":true,\"hasRefreshToken\":true,\"userInfo\":{\"email\":"
         + JsonText.quote(profile.email()) + "}}\n");
   }
 
-  private static Outcome models(CliArgs args, Profile profile) {
+  private static Answer models(CliArgs args, Profile profile) {
     boolean cli202610 = is202610(profile);
     if (!profile.loggedIn()) {
-      return Outcome.fail(cli202610
+      return Answer.fail(cli202610
           ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
     }
     if (profile.models().isEmpty()) {
-      return Outcome.out("No models available for this account.\n");
+      return Answer.out("No models available for this account.\n");
     }
     String chosen = args.model().orElse(null);
     boolean chosenListed = false;
@@ -214,10 +214,10 @@ public final class Subcommands {
       sb.append('\n');
     }
     sb.append('\n').append(cli202610 ? MODELS_TIP_2026_10 : MODELS_TIP).append('\n');
-    return Outcome.out(sb.toString());
+    return Answer.out(sb.toString());
   }
 
-  private static Outcome about(CliArgs args, Profile profile) {
+  private static Answer about(CliArgs args, Profile profile) {
     boolean cli202610 = is202610(profile);
     String platform = platform();
     String arch = arch();
@@ -237,13 +237,13 @@ public final class Subcommands {
       about.put("terminalProgram", "unknown");
       about.put("shell", "unknown");
       about.put("lastRequestId", null);
-      return Outcome.out(cli202610 ? pretty(about) : compact(about));
+      return Answer.out(cli202610 ? pretty(about) : compact(about));
     }
     if (profile.about().isPresent()) {
       String text = profile.about().get();
-      return Outcome.out(text.endsWith("\n") ? text : text + "\n");
+      return Answer.out(text.endsWith("\n") ? text : text + "\n");
     }
-    return Outcome.out("About Cursor CLI\n\n"
+    return Answer.out("About Cursor CLI\n\n"
         + row("CLI Version", profile.version())
         + (cli202610 ? row("Latest", profile.version() + " (up to date)") : "")
         + row("Model", profile.model())
@@ -350,12 +350,12 @@ public final class Subcommands {
     }
   }
 
-  private static Outcome mcp(CliArgs args) {
+  private static Answer mcp(CliArgs args) {
     String command = args.commandPath().get(args.commandPath().size() - 1);
     if (command.equals("list")) {
-      return Outcome.out("No MCP servers configured\n");
+      return Answer.out("No MCP servers configured\n");
     }
-    return Outcome.fail("Error: MCP server \"" + args.commandArgs().get(0) + "\"" + NO_MCP_CONFIG);
+    return Answer.fail("Error: MCP server \"" + args.commandArgs().get(0) + "\"" + NO_MCP_CONFIG);
   }
 
   /** The commands of {@code args.commandPath()} in the profile's tree, the root first. */

@@ -68,7 +68,7 @@ public final class Training {
   }
 
   public static void main(String[] args) throws IOException {
-    // what FakeAgent.main touches besides Invocation.run: its own class, the process environment,
+    // what FakeAgent.main touches besides Impersonation.run: its own class, the process environment,
     // the signal handlers
     Signals.install();
     System.getenv();
@@ -88,7 +88,7 @@ public final class Training {
           List.of("--version"),
           List.of("status"),
           List.of("-p", "--bogus"))) {
-        new Invocation("cursor-agent", argv, env, "/w", "/h", false, false,
+        new Impersonation("cursor-agent", argv, env, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
@@ -101,12 +101,12 @@ public final class Training {
         Map<String, String> url = Map.of(FakeEnvironment.URL,
             "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
             FakeEnvironment.SECRET, "training", FakeEnvironment.TIMING, "fast");
-        new Invocation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
+        new Impersonation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
             new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
       // a built-in tape: the catalog's index and a tape read from the jar
-      new Invocation("cursor-agent", List.of("-p", "p"),
+      new Impersonation("cursor-agent", List.of("-p", "p"),
           Map.of(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN + "documented-minimal",
               FakeEnvironment.TIMING, "fast"),
           "/w", "/h", false, false, new ByteArrayInputStream(new byte[0]),

@@ -23,14 +23,14 @@ class SubcommandsCli202610Test {
       PROFILE.email(), PROFILE.defaultOutputFormat(), PROFILE.textStyle(), PROFILE.model(),
       PROFILE.models(), Optional.empty(), PROFILE.behaviour());
 
-  private static Outcome answer(Profile profile, String... argv) {
-    Optional<Outcome> outcome =
+  private static Answer answer(Profile profile, String... argv) {
+    Optional<Answer> outcome =
         Subcommands.answer(parsed(Profile.Surface.CLI_2026_10, argv), profile);
     assertThat(outcome).as("answer to %s", List.of(argv)).isPresent();
     return outcome.get();
   }
 
-  private static Outcome answer(String... argv) {
+  private static Answer answer(String... argv) {
     return answer(PROFILE, argv);
   }
 
@@ -41,10 +41,10 @@ class SubcommandsCli202610Test {
 
   @Test
   void helpIsThe2026HelpOnStdoutWhicheverWayItIsAsked() {
-    Outcome help = answer("--help");
+    Answer help = answer("--help");
 
     assertThat(help).isEqualTo(
-        Outcome.out(HelpText.render(List.of(CursorCommands.CLI_2026_10))));
+        Answer.out(HelpText.render(List.of(CursorCommands.CLI_2026_10))));
     assertThat(answer("-h")).isEqualTo(help);
     assertThat(answer("help")).isEqualTo(help);
     assertThat(answer("-p", "hi", "--help")).isEqualTo(help);
@@ -60,7 +60,7 @@ class SubcommandsCli202610Test {
 
   @Test
   void helpOfANewCommandIsThatCommandsHelp() {
-    Outcome rule = answer("help", "generate-rule");
+    Answer rule = answer("help", "generate-rule");
 
     assertThat(rule.stdout()).startsWith("Usage: agent generate-rule|rule [options]\n\n"
         + "Generate a new Cursor rule with interactive prompts\n");
@@ -76,7 +76,7 @@ class SubcommandsCli202610Test {
 
   @Test
   void statusAsJsonIsPrettyWithTheUserInfo() {
-    assertThat(answer("status", "--format", "json")).isEqualTo(Outcome.out("{\n"
+    assertThat(answer("status", "--format", "json")).isEqualTo(Answer.out("{\n"
         + "  \"status\": \"authenticated\",\n"
         + "  \"isAuthenticated\": true,\n"
         + "  \"hasAccessToken\": true,\n"
@@ -94,20 +94,20 @@ class SubcommandsCli202610Test {
 
   @Test
   void statusAsJsonWithoutAnAccountSaysNotLoggedIn() {
-    assertThat(answer(LOGGED_OUT, "status", "--format", "json")).isEqualTo(Outcome.out("{\n"
+    assertThat(answer(LOGGED_OUT, "status", "--format", "json")).isEqualTo(Answer.out("{\n"
         + "  \"status\": \"unauthenticated\",\n"
         + "  \"isAuthenticated\": false,\n"
         + "  \"hasAccessToken\": false,\n"
         + "  \"hasRefreshToken\": false,\n"
         + "  \"message\": \"Not logged in\"\n"
         + "}\n"));
-    assertThat(answer(LOGGED_OUT, "status")).isEqualTo(Outcome.out("Not logged in\n"));
-    assertThat(answer("status")).isEqualTo(Outcome.out("✓ Logged in as dev@example.com\n"));
+    assertThat(answer(LOGGED_OUT, "status")).isEqualTo(Answer.out("Not logged in\n"));
+    assertThat(answer("status")).isEqualTo(Answer.out("✓ Logged in as dev@example.com\n"));
   }
 
   @Test
   void aboutAsJsonIsPrettyWithTheKeysInTheCliOrder() {
-    Outcome about = answer("about", "--format", "json");
+    Answer about = answer("about", "--format", "json");
     JsonNode json = Json.tree(about.stdout());
     List<String> keys = new ArrayList<>();
     json.fieldNames().forEachRemaining(keys::add);
@@ -142,7 +142,7 @@ class SubcommandsCli202610Test {
 
   @Test
   void modelsMarksTheDefaultAndEndsWithThe2026Tip() {
-    assertThat(answer("models")).isEqualTo(Outcome.out("Available models\n\n"
+    assertThat(answer("models")).isEqualTo(Answer.out("Available models\n\n"
         + "auto - Auto (default)\n"
         + "composer-2.5 - Composer 2.5\n"
         + "claude-4.6-sonnet-medium - Sonnet 4.6 1M\n"
@@ -172,7 +172,7 @@ class SubcommandsCli202610Test {
 
   @Test
   void modelsWithoutAnAccountUsesThe2026Wording() {
-    Outcome expected = Outcome.fail(CursorMessages.AUTH_REQUIRED_FOR_MODELS);
+    Answer expected = Answer.fail(CursorMessages.AUTH_REQUIRED_FOR_MODELS);
 
     assertThat(answer(LOGGED_OUT, "models")).isEqualTo(expected);
     assertThat(answer(LOGGED_OUT, "--list-models")).isEqualTo(expected);
@@ -182,9 +182,9 @@ class SubcommandsCli202610Test {
 
   @Test
   void createChatPrintsAFreshUuid() {
-    Outcome chat = answer("create-chat");
+    Answer chat = answer("create-chat");
 
-    assertThat(chat.exit()).isZero();
+    assertThat(chat.exit().code()).isZero();
     assertThat(UUID.fromString(chat.stdout().strip()).version()).isEqualTo(4);
     assertThat(chat.stdout()).endsWith("\n").hasLineCount(1);
   }
@@ -193,22 +193,22 @@ class SubcommandsCli202610Test {
   @ValueSource(strings = {"ls", "resume", "persist", "plugin", "team", "bedrock", "generate-rule",
       "rule"})
   void theInteractiveCommandsCrashWithoutATerminal(String command) {
-    assertThat(answer(command)).isEqualTo(Outcome.fail(CursorMessages.RAW_MODE_UNSUPPORTED));
+    assertThat(answer(command)).isEqualTo(Answer.fail(CursorMessages.RAW_MODE_UNSUPPORTED));
   }
 
   @Test
   void shellIntegrationIsReportedDoneWithoutTouchingAFile() {
     assertThat(answer("install-shell-integration"))
-        .isEqualTo(Outcome.out("✓ Shell integration installed to ~/.zshrc\n"));
+        .isEqualTo(Answer.out("✓ Shell integration installed to ~/.zshrc\n"));
     assertThat(answer("uninstall-shell-integration"))
-        .isEqualTo(Outcome.out("✓ Shell integration removed from ~/.zshrc\n"));
+        .isEqualTo(Answer.out("✓ Shell integration removed from ~/.zshrc\n"));
   }
 
   @Test
   void aWorkerIsNotImpersonated() {
-    Outcome worker = answer("worker", "--pool");
+    Answer worker = answer("worker", "--pool");
 
-    assertThat(worker.exit()).isEqualTo(Invocation.OWN_PROBLEM);
+    assertThat(worker.exit().code()).isEqualTo(Impersonation.OWN_PROBLEM);
     assertThat(worker.stdout()).isEmpty();
     assertThat(worker.stderr()).startsWith("agentdouble: 'agent worker' is not impersonated")
         .endsWith("\n");

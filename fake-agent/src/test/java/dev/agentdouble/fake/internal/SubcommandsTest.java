@@ -20,14 +20,14 @@ class SubcommandsTest {
       "dev@example.com", OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto",
       PROFILE.models(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
-  private static Outcome answer(Profile profile, String... argv) {
-    Optional<Outcome> outcome =
+  private static Answer answer(Profile profile, String... argv) {
+    Optional<Answer> outcome =
         Subcommands.answer(parsed(profile.behaviour().surface(), argv), profile);
     assertThat(outcome).as("answer to %s", List.of(argv)).isPresent();
     return outcome.get();
   }
 
-  private static Outcome answer(String... argv) {
+  private static Answer answer(String... argv) {
     return answer(PROFILE, argv);
   }
 
@@ -53,8 +53,8 @@ class SubcommandsTest {
     Profile other = new Profile("p", "2026.11.30-0123abc", true, "a@b.c", OutputFormat.TEXT,
         TextStyle.FINAL, "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
-    assertThat(answer("--version")).isEqualTo(new Outcome("2026.10.01-e373342\n", "", 0));
-    assertThat(answer(other, "-v")).isEqualTo(new Outcome("2026.11.30-0123abc\n", "", 0));
+    assertThat(answer("--version")).isEqualTo(new Answer("2026.10.01-e373342\n", "", 0));
+    assertThat(answer(other, "-v")).isEqualTo(new Answer("2026.11.30-0123abc\n", "", 0));
   }
 
   @Test
@@ -64,9 +64,9 @@ class SubcommandsTest {
 
   @Test
   void helpPrintsTheRootHelpOnStdout() {
-    Outcome help = answer("--help");
+    Answer help = answer("--help");
 
-    assertThat(help.exit()).isZero();
+    assertThat(help.exit().code()).isZero();
     assertThat(help.stderr()).isEmpty();
     assertThat(help.stdout()).startsWith("Usage: agent [options] [command] [prompt...]\n")
         .contains("  --output-format <format>");
@@ -105,15 +105,15 @@ class SubcommandsTest {
 
   @Test
   void statusSaysWhoIsLoggedIn() {
-    assertThat(answer("status")).isEqualTo(new Outcome("✓ Logged in as dev@example.com\n", "", 0));
+    assertThat(answer("status")).isEqualTo(new Answer("✓ Logged in as dev@example.com\n", "", 0));
     assertThat(answer("whoami")).isEqualTo(answer("status"));
-    assertThat(answer(LOGGED_OUT, "status")).isEqualTo(new Outcome("Not logged in\n", "", 0));
+    assertThat(answer(LOGGED_OUT, "status")).isEqualTo(new Answer("Not logged in\n", "", 0));
   }
 
   @Test
   void statusAsJsonIsOneCompactObject() {
-    Outcome in = answer("status", "--format", "json");
-    Outcome out = answer(LOGGED_OUT, "whoami", "--format=json");
+    Answer in = answer("status", "--format", "json");
+    Answer out = answer(LOGGED_OUT, "whoami", "--format=json");
 
     assertThat(in.stdout()).endsWith("}\n").doesNotContain(" ").hasLineCount(1);
     JsonNode json = Json.tree(in.stdout());
@@ -124,7 +124,7 @@ class SubcommandsTest {
     assertThat(none.get("status").asText()).isEqualTo("unauthenticated");
     assertThat(none.get("isAuthenticated").asBoolean()).isFalse();
     assertThat(none.has("userInfo")).isFalse();
-    assertThat(out.exit()).isZero();
+    assertThat(out.exit().code()).isZero();
   }
 
   @Test
@@ -138,21 +138,21 @@ class SubcommandsTest {
 
   @Test
   void createChatPrintsAFreshUuid() {
-    Outcome first = answer("create-chat");
-    Outcome second = answer("create-chat");
+    Answer first = answer("create-chat");
+    Answer second = answer("create-chat");
 
     assertThat(first.stdout()).endsWith("\n").hasLineCount(1);
     UUID id = UUID.fromString(first.stdout().strip());
     assertThat(id.version()).isEqualTo(4);
     assertThat(second.stdout()).isNotEqualTo(first.stdout());
-    assertThat(first.exit()).isZero();
+    assertThat(first.exit().code()).isZero();
   }
 
   @Test
   void modelsListsIdsAndNamesWithATip() {
-    Outcome models = answer("models");
+    Answer models = answer("models");
 
-    assertThat(models.exit()).isZero();
+    assertThat(models.exit().code()).isZero();
     assertThat(models.stderr()).isEmpty();
     List<String> lines = models.stdout().lines().toList();
     assertThat(lines.get(0)).isEqualTo("Available models");
@@ -184,23 +184,23 @@ class SubcommandsTest {
         "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer(none, "models"))
-        .isEqualTo(new Outcome("No models available for this account.\n", "", 0));
+        .isEqualTo(new Answer("No models available for this account.\n", "", 0));
   }
 
   @Test
   void modelsNeedsAnAccount() {
-    Outcome outcome = answer(LOGGED_OUT, "models");
+    Answer outcome = answer(LOGGED_OUT, "models");
 
-    assertThat(outcome.exit()).isEqualTo(1);
+    assertThat(outcome.exit().code()).isEqualTo(1);
     assertThat(outcome.stdout()).isEmpty();
     assertThat(outcome.stderr()).startsWith("Error: Authentication required.").endsWith("\n");
   }
 
   @Test
   void aboutShowsVersionModelAndAccountInAlignedRows() {
-    Outcome about = answer("about");
+    Answer about = answer("about");
 
-    assertThat(about.exit()).isZero();
+    assertThat(about.exit().code()).isZero();
     assertThat(about.stdout()).startsWith("About Cursor CLI\n\n"
         + "CLI Version         2026.10.01-e373342\n"
         + "Model               Auto\n"
@@ -236,9 +236,9 @@ class SubcommandsTest {
   @ParameterizedTest
   @ValueSource(strings = {"ls", "resume"})
   void theSessionPickersFailWithoutATerminal(String command) {
-    Outcome outcome = answer(command);
+    Answer outcome = answer(command);
 
-    assertThat(outcome.exit()).isEqualTo(1);
+    assertThat(outcome.exit().code()).isEqualTo(1);
     assertThat(outcome.stdout()).isEmpty();
     assertThat(outcome.stderr()).startsWith("Error: ").contains("stdin").endsWith("\n");
   }
@@ -246,9 +246,9 @@ class SubcommandsTest {
   @ParameterizedTest
   @ValueSource(strings = {"login", "logout", "update"})
   void accountAndUpdateCommandsAnswerWithoutFailing(String command) {
-    Outcome outcome = answer(command);
+    Answer outcome = answer(command);
 
-    assertThat(outcome.exit()).isZero();
+    assertThat(outcome.exit().code()).isZero();
     assertThat(outcome.stderr()).isEmpty();
     assertThat(outcome.stdout()).isNotBlank().endsWith("\n");
   }
@@ -263,15 +263,15 @@ class SubcommandsTest {
 
   @Test
   void mcpListsNoServers() {
-    assertThat(answer("mcp", "list")).isEqualTo(new Outcome("No MCP servers configured\n", "", 0));
+    assertThat(answer("mcp", "list")).isEqualTo(new Answer("No MCP servers configured\n", "", 0));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"login", "list-tools", "enable", "disable"})
   void mcpServerCommandsFindNoSuchServer(String command) {
-    Outcome outcome = answer("mcp", command, "github");
+    Answer outcome = answer("mcp", command, "github");
 
-    assertThat(outcome.exit()).isEqualTo(1);
+    assertThat(outcome.exit().code()).isEqualTo(1);
     assertThat(outcome.stdout()).isEmpty();
     assertThat(outcome.stderr()).contains("\"github\"").endsWith("\n");
   }

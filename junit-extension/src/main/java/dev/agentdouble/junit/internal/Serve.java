@@ -4,6 +4,7 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.recorder.command.CommandRegistry;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
@@ -45,16 +46,16 @@ import java.util.regex.Pattern;
  * 401), the admin API's too. An invocation that no tape matches gets WireMock's near-miss report (HTTP 404),
  * which the fake agent prints before it exits 70.
  *
- * <p>The {@code ./agentdouble} launcher runs {@link #main} on this module's classpath; the
- * recorder module, which serves the other commands, does not depend on this one.
+ * <p>{@link ServeCommand} makes it a command of {@code agentdouble}; the recorder module, which
+ * holds the other commands, finds it on the classpath and does not depend on this one.
  */
 public final class Serve implements AutoCloseable {
   /** The URL path the fake agents are given; they POST to {@code PATH/invocations}. */
   public static final String PATH = "/agentdouble/serve";
 
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int USAGE = 2;
+  static final int OK = CommandRegistry.OK;
+  static final int FAILED = CommandRegistry.FAILED;
+  static final int USAGE = CommandRegistry.USAGE;
 
   static final String HELP = """
       usage: agentdouble serve --tapes DIR [--port N] [--timing T] [--journal-limit N]
@@ -90,15 +91,6 @@ public final class Serve implements AutoCloseable {
     this.plane = plane;
     this.url = plane.baseUrl() + PATH;
     this.tapes = List.copyOf(tapes);
-  }
-
-  public static void main(String[] args) {
-    if (System.getProperty("slf4j.internal.verbosity") == null) {
-      // no SLF4J provider is wanted (WireMock runs quietly); keep SLF4J's warning about it off
-      // the user's terminal
-      System.setProperty("slf4j.internal.verbosity", "ERROR");
-    }
-    System.exit(run(args, System.out, System.err));
   }
 
   /**

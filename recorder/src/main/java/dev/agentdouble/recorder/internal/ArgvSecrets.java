@@ -31,7 +31,7 @@ public final class ArgvSecrets {
 
     /** The marker standing in for the secret: {@code REDACTED:source}. */
     public String marker() {
-      return Redaction.marker(source);
+      return SecretScan.marker(source);
     }
 
     /** The element with its value redacted: {@code --api-key=REDACTED:api-key}. */

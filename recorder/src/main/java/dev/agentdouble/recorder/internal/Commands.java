@@ -2,7 +2,9 @@ package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.recorder.command.Command;
+import dev.agentdouble.recorder.command.Command.Option;
+import dev.agentdouble.recorder.command.CommandRegistry;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
@@ -10,163 +12,101 @@ import dev.agentdouble.json.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The subcommands of {@code agentdouble}. */
+/**
+ * This module's commands of {@code agentdouble}, in the order of the top-level help, each
+ * registered once here with its usage and summary; {@code replay} and {@code show} are run here.
+ */
 public final class Commands {
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int USAGE = 2;
+  static final int OK = CommandRegistry.OK;
+  static final int FAILED = CommandRegistry.FAILED;
+  static final int USAGE = CommandRegistry.USAGE;
 
-  static final List<String> COMMANDS = List.of("demo", "record", "shim", "replay", "import",
-      "lint", "show", "diff", "vary", "drift", "catalog", "serve");
-
-  static final String HELP = """
-      usage: agentdouble <command> [options]
-
-      Commands:
-        demo                      replay a built-in run in every output format, and a failure
-        record [options] -- COMMAND ARGS...
-                                  run a command (the real cursor-agent) and record it as a tape
-        shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR
-                                  write cursor-agent/agent scripts that record or replay
-        replay TAPE [options]     play a tape (a file or builtin:NAME) through the fake agent, as a
-                                  consumer would see it
-            --output-format F       text, json or stream-json (default: the tape's own)
-            --timing T              fast, recorded (default), scale:F or max-gap:MS
-            --prompt P              the prompt to pass (default: the tape's vars.prompt)
-        import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw] --out TAPE
-                                  turn a captured run into a tape
-        lint TAPE...              check tapes against the format and the CLI's protocol
-        show TAPE...              print a readable timeline of each tape
-        diff A B [--timing]       show what differs between two tapes (timing ignored unless
-                                  --timing); exit 0 when the same, 1 when they differ
-        vary TAPE --variant NAME [--seed N] [--out FILE]
-                                  derive a damaged variant (re-chunked, cut, noisy, ...); --list
-        drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
-        catalog [--show NAME | --write NAME --out FILE]
-                                  list the built-in tapes; print one, or write it to a file
-        serve --tapes DIR [--port N] [--timing T]
-                                  answer fake agents from a folder of tapes over HTTP, for test
-                                  runners not on the JVM; prints %s=... (see
-                                  `agentdouble serve --help`)
-
-      Run `agentdouble <command> --help` for a command's details.
-      """.formatted(FakeEnvironment.URL);
-
-  private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
   private final Optional<Path> home;
 
-  /**
-   * Commands of the installation the system property {@code agentdouble.home} names (the
-   * launcher sets it); {@code demo} and {@code replay} fail with a clear message without it.
-   */
-  public Commands(InputStream in, PrintStream out, PrintStream err) {
-    this(in, out, err, Optional.ofNullable(System.getProperty("agentdouble.home")).map(Path::of));
-  }
-
-  /** Commands of the installation rooted at {@code home}, whose fake agent they run. */
-  public Commands(InputStream in, PrintStream out, PrintStream err, Path home) {
-    this(in, out, err, Optional.of(home));
-  }
-
-  private Commands(InputStream in, PrintStream out, PrintStream err, Optional<Path> home) {
-    this.in = in;
+  private Commands(PrintStream out, PrintStream err, Optional<Path> home) {
     this.out = out;
     this.err = err;
     this.home = home;
   }
 
-  public int run(String... args) {
-    if (args.length == 0) {
-      err.print(HELP);
-      return USAGE;
-    }
-    String command = args[0];
-    List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
-    try {
-      return switch (command) {
-        case "-h", "--help", "help" -> {
-          out.print(HELP);
-          yield OK;
-        }
-        case "demo" -> new Demo(out, err, fakeRun().hermetic()).run(rest);
-        case "replay" -> replay(rest);
-        case "show" -> show(rest);
-        case "lint" -> new LintCommand(out, err).run(rest);
-        case "import" -> new ImportCommand(out, err).run(rest);
-        case "record" -> new RecordCommand(in, out, err, System.getenv()).run(rest);
-        case "shim" -> new ShimCommand(out, err, home).run(rest);
-        case "vary" -> new VaryCommand(out, err).run(rest);
-        case "drift" -> new DriftCommand(out, err).run(rest);
-        case "diff" -> new DiffCommand(out, err).run(rest);
-        case "catalog" -> new CatalogCommand(out, err).run(rest);
-        case "serve" -> serveElsewhere();
-        default -> usage("unknown command '" + command + "'; commands are "
-            + String.join(", ", COMMANDS), "--help");
-      };
-    } catch (UsageException e) {
-      return usage(e.getMessage(), COMMANDS.contains(command) ? command + " --help" : "--help");
-    } catch (CommandFailure | TapeException e) {
-      err.println("agentdouble: " + e.getMessage());
-      return FAILED;
-    } catch (InvalidPathException e) {
-      return usage("not a valid path: '" + e.getInput() + "' (" + e.getReason() + ")",
-          command + " --help");
-    } catch (IOException e) {
-      err.println("agentdouble: " + UserFile.reason(e, ""));
-      return FAILED;
-    } catch (UncheckedIOException e) {
-      err.println("agentdouble: " + UserFile.reason(e.getCause(), ""));
-      return FAILED;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("agentdouble: interrupted");
-      return FAILED;
-    } catch (IllegalStateException e) {
-      err.println("agentdouble: " + e.getMessage());
-      return FAILED;
-    } catch (OutOfMemoryError e) {
-      err.println("agentdouble: " + command + ": out of memory" + LineReader.memoryHint());
-      return FAILED;
-    } catch (RuntimeException | StackOverflowError e) {
-      // never a stack trace: say what broke, in one line
-      err.println("agentdouble: " + command + ": internal error (" + e + "); please report it, "
-          + "with the command line and its files");
-      return FAILED;
-    }
+  /**
+   * The commands of the installation rooted at {@code home}, whose fake agent {@code demo},
+   * {@code replay} and {@code shim} use (they fail with a clear message without it).
+   */
+  public static List<Command> all(Optional<Path> home) {
+    return List.of(
+        new BuiltIn("demo", "demo",
+            "replay a built-in run in every output format, and a failure", List.of(),
+            (args, in, out, err) -> new Demo(out, err, new FakeRun(home, out, err).hermetic())
+                .run(args)),
+        new BuiltIn("record", "record [options] -- COMMAND ARGS...",
+            "run a command (the real cursor-agent) and record it as a tape", List.of(),
+            (args, in, out, err) -> new RecordCommand(in, out, err, System.getenv()).run(args)),
+        new BuiltIn("shim", "shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR",
+            "write cursor-agent/agent scripts that record or replay", List.of(),
+            (args, in, out, err) -> new ShimCommand(out, err, home).run(args)),
+        new BuiltIn("replay", "replay TAPE [options]",
+            "play a tape (a file or builtin:NAME) through the fake agent, as a\n"
+                + "consumer would see it",
+            List.of(new Option("--output-format F",
+                    "text, json or stream-json (default: the tape's own)"),
+                new Option("--timing T", "fast, recorded (default), scale:F or max-gap:MS"),
+                new Option("--prompt P", "the prompt to pass (default: the tape's vars.prompt)")),
+            (args, in, out, err) -> new Commands(out, err, home).replay(args)),
+        new BuiltIn("import",
+            "import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw] --out TAPE",
+            "turn a captured run into a tape", List.of(),
+            (args, in, out, err) -> new ImportCommand(out, err).run(args)),
+        new BuiltIn("lint", "lint TAPE...",
+            "check tapes against the format and the CLI's protocol", List.of(),
+            (args, in, out, err) -> new LintCommand(out, err).run(args)),
+        new BuiltIn("show", "show TAPE...", "print a readable timeline of each tape", List.of(),
+            (args, in, out, err) -> new Commands(out, err, home).show(args)),
+        new BuiltIn("diff", "diff A B [--timing]",
+            "show what differs between two tapes (timing ignored unless\n"
+                + "--timing); exit 0 when the same, 1 when they differ", List.of(),
+            (args, in, out, err) -> new DiffCommand(out, err).run(args)),
+        new BuiltIn("vary", "vary TAPE --variant NAME [--seed N] [--out FILE]",
+            "derive a damaged variant (re-chunked, cut, noisy, ...); --list", List.of(),
+            (args, in, out, err) -> new VaryCommand(out, err).run(args)),
+        new BuiltIn("drift", "drift [--stdout] OLD NEW",
+            "compare the events' fields and types in two tapes or folders", List.of(),
+            (args, in, out, err) -> new DriftCommand(out, err).run(args)),
+        new BuiltIn("catalog", "catalog [--show NAME | --write NAME --out FILE]",
+            "list the built-in tapes; print one, or write it to a file", List.of(),
+            (args, in, out, err) -> new CatalogCommand(out, err).run(args)));
   }
 
-  /**
-   * {@code serve} runs on the JUnit extension's classpath (WireMock), which this module does not
-   * depend on: the {@code ./agentdouble} launcher starts it. Reaching it here means this class was
-   * run directly.
-   */
-  private int serveElsewhere() {
-    err.println("agentdouble: serve is started by the ./agentdouble launcher of the project root, "
-        + "which runs it on the JUnit extension's classpath (dev.agentdouble.junit.internal.Serve); "
-        + "run ./agentdouble serve --help");
-    return FAILED;
+  /** What a command of this module does with its arguments and streams. */
+  @FunctionalInterface
+  private interface Body {
+    int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
+        throws IOException, InterruptedException;
+  }
+
+  /** A command of this module: how the help lists it, and its body. */
+  private record BuiltIn(String name, String usage, String summary, List<Option> options,
+      Body body) implements Command {
+    BuiltIn {
+      options = List.copyOf(options);
+    }
+
+    @Override
+    public int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
+        throws IOException, InterruptedException {
+      return body.run(args, in, out, err);
+    }
   }
 
   private FakeRun fakeRun() {
     return new FakeRun(home, out, err);
-  }
-
-  /** Reports a usage error and where help is: {@code --help} or {@code COMMAND --help}. */
-  private int usage(String message, String help) {
-    err.println("agentdouble: " + message);
-    err.println("Run 'agentdouble " + help + "' for usage.");
-    return USAGE;
   }
 
   static final String REPLAY_HELP = """

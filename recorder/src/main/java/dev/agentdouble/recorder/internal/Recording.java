@@ -36,8 +36,8 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private final Map<String, String> env;
   private final List<String> command;
   private final List<Pattern> patterns;
-  private final Optional<Normalisation> normalisation;
-  private final Normalisation.Known known;
+  private final Optional<Rebase> normalisation;
+  private final Rebase.Known known;
 
   /**
    * @param spool where the frames wait, until {@link #write}
@@ -51,11 +51,11 @@ final class Recording implements Piece.Sink, AutoCloseable {
     this.command = command;
     this.patterns = patterns;
     String home = env.get("HOME");
-    this.known = new Normalisation.Known(Optional.of(workspace(command).orElse(cwd)),
+    this.known = new Rebase.Known(Optional.of(workspace(command).orElse(cwd)),
         Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")), Optional.empty(),
         OptionalLong.of(epochMs));
     this.normalisation = raw ? Optional.empty()
-        : Optional.of(new Normalisation(new Normalisation.Canon(Normaliser.SESSION_ID,
+        : Optional.of(new Rebase(new Rebase.Canon(Normaliser.SESSION_ID,
             Normaliser.CWD, Normaliser.HOME, Normaliser.EPOCH_MS)));
   }
 
@@ -95,12 +95,12 @@ final class Recording implements Piece.Sink, AutoCloseable {
    * is given: the header as written, redacted, so a name made from it holds no secret.
    */
   Summary write(Header header, Frame ending, Function<Header, Path> target) throws IOException {
-    Optional<Normalisation.Plan> plan = normalisation.isPresent()
+    Optional<Rebase.Plan> plan = normalisation.isPresent()
         ? Optional.of(normalisation.get().plan(header, known, this::forEach)) : Optional.empty();
-    Header normalised = plan.map(Normalisation.Plan::header).orElse(header);
-    List<Secrets.Secret> secrets = Redaction.knownSecrets(env, command.subList(1, command.size()),
+    Header normalised = plan.map(Rebase.Plan::header).orElse(header);
+    List<Secrets.Secret> secrets = SecretScan.knownSecrets(env, command.subList(1, command.size()),
         Redactor.MIN_LENGTH, Redactor::looksSecret);
-    Redaction.Job job = new Redaction.Job(secrets, patterns, normalised, Redactor.MIN_LENGTH);
+    SecretScan.Job job = new SecretScan.Job(secrets, patterns, normalised, Redactor.MIN_LENGTH);
     if (job.needsScan()) {
       UnaryOperator<Piece> rebase = rebasing(plan);
       forEach(p -> job.scan(rebase.apply(p)));
@@ -125,8 +125,8 @@ final class Recording implements Piece.Sink, AutoCloseable {
   }
 
   /** A pass of the plan over the frames, from the first; as they are in raw mode. */
-  private static UnaryOperator<Piece> rebasing(Optional<Normalisation.Plan> plan) {
-    return plan.map(Normalisation.Plan::rewriting).orElse(UnaryOperator.identity());
+  private static UnaryOperator<Piece> rebasing(Optional<Rebase.Plan> plan) {
+    return plan.map(Rebase.Plan::rewriting).orElse(UnaryOperator.identity());
   }
 
   private static final byte[] TOOL_COMPLETED =

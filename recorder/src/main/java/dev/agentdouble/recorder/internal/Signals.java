@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * SIGINT and SIGTERM to the recorder go to the recorded command instead: the recorder waits for
  * it and still writes the tape, marked interrupted. ({@link FakeRun} forwards them the same way to
  * the fake it runs for {@code replay} and {@code demo}.) Recordings may overlap (several
- * {@code Agentdouble.run} calls in one JVM): the handlers are installed by the first and the
+ * {@code AgentDoubleCommand.run} calls in one JVM): the handlers are installed by the first and the
  * JVM's own put back when the last one ends, and a signal goes to every command being recorded.
  */
 @SuppressWarnings("removal")

@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
 /** A command line that cannot be run as given; reported with exit status 2. */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   UsageException(String message) {

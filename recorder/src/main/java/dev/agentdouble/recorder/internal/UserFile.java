@@ -17,7 +17,7 @@ import java.util.Optional;
  * A file named on the command line. Every problem with it is told as {@code NAME: problem}, with
  * the name as the user wrote it, and thrown as a {@link CommandFailure}.
  */
-final class UserFile {
+public final class UserFile {
   private UserFile() {}
 
   /** What keeps {@code name} from being read as a file, if anything is visible beforehand. */
@@ -84,7 +84,7 @@ final class UserFile {
    * Why an I/O operation on {@code subject} failed, in lower case, naming the file concerned
    * when it is another one (a parent folder, a temporary file).
    */
-  static String reason(IOException e, String subject) {
+  public static String reason(IOException e, String subject) {
     String why;
     if (e instanceof NoSuchFileException) {
       why = "no such file or folder";

@@ -21,16 +21,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Takes secrets out of a whole tape: the header's text (argv, provenance, vars, match, unknown
- * fields), every stdout JSON line, raw stdout and stderr bytes. Inside JSON every string (and field
+ * The work behind {@code Redactor}: takes secrets out of a whole tape, the header's text (argv,
+ * provenance, vars, match, unknown fields), every stdout JSON line, raw stdout and stderr bytes.
+ * Inside JSON every string (and field
  * name) is decoded, cleaned and written back with {@link JsonText#quote}, so a secret is found
  * however it was escaped and the line stays valid JSON; a number holding a secret becomes a string.
  * Should a secret still show in a line's bytes afterwards (it would have to straddle JSON tokens),
  * it is replaced in the bytes, and a line that is then no longer compact JSON is kept as raw
  * stdout: the secret goes, whatever it costs the line.
  */
-public final class Redaction {
-  private Redaction() {}
+public final class SecretScan {
+  private SecretScan() {}
 
   /** The marker standing in for a secret from {@code source}: {@code REDACTED:source}. */
   public static String marker(String source) {
@@ -153,12 +154,12 @@ public final class Redaction {
 
     /** The header without the secrets; values of secret options in argv whatever their length. */
     public Header header(Header h) {
-      return Redaction.header(h, secrets(), positional, counts);
+      return SecretScan.header(h, secrets(), positional, counts);
     }
 
     /** The piece without the secrets it holds whole. */
     Piece piece(Piece p) {
-      return Redaction.piece(p, secrets(), counts);
+      return SecretScan.piece(p, secrets(), counts);
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.contract.ExitStatus;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.render.Renderer;
@@ -28,7 +30,7 @@ import java.util.UUID;
  * One run of the fake agent, from argv to ending. Everything it touches of the process (env, cwd,
  * terminals, streams) comes in through the constructor, so it runs the same in tests.
  */
-public final class Invocation {
+public final class Impersonation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
   public static final int OWN_PROBLEM = ExitStatus.OWN_PROBLEM;
 
@@ -47,7 +49,7 @@ public final class Invocation {
   /** The tape this run replays, once chosen: let go of when the run ends. */
   private TapeSource replayed;
 
-  public Invocation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
+  public Impersonation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
       boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
       OutputStream stderr, long originNanos, long pid) {
     this.programName = programName;
@@ -65,13 +67,13 @@ public final class Invocation {
   }
 
   /** The invocation of this process, as the launcher started it. */
-  public static Invocation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
+  public static Impersonation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
     Owner.enable();
     String tty = System.getProperty("agentdouble.tty", "");
     String launcher = System.getProperty("agentdouble.invokedAs", "agent");
     String program = launcher.substring(launcher.lastIndexOf('/') + 1);
-    return new Invocation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
+    return new Impersonation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
         System.getenv().getOrDefault("HOME", System.getProperty("user.home")),
         tty.contains("in"), tty.contains("out"), System.in, stdout, stderr, origin,
         ProcessClock.pid());
@@ -118,15 +120,15 @@ public final class Invocation {
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
-      return journal.end(Ending.exit(ParseResult.UsageError.EXIT), null);
+      return journal.end(new Frame.Exit(0, ParseResult.UsageError.EXIT), null);
     }
     CliArgs args = ((ParseResult.Parsed) parsed).args();
-    Optional<Outcome> answer = Subcommands.answer(args, profile);
+    Optional<Answer> answer = Subcommands.answer(args, profile);
     if (answer.isPresent()) {
-      Outcome o = answer.get();
+      Answer o = answer.get();
       writeOut(o.stdout());
       writeErr(o.stderr());
-      return journal.end(Ending.exit(o.exit()), null);
+      return journal.end(o.exit(), null);
     }
     if (!args.print() && stdinTty && stdoutTty) {
       return ownProblem(journal, "the interactive mode is not impersonated; run with -p "
@@ -156,14 +158,14 @@ public final class Invocation {
     Checks.Stop stop = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd)
         .run();
     if (stop != null) {
-      writeOut(stop.outcome().stdout());
-      writeErr(stop.outcome().stderr());
+      writeOut(stop.answer().stdout());
+      writeErr(stop.answer().stderr());
       journal.stoppedBy = stop.reason();
       String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
       }
-      return journal.end(Ending.exit(stop.outcome().exit()), null);
+      return journal.end(stop.answer().exit(), null);
     }
     TapeSelection.Result selected;
     if (behaviour.surface() == Profile.Surface.CLI_2026_10 && args.has("system-prompt")) {
@@ -226,21 +228,21 @@ public final class Invocation {
         apiKeySource(args)));
     Timing timing = settings.timing();
     journal.end(checked.ending(), null);
-    if (checked.ending().kind() == Ending.Kind.KILL) {
-      Signals.prepare(checked.ending().signal(), pid);
+    if (checked.ending() instanceof Frame.Kill kill) {
+      Signals.prepare(kill.signal(), pid);
     }
     Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
     try {
       Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
           stderr, gates, pid).play(checked);
-      if (awaitStdinEnd && ending.kind() == Ending.Kind.EXIT) {
+      if (awaitStdinEnd && ending instanceof Frame.Exit) {
         Owner.watchBeforeReadingStdin();
         stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
       }
       return ending;
     } catch (Gates.NotReleased e) {
       writeErr("agentdouble: " + e.getMessage() + "\n");
-      return Ending.exit(OWN_PROBLEM);
+      return new Frame.Exit(0, OWN_PROBLEM);
     }
   }
 
@@ -320,7 +322,7 @@ public final class Invocation {
 
   private Ending ownProblem(JournalEntry journal, String message) {
     writeErr("agentdouble: " + message + "\n");
-    return journal.end(Ending.exit(OWN_PROBLEM), message);
+    return journal.end(new Frame.Exit(0, OWN_PROBLEM), message);
   }
 
   private void writeOut(String text) {

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * change, spliced into the line's bytes; the cwd and home prefix rule is the one exception, as it
  * is at replay. Raw stdout and stderr are kept as they are, since the fake never substitutes there.
  */
-public final class Normalisation {
+public final class Rebase {
   private static final String TIMESTAMP_MS = "\"timestamp_ms\"";
   private static final Set<String> MS_STRINGS = Set.of("\"startedAtMs\"", "\"completedAtMs\"");
   private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
@@ -49,13 +49,13 @@ public final class Normalisation {
   private final CanonicalIds ids = new CanonicalIds();
 
   /** A normalisation to {@code canon}: {@link #scan} every piece, then {@link #plan}. */
-  public Normalisation(Canon canon) {
+  public Rebase(Canon canon) {
     this.canon = canon;
   }
 
   /** {@code tape} rebased to {@code canon}. */
   public static Tape normalise(Tape tape, Known known, Canon canon) {
-    Normalisation n = new Normalisation(canon);
+    Rebase n = new Rebase(canon);
     Piece.Source source = Piece.Source.of(tape.frames());
     try {
       source.forEach(n::scan);

@@ -1,0 +1,42 @@
+package dev.agentdouble.junit.internal;
+
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.recorder.command.Command;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * {@code agentdouble serve}, the command this module gives {@code agentdouble} (registered in
+ * {@code META-INF/services}): the {@link Serve} control plane on its own.
+ */
+public final class ServeCommand implements Command {
+  @Override
+  public String name() {
+    return "serve";
+  }
+
+  @Override
+  public String usage() {
+    return "serve --tapes DIR [--port N] [--timing T]";
+  }
+
+  @Override
+  public String summary() {
+    return """
+        answer fake agents from a folder of tapes over HTTP, for test
+        runners not on the JVM; prints %s=... (see
+        `agentdouble serve --help`)""".formatted(FakeEnvironment.URL);
+  }
+
+  /** Serves until the JVM is stopped, or returns at once with 0 (help), 1 or 2. */
+  @Override
+  public int run(List<String> args, InputStream in, PrintStream out, PrintStream err) {
+    if (System.getProperty("slf4j.internal.verbosity") == null) {
+      // no SLF4J provider is wanted (WireMock runs quietly); keep SLF4J's warning about it off
+      // the user's terminal
+      System.setProperty("slf4j.internal.verbosity", "ERROR");
+    }
+    return Serve.run(args.toArray(String[]::new), out, err);
+  }
+}
