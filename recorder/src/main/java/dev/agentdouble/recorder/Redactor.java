@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -127,7 +128,7 @@ public final class Redactor {
     List<Secrets.Secret> all = new ArrayList<>(secrets);
     for (int k = 0; k < patterns.size(); k++) {
       String source = "pattern-" + (k + 1);
-      java.util.regex.Matcher m = patterns.get(k).matcher(text);
+      Matcher m = patterns.get(k).matcher(text);
       while (m.find()) {
         if (!m.group().isEmpty()) {
           all.add(new Secrets.Secret(m.group(), SecretScan.marker(source), source));

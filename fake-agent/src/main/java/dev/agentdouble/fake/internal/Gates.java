@@ -1,12 +1,13 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.GateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 
 /**
  * Step gates, through a folder the test owns ({@code AGENTDOUBLE_GATES}): at a gate the fake
@@ -30,7 +31,7 @@ public final class Gates {
    * AGENTDOUBLE_GATE_TIMEOUT_MS}, checked by {@link FakeEnvironment}); {@code null} when gates pass
    * straight through.
    */
-  static Gates fromEnv(java.util.Map<String, String> env, long timeoutMs) {
+  static Gates fromEnv(Map<String, String> env, long timeoutMs) {
     String dir = env.get(FakeEnvironment.GATES);
     if (dir == null || dir.isBlank()) {
       return null;

@@ -1,17 +1,18 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Header;
-import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.json.JsonText;
 import dev.agentdouble.json.LineReader;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.FrameLine;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TapeScanner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -69,14 +70,14 @@ public final class Player {
         FrameLine f = scanner.frame();
         if (f.kind == FrameLine.Kind.OUT && !f.compact) {
           if (count == notCompact.length) {
-            notCompact = java.util.Arrays.copyOf(notCompact, Math.max(8, count * 2));
+            notCompact = Arrays.copyOf(notCompact, Math.max(8, count * 2));
           }
           notCompact[count++] = scanner.line();
         } else if (f.kind.terminal()) {
           ending = ending(f);
         }
       }
-      return new Checked(scanner.header(), ending, java.util.Arrays.copyOf(notCompact, count));
+      return new Checked(scanner.header(), ending, Arrays.copyOf(notCompact, count));
     }
   }
 

@@ -1,13 +1,19 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.fake.Main;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -32,9 +38,9 @@ public final class Training {
       "{\"t\":1,\"exit\":0}", "");
 
   /** Answers one HTTP request with {@code body}, as the control plane would. */
-  private static void serveOnce(java.net.ServerSocket server, byte[] body) {
-    try (java.net.Socket socket = server.accept()) {
-      java.io.InputStream in = socket.getInputStream();
+  private static void serveOnce(ServerSocket server, byte[] body) {
+    try (Socket socket = server.accept()) {
+      InputStream in = socket.getInputStream();
       byte[] buf = new byte[8192];
       int total = 0;
       int headerEnd = -1;
@@ -50,7 +56,7 @@ public final class Training {
         if (headerEnd < 0 && end >= 0) {
           headerEnd = end + 4;
           for (String line : head.substring(0, end).split("\r\n")) {
-            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
               length = Integer.parseInt(line.substring(15).strip());
             }
           }
@@ -73,7 +79,7 @@ public final class Training {
     Signals.install();
     System.getenv();
     ProcessClock.originNanos();
-    String mainClass = dev.agentdouble.fake.Main.class.getName();
+    String mainClass = Main.class.getName();
     Path dir = Files.createTempDirectory("agentdouble-cds");
     Path tape = dir.resolve("training.tape.ndjson");
     Path journal = dir.resolve("journal.ndjson");
@@ -93,8 +99,8 @@ public final class Training {
             OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
       }
       // the JUnit extension's path: the tape comes from a control server over HTTP
-      try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1,
-          java.net.InetAddress.getLoopbackAddress())) {
+      try (ServerSocket server = new ServerSocket(0, 1,
+          InetAddress.getLoopbackAddress())) {
         Thread answer = new Thread(() -> serveOnce(server, TAPE.getBytes(StandardCharsets.UTF_8)));
         answer.setDaemon(true);
         answer.start();

@@ -1,6 +1,8 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -108,7 +110,7 @@ public final class JsonWalk {
           }
           sb.append(name);
         } else {
-          sb.append('[').append(dev.agentdouble.json.JsonText.quote(name)).append(']');
+          sb.append('[').append(JsonText.quote(name)).append(']');
         }
       }
     }
@@ -132,7 +134,7 @@ public final class JsonWalk {
 
     /** {@code buf[off, off+len)} with the replacements made. */
     public byte[] apply(byte[] buf, int off, int len) {
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(len + 64);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(len + 64);
       int pos = off;
       for (int i = 0; i < ranges.size(); i++) {
         int[] r = ranges.get(i);

@@ -1,12 +1,14 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.event.EventFields;
+import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
-import dev.agentdouble.event.EventFields;
-import dev.agentdouble.json.JsonCursor;
-import dev.agentdouble.json.JsonText;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -61,11 +64,11 @@ public final class Rebase {
       source.forEach(n::scan);
       Plan plan = n.plan(tape.header(), known, source);
       List<Frame> frames = new ArrayList<>(tape.frames().size());
-      java.util.function.UnaryOperator<Piece> rebase = plan.rewriting();
+      UnaryOperator<Piece> rebase = plan.rewriting();
       source.forEach(p -> frames.add(rebase.apply(p).toFrame()));
       return new Tape(plan.header(), frames);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e); // pieces in memory: never
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // pieces in memory: never
     }
   }
 
@@ -103,7 +106,7 @@ public final class Rebase {
      * A pass over the pieces from the first: each rebased in turn; pieces other than stdout JSON
      * lines as they are.
      */
-    java.util.function.UnaryOperator<Piece> rewriting() {
+    UnaryOperator<Piece> rewriting() {
       int[] line = {0};
       return piece -> piece.kind() != Piece.Kind.JSON ? piece
           : piece.with(rewrite(piece.bytes(), userLines.get(line[0]++), rules, idMap, shift,
@@ -211,7 +214,7 @@ public final class Rebase {
    * rebased. {@code source} is gone through again (only the lines that may matter are parsed) to
    * check that replay gives every string back.
    */
-  Plan plan(Header h, Known known, Piece.Source source) throws java.io.IOException {
+  Plan plan(Header h, Known known, Piece.Source source) throws IOException {
     Vars recorded = h.vars();
     Optional<String> sessionId = recorded.sessionId().or(() -> initSessionId)
         .or(() -> firstSessionId).filter(id -> id.length() >= CanonicalIds.MIN_LENGTH);
@@ -262,7 +265,7 @@ public final class Rebase {
    */
   private StringRules rules(Optional<String> sessionId, Optional<String> cwd,
       Optional<String> home, Optional<String> prompt, Piece.Source source)
-      throws java.io.IOException {
+      throws IOException {
     // bit 1: sessionId, 2: cwd, 4: home; more rebased is better
     for (int mask : new int[] {7, 3, 5, 6, 1, 2, 4, 0}) {
       StringRules rules = new StringRules();
@@ -284,7 +287,7 @@ public final class Rebase {
 
   /** Whether replaying with {@code rules} reversed gives back every string they rewrite. */
   private boolean roundTrips(StringRules rules, Optional<String> prompt, Piece.Source source)
-      throws java.io.IOException {
+      throws IOException {
     if (rules.isEmpty()) {
       return true;
     }

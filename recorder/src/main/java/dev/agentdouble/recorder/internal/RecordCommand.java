@@ -1,10 +1,11 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.contract.ExitStatus;
+import dev.agentdouble.files.TempOwner;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.files.TempOwner;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -449,7 +450,7 @@ final class RecordCommand {
     }
     try {
       Process p = new ProcessBuilder(command.get(0), "--version")
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectErrorStream(true).start();
       if (!p.waitFor(5, TimeUnit.SECONDS)) {
         p.destroyForcibly();

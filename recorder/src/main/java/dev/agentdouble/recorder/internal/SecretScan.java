@@ -1,14 +1,17 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
-import dev.agentdouble.json.JsonCursor;
-import dev.agentdouble.json.JsonText;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,9 +60,9 @@ public final class SecretScan {
    * {@code minLength} characters) and command line, in order of precedence.
    */
   public static List<Secrets.Secret> knownSecrets(Map<String, String> env, List<String> argv,
-      int minLength, java.util.function.Predicate<String> looksSecret) {
+      int minLength, Predicate<String> looksSecret) {
     List<Secrets.Secret> list = new ArrayList<>();
-    new java.util.TreeMap<>(env).forEach((name, value) -> {
+    new TreeMap<>(env).forEach((name, value) -> {
       if (value != null && looksSecret.test(name)) {
         String source = sourceName(name);
         for (String v : List.of(value, value.strip())) {
@@ -228,8 +233,8 @@ public final class SecretScan {
         cleaning.accept(p);
       }
       cleaning.finish();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e); // into a list: never
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // into a list: never
     }
     return new Tape(header, frames);
   }
@@ -282,7 +287,7 @@ public final class SecretScan {
           return p.with(clean.bytes());
         }
         // a secret straddled JSON tokens: the line's bytes without it, verbatim
-        byte[] line = java.util.Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
+        byte[] line = Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
         line[line.length - 1] = '\n';
         return Piece.out(p.t(), line);
       }

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -312,7 +313,7 @@ public final class Secrets {
     StringBuilder sb = new StringBuilder(s.length() * 6);
     for (int i = 0; i < s.length(); i++) {
       String hex = String.format("%04x", (int) s.charAt(i));
-      sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+      sb.append("\\u").append(upper ? hex.toUpperCase(Locale.ROOT) : hex);
     }
     return sb.toString();
   }
@@ -342,7 +343,7 @@ public final class Secrets {
         char e = inner.charAt(i + 1);
         if (e == 'u') {
           String hex = inner.substring(i + 2, i + 6);
-          sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+          sb.append("\\u").append(upper ? hex.toUpperCase(Locale.ROOT) : hex);
           i += 5;
         } else {
           sb.append(c).append(e);
@@ -352,7 +353,7 @@ public final class Secrets {
         sb.append("\\/");
       } else if (c >= 0x7f && ascii) {
         String hex = String.format("%04x", (int) c);
-        sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+        sb.append("\\u").append(upper ? hex.toUpperCase(Locale.ROOT) : hex);
       } else {
         sb.append(c);
       }

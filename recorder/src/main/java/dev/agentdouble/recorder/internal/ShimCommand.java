@@ -107,8 +107,8 @@ final class ShimCommand {
 
   private static String recordScript(Path root, Path into, Path real) {
     return Launch.recordingShim(Path.of(System.getProperty("java.home"), "bin", "java"),
-        root.resolve("recorder/target/agentdouble.jar").toString(), java.util.Optional.of(root),
-        into, real, java.util.Optional.empty());
+        root.resolve("recorder/target/agentdouble.jar").toString(), Optional.of(root),
+        into, real, Optional.empty());
   }
 
   /** The real CLI on PATH, never a shim in {@code bin} itself. */

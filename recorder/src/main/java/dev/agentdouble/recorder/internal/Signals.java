@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGINT and SIGTERM to the recorder go to the recorded command instead: the recorder waits for
@@ -17,8 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @SuppressWarnings("removal")
 final class Signals {
   private static final Map<Forwarding, Process> live = new LinkedHashMap<>();
-  private static sun.misc.SignalHandler previousInt;
-  private static sun.misc.SignalHandler previousTerm;
+  private static SignalHandler previousInt;
+  private static SignalHandler previousTerm;
 
   private Signals() {}
 
@@ -56,9 +58,9 @@ final class Signals {
     return f;
   }
 
-  private static sun.misc.SignalHandler install(String name) {
+  private static SignalHandler install(String name) {
     try {
-      return sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> deliver(name));
+      return Signal.handle(new Signal(name), signal -> deliver(name));
     } catch (IllegalArgumentException e) {
       return null; // the JVM keeps this signal (-Xrs): nothing to forward
     }
@@ -86,10 +88,10 @@ final class Signals {
   private static void restore() {
     try {
       if (previousInt != null) {
-        sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInt);
+        Signal.handle(new Signal("INT"), previousInt);
       }
       if (previousTerm != null) {
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), previousTerm);
+        Signal.handle(new Signal("TERM"), previousTerm);
       }
     } catch (IllegalArgumentException e) {
       // nothing to restore

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Redacts secrets that no single frame holds whole: written in two pieces, or cut by a pipe read,
@@ -44,7 +45,7 @@ final class SplitSecrets implements Piece.Sink {
     }
   }
 
-  private final java.util.function.UnaryOperator<Piece> each;
+  private final UnaryOperator<Piece> each;
   private final Secrets secrets;
   private final int reach;
   private final Map<String, Integer> counts;
@@ -58,7 +59,7 @@ final class SplitSecrets implements Piece.Sink {
    * @param counts where replacements are counted
    * @param next where frames go once they can no longer change
    */
-  SplitSecrets(java.util.function.UnaryOperator<Piece> each, Secrets secrets,
+  SplitSecrets(UnaryOperator<Piece> each, Secrets secrets,
       Map<String, Integer> counts, Piece.Sink next) {
     this.each = each;
     this.secrets = secrets;

@@ -1,6 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.json.JsonText;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +41,7 @@ final class StringRules {
     String inner = JsonText.quote(to);
     String needle = quoted.substring(0, quoted.length() - 1);
     rules.add(new Rule(from, needle, to, inner.substring(1, inner.length() - 1), prefix,
-        needle.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        needle.getBytes(StandardCharsets.UTF_8)));
     return this;
   }
 
@@ -94,8 +95,8 @@ final class StringRules {
    * The values the rules look for, as they start a JSON string ({@code "} and the value's escaped
    * bytes); with {@code exact} false, only those of prefix rules.
    */
-  public java.util.List<byte[]> needles(boolean exact) {
-    java.util.List<byte[]> needles = new ArrayList<>();
+  public List<byte[]> needles(boolean exact) {
+    List<byte[]> needles = new ArrayList<>();
     for (Rule rule : rules) {
       if (exact || rule.prefix()) {
         needles.add(rule.needleBytes());
@@ -105,7 +106,7 @@ final class StringRules {
   }
 
   /** Whether a JSON string in {@code json} may start with one of {@code needles}: one pass. */
-  public static boolean mayOccurIn(byte[] json, java.util.List<byte[]> needles) {
+  public static boolean mayOccurIn(byte[] json, List<byte[]> needles) {
     if (needles.isEmpty()) {
       return false;
     }

@@ -1,16 +1,17 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Header;
-import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.HeaderCodec;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.HeaderCodec;
+import dev.agentdouble.tape.Tape;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -212,7 +213,7 @@ final class TapeDiff {
 
   private static String bytes(byte[] bytes) {
     return JsonText.isUtf8(bytes) ? JsonText.quote(new String(bytes, StandardCharsets.UTF_8))
-        : "base64:" + java.util.Base64.getEncoder().encodeToString(bytes);
+        : "base64:" + Base64.getEncoder().encodeToString(bytes);
   }
 
   private static String summary(Frame f) {
