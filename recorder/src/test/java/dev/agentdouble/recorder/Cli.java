@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.command.AgentDoubleCommand;
+import dev.agentdouble.recorder.AgentDoubleCommand;
 import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -41,7 +41,7 @@ final class Cli {
   /** {@code agentdouble ARGS} of the installation in {@link #root()}. */
   static Result runInstalled(String... args) {
     Streams s = new Streams();
-    int exit = CommandRegistry.installedAt(root()).run(s.in, s.out, s.err, args);
+    int exit = AgentDoubleCommand.installedAt(root()).run(s.in, s.out, s.err, args);
     return s.result(exit);
   }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdouble.recorder.command.AgentDoubleCommand;
+import dev.agentdouble.recorder.AgentDoubleCommand;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayInputStream;

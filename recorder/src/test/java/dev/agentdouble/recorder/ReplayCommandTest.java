@@ -176,7 +176,7 @@ class ReplayCommandTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
 
-    int exit = CommandRegistry.installedAt(dir.resolve("not-an-installation"))
+    int exit = AgentDoubleCommand.installedAt(dir.resolve("not-an-installation"))
         .run(new ByteArrayInputStream(new byte[0]),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), errStream,
             "replay", tape.toString());

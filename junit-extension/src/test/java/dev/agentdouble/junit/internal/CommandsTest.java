@@ -2,7 +2,7 @@ package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.recorder.command.AgentDoubleCommand;
+import dev.agentdouble.recorder.AgentDoubleCommand;
 import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,10 +1,8 @@
 package dev.agentdouble.recorder.command;
 
 import dev.agentdouble.json.LineReader;
-import dev.agentdouble.recorder.internal.CommandFailure;
-import dev.agentdouble.recorder.internal.Commands;
-import dev.agentdouble.recorder.internal.UsageException;
-import dev.agentdouble.recorder.internal.UserFile;
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,17 +49,11 @@ public final class CommandRegistry {
   }
 
   /**
-   * The commands of the installation the system property {@code agentdouble.home} names (the
-   * launcher sets it); {@code demo} and {@code replay} fail with a clear message without it.
+   * A registry of {@code own} commands, in the order of the help, and of the commands other
+   * modules provide ({@link ServiceLoader} of {@link Command}), after them by name.
    */
-  public static CommandRegistry installed() {
-    return new CommandRegistry(Commands.all(
-        Optional.ofNullable(System.getProperty("agentdouble.home")).map(Path::of)));
-  }
-
-  /** The commands of the installation rooted at {@code home}, whose fake agent they run. */
-  public static CommandRegistry installedAt(Path home) {
-    return new CommandRegistry(Commands.all(Optional.of(home)));
+  public static CommandRegistry of(List<Command> own) {
+    return new CommandRegistry(own);
   }
 
   /** Every command, in the order of the help: this module's, then the others' by name. */
@@ -150,10 +142,10 @@ public final class CommandRegistry {
       return usage(err, "not a valid path: '" + e.getInput() + "' (" + e.getReason() + ")",
           name + " --help");
     } catch (IOException e) {
-      err.println("agentdouble: " + UserFile.reason(e, ""));
+      err.println("agentdouble: " + CommandFailure.reason(e, ""));
       return FAILED;
     } catch (UncheckedIOException e) {
-      err.println("agentdouble: " + UserFile.reason(e.getCause(), ""));
+      err.println("agentdouble: " + CommandFailure.reason(e.getCause(), ""));
       return FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

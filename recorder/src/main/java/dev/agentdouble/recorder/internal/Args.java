@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.UsageException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.contract.FakeEnvironment;
 import java.io.IOException;

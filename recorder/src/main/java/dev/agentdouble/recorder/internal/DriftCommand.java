@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.drift.Drift;
 import dev.agentdouble.importer.ImportOptions;
@@ -96,7 +98,7 @@ final class DriftCommand {
       } catch (IOException | UncheckedIOException e) {
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new CommandFailure(
-            name + ": cannot read the folder: " + UserFile.reason(cause, name));
+            name + ": cannot read the folder: " + CommandFailure.reason(cause, name));
       }
       if (files.isEmpty()) {
         throw new CommandFailure(name + ": no *" + suffix + " files in this folder"

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.importer.ImportOptions;

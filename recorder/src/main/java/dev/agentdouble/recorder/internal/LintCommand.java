@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.lint.Finding;
 import dev.agentdouble.lint.Linter;
 import dev.agentdouble.tape.Tape;

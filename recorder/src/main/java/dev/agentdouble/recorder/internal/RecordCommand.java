@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.files.TempOwner;
 import dev.agentdouble.tape.Frame;
@@ -130,7 +132,7 @@ final class RecordCommand {
       captured = Spool.in(folderFor(target));
     } catch (IOException e) {
       err.println("agentdouble: record: cannot write " + into.map(Path::toString)
-          .orElse(target.toString()) + ": " + UserFile.reason(e, "") + "; " + command.get(0)
+          .orElse(target.toString()) + ": " + CommandFailure.reason(e, "") + "; " + command.get(0)
           + " was not run");
       return RECORDER_FAILED;
     }
@@ -142,7 +144,7 @@ final class RecordCommand {
         pipes = pipes(target);
       } catch (IOException e) {
         err.println("agentdouble: record: cannot make the pipes to read " + command.get(0)
-            + "'s output through: " + UserFile.reason(e, "") + "; it was not run");
+            + "'s output through: " + CommandFailure.reason(e, "") + "; it was not run");
         return RECORDER_FAILED;
       }
       try {
@@ -239,7 +241,7 @@ final class RecordCommand {
         t = Math.max(endMs, frames.lastT());
         summary = recording.write(header.build(), ending(status, t), tapeFile);
       } catch (IOException e) {
-        err.println("agentdouble: record: cannot write " + target + ": " + UserFile.reason(e, "")
+        err.println("agentdouble: record: cannot write " + target + ": " + CommandFailure.reason(e, "")
             + " (the run's output was shown above)");
         return RECORDER_FAILED;
       }

@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Launch;
 import java.io.File;

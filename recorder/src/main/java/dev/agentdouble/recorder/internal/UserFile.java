@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
@@ -41,7 +42,7 @@ public final class UserFile {
     try {
       return Files.readAllBytes(Path.of(name));
     } catch (IOException e) {
-      throw new CommandFailure(name + ": cannot read: " + reason(e, name));
+      throw new CommandFailure(name + ": cannot read: " + CommandFailure.reason(e, name));
     }
   }
 
@@ -67,7 +68,7 @@ public final class UserFile {
     try {
       return TapeReader.read(Path.of(name));
     } catch (IOException e) {
-      throw new CommandFailure(name + ": cannot read: " + reason(e, name));
+      throw new CommandFailure(name + ": cannot read: " + CommandFailure.reason(e, name));
     }
   }
 
@@ -76,41 +77,9 @@ public final class UserFile {
     try {
       tape.write(Path.of(name));
     } catch (IOException e) {
-      throw new CommandFailure(name + ": cannot write the tape: " + reason(e, name));
+      throw new CommandFailure(name + ": cannot write the tape: " + CommandFailure.reason(e, name));
     }
   }
 
-  /**
-   * Why an I/O operation on {@code subject} failed, in lower case, naming the file concerned
-   * when it is another one (a parent folder, a temporary file).
-   */
-  public static String reason(IOException e, String subject) {
-    String why;
-    if (e instanceof NoSuchFileException) {
-      why = "no such file or folder";
-    } else if (e instanceof AccessDeniedException) {
-      why = "permission denied";
-    } else if (e instanceof NotDirectoryException) {
-      why = "not a directory";
-    } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
-      why = lowerFirst(fs.getReason());
-    } else if (e instanceof FileSystemException) {
-      why = e.getClass().getSimpleName();
-    } else {
-      why = e.getMessage() == null ? e.getClass().getSimpleName() : lowerFirst(e.getMessage());
-    }
-    if (e instanceof FileSystemException fs && fs.getFile() != null
-        && !Path.of(fs.getFile()).equals(Path.of(subject))) {
-      return fs.getFile() + ": " + why;
-    }
-    return why;
-  }
 
-  private static String lowerFirst(String s) {
-    if (s.length() > 1 && Character.isUpperCase(s.charAt(0))
-        && !Character.isUpperCase(s.charAt(1))) {
-      return s.substring(0, 1).toLowerCase(Locale.ROOT) + s.substring(1);
-    }
-    return s;
-  }
 }

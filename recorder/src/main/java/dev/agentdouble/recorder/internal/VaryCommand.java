@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeWriter;
 import dev.agentdouble.variants.Variants;
