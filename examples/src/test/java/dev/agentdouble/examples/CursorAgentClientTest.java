@@ -1,6 +1,6 @@
 package dev.agentdouble.examples;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static dev.agentdouble.junit.TextMatch.equalTo;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;

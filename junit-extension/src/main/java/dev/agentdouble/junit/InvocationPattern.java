@@ -1,17 +1,18 @@
 package dev.agentdouble.junit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static dev.agentdouble.junit.TextMatch.equalTo;
 
-import dev.agentdouble.contract.InvocationRecord;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
-import com.github.tomakehurst.wiremock.matching.StringValuePattern;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.junit.internal.WireMockMatch;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which invocations a stub answers or a verification counts, built from WireMock's matchers
- * ({@code containing}, {@code matching}, {@code equalTo}, {@code equalToJson}, ...):
+ * Which invocations a stub answers or a verification counts, built from {@link TextMatch}es
+ * ({@code containing}, {@code matching}, {@code equalTo}, {@code absent}, ...):
  *
  * <pre>{@code
  * agent.when(invocation().prompt(containing("fix")).outputFormat("json")).reply(tape);
@@ -20,7 +21,7 @@ import java.util.List;
  * Every condition given must hold. Immutable: each method returns a new pattern.
  */
 public final class InvocationPattern {
-  private record Condition(String path, StringValuePattern pattern, String description) {}
+  private record Condition(String path, TextMatch pattern, String description) {}
 
   private final List<Condition> conditions;
 
@@ -33,15 +34,15 @@ public final class InvocationPattern {
     return new InvocationPattern(List.of());
   }
 
-  private InvocationPattern and(String path, StringValuePattern pattern, String description) {
+  private InvocationPattern and(String path, TextMatch pattern, String description) {
     List<Condition> more = new ArrayList<>(conditions);
     more.add(new Condition(path, pattern, description));
     return new InvocationPattern(more);
   }
 
   /** The prompt matches. */
-  public InvocationPattern prompt(StringValuePattern pattern) {
-    return and(InvocationRecord.PATH_PROMPT, pattern, "prompt " + pattern.getExpected());
+  public InvocationPattern prompt(TextMatch pattern) {
+    return and(InvocationRecord.PATH_PROMPT, pattern, "prompt " + pattern.expected());
   }
 
   /** argv holds this exact element. */
@@ -51,8 +52,8 @@ public final class InvocationPattern {
   }
 
   /** Some element of argv matches (e.g. {@code matching("--model=.*")}). */
-  public InvocationPattern argv(StringValuePattern pattern) {
-    return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.getExpected());
+  public InvocationPattern argv(TextMatch pattern) {
+    return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.expected());
   }
 
   /** The requested output format is {@code format} ({@code text}, {@code json}, {@code stream-json}). */
@@ -61,8 +62,8 @@ public final class InvocationPattern {
   }
 
   /** The {@code --model} matches. */
-  public InvocationPattern model(StringValuePattern pattern) {
-    return and(InvocationRecord.PATH_MODEL, pattern, "model " + pattern.getExpected());
+  public InvocationPattern model(TextMatch pattern) {
+    return and(InvocationRecord.PATH_MODEL, pattern, "model " + pattern.expected());
   }
 
   /**
@@ -74,37 +75,36 @@ public final class InvocationPattern {
   }
 
   /** The working directory matches. */
-  public InvocationPattern cwd(StringValuePattern pattern) {
-    return and(InvocationRecord.PATH_CWD, pattern, "cwd " + pattern.getExpected());
+  public InvocationPattern cwd(TextMatch pattern) {
+    return and(InvocationRecord.PATH_CWD, pattern, "cwd " + pattern.expected());
   }
 
   /** What the fake read on stdin matches. */
-  public InvocationPattern stdin(StringValuePattern pattern) {
-    return and(InvocationRecord.PATH_STDIN, pattern, "stdin " + pattern.getExpected());
+  public InvocationPattern stdin(TextMatch pattern) {
+    return and(InvocationRecord.PATH_STDIN, pattern, "stdin " + pattern.expected());
   }
 
   /**
    * An environment variable matches: {@code CURSOR_*} ones are seen as {@code REDACTED}; others
    * only when named in {@code AGENTDOUBLE_FORWARD_ENV}.
    */
-  public InvocationPattern env(String name, StringValuePattern pattern) {
+  public InvocationPattern env(String name, TextMatch pattern) {
     return and(InvocationRecord.pathOfEnv(name), pattern,
-        "env " + name + " " + pattern.getExpected());
+        "env " + name + " " + pattern.expected());
   }
 
   /** The pattern's conditions added to a WireMock request pattern. */
   RequestPatternBuilder toRequest(RequestPatternBuilder request) {
     for (Condition c : conditions) {
-      request.withRequestBody(matchingJsonPath(c.path(), c.pattern()));
+      request.withRequestBody(matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())));
     }
     return request;
   }
 
   /** The pattern's conditions added to a WireMock stub. */
-  com.github.tomakehurst.wiremock.client.MappingBuilder toRequestMapping(
-      com.github.tomakehurst.wiremock.client.MappingBuilder mapping) {
+  MappingBuilder toRequestMapping(MappingBuilder mapping) {
     for (Condition c : conditions) {
-      mapping.withRequestBody(matchingJsonPath(c.path(), c.pattern()));
+      mapping.withRequestBody(matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())));
     }
     return mapping;
   }

@@ -1,6 +1,6 @@
 package dev.agentdouble.junit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
