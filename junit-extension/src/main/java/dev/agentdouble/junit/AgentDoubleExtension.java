@@ -429,31 +429,44 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     boolean ci = "true".equalsIgnoreCase(context.getConfigurationParameter("agentdouble.ci")
         .orElse(System.getenv("CI")));
     // configuration parameters: set per run, or as system properties (-Dagentdouble.mode=...)
-    String mode = !tape.mode().isEmpty() ? tape.mode()
-        : context.getConfigurationParameter("agentdouble.mode").orElse(ci ? "replay" : "auto");
+    AgentTape.Mode mode = tape.mode() != AgentTape.Mode.CONFIGURED ? tape.mode()
+        : configuredMode(context, tape, ci);
     Path root = Path.of(context.getConfigurationParameter("agentdouble.tapes")
         .orElse("src/test/resources/agentdouble"));
     Path file = root.resolve(context.getRequiredTestClass().getSimpleName())
         .resolve(tape.value() + ".tape.ndjson");
     switch (mode) {
-      case "replay" -> {
+      case REPLAY -> {
         if (!Files.isRegularFile(file)) {
           throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): no tape at "
               + file.toAbsolutePath() + "; record it with -Dagentdouble.mode=record (outside CI)");
         }
         replayAll(agent, file);
       }
-      case "auto" -> {
+      case AUTO -> {
         if (Files.isRegularFile(file)) {
           replayAll(agent, file);
         } else {
           record(context, agent, ci, tape, file);
         }
       }
-      case "record" -> record(context, agent, ci, tape, file);
-      default -> throw new ExtensionConfigurationException("@AgentTape mode must be replay, "
-          + "record or auto, was \"" + mode + "\"");
+      case RECORD -> record(context, agent, ci, tape, file);
+      case CONFIGURED -> throw new IllegalStateException("the configured mode is resolved above");
     }
+  }
+
+  /** The mode {@code agentdouble.mode} names, else {@code auto} ({@code replay} in CI). */
+  private static AgentTape.Mode configuredMode(ExtensionContext context, AgentTape tape,
+      boolean ci) {
+    String mode = context.getConfigurationParameter("agentdouble.mode")
+        .orElse(ci ? "replay" : "auto");
+    return switch (mode) {
+      case "replay" -> AgentTape.Mode.REPLAY;
+      case "record" -> AgentTape.Mode.RECORD;
+      case "auto" -> AgentTape.Mode.AUTO;
+      default -> throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value()
+          + "\"): agentdouble.mode must be replay, record or auto, was \"" + mode + "\"");
+    };
   }
 
   private static void replayAll(FakeAgent agent, Path file) {

@@ -34,6 +34,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,7 +47,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -87,6 +92,9 @@ public final class FakeAgent {
   private final List<UUID> stubs = new CopyOnWriteArrayList<>();
   private volatile boolean strictUnmatched;
   private volatile boolean strictUnused;
+  /** The bodies of the invocations not taken yet, as the control plane answered them. */
+  private final BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
+  private final AutoCloseable arrivals;
   private int taken;
   private int sequences;
   private volatile Path recordTarget;
@@ -119,6 +127,7 @@ public final class FakeAgent {
     // runs the CLI stopped before they needed a tape report to PATH/stopped: no stub answers them
     // (the fake ignores the answer), and they are never "unmatched" (see close())
     writeShim();
+    this.arrivals = plane.onPost(invocations, arrived::add);
   }
 
   private synchronized void writeShim() throws IOException {
@@ -356,22 +365,24 @@ public final class FakeAgent {
 
   /** The next invocation not taken yet, waiting up to {@code timeout}; fails with a summary. */
   public Invocation takeInvocation(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      List<Invocation> all = invocations();
-      synchronized (this) {
-        if (all.size() > taken) {
-          return all.get(taken++);
-        }
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("fake agent not invoked within " + describe(timeout) + " ("
-            + all.size() + (all.size() == 1 ? " invocation" : " invocations") + ", " + taken
-            + " taken, " + unusedQueued().size() + (unusedQueued().size() == 1 ? " tape" : " tapes")
-            + " queued)");
-      }
-      pause(5);
+    String body;
+    try {
+      body = arrived.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the fake agent to be invoked", e);
     }
+    synchronized (this) {
+      if (body == null) {
+        int all = invocations().size();
+        int unused = unusedQueued().size();
+        throw new AssertionError("fake agent not invoked within " + describe(timeout) + " ("
+            + all + (all == 1 ? " invocation" : " invocations") + ", " + taken + " taken, "
+            + unused + (unused == 1 ? " tape" : " tapes") + " queued)");
+      }
+      taken++;
+    }
+    return parse(body);
   }
 
   /** Fails unless exactly {@code times} invocations match {@code pattern}, saying which came closest. */
@@ -426,12 +437,26 @@ public final class FakeAgent {
   public void awaitGate(String gate, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Path file = gates.resolve(GateFiles.reached(gate));
-    while (!Files.exists(file)) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("fake agent did not reach gate \"" + gate + "\" within "
-            + describe(timeout) + " (" + invocations().size() + " invocations)");
+    // woken by the file system as the fake writes the gate's file, not by polling
+    try (WatchService watch = gates.getFileSystem().newWatchService()) {
+      gates.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+      while (!Files.exists(file)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("fake agent did not reach gate \"" + gate + "\" within "
+              + describe(timeout) + " (" + invocations().size() + " invocations)");
+        }
+        WatchKey key = watch.poll(left, TimeUnit.NANOSECONDS);
+        if (key != null) {
+          key.pollEvents();
+          key.reset();
+        }
       }
-      pause(5);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot watch the gates folder " + gates, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for gate \"" + gate + "\"", e);
     }
   }
 
@@ -506,6 +531,11 @@ public final class FakeAgent {
         problems.add("enqueued " + q.name() + " was never used (call allowUnused() if that is "
             + "expected)");
       }
+    }
+    try {
+      arrivals.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop listening for invocations", e);
     }
     for (UUID stub : stubs) {
       server.removeStub(stub);
@@ -687,14 +717,5 @@ public final class FakeAgent {
   private static String describe(Duration d) {
     long ms = d.toMillis();
     return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
-  }
-
-  private static void pause(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted while waiting for the fake agent", e);
-    }
   }
 }

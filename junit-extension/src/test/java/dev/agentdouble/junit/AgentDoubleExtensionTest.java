@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -197,7 +198,7 @@ class AgentDoubleExtensionTest {
   @ExtendWith(AgentDoubleExtension.class)
   static class MissingTape {
     @Test
-    @AgentTape(value = "nothing-here", mode = "replay")
+    @AgentTape(value = "nothing-here", mode = AgentTape.Mode.REPLAY)
     void replays(FakeAgent agent) {}
   }
 
@@ -213,7 +214,7 @@ class AgentDoubleExtensionTest {
   @ExtendWith(AgentDoubleExtension.class)
   static class RecordedTape {
     @Test
-    @AgentTape(value = "hello", mode = "replay")
+    @AgentTape(value = "hello", mode = AgentTape.Mode.REPLAY)
     void replays(FakeAgent agent) {
       REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one").out());
       REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "two").out());
@@ -234,6 +235,48 @@ class AgentDoubleExtensionTest {
         .assertStatistics(stats -> stats.succeeded(1));
 
     assertThat(REPLAYED).containsExactly("recorded hello\n", "recorded hello\n");
+  }
+
+  /** No {@code @ExtendWith}: the annotation brings the extension. */
+  @AgentTape(value = "hello", mode = AgentTape.Mode.REPLAY)
+  static class AnnotationAlone {
+    @Test
+    void isHandedAFakeThatReplaysTheTape(FakeAgent agent) {
+      ALONE.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json",
+          "one").out());
+    }
+  }
+
+  static final List<String> ALONE = new CopyOnWriteArrayList<>();
+
+  @Test
+  void agentTapeWorksWithoutRegisteringTheExtension() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    says("alone").write(root.resolve("AnnotationAlone/hello.tape.ndjson"));
+    ALONE.clear();
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .selectors(selectClass(AnnotationAlone.class))
+        .execute()
+        .testEvents()
+        .assertStatistics(stats -> stats.succeeded(1));
+
+    assertThat(ALONE).containsExactly("alone\n");
+  }
+
+  @Test
+  void anUnknownConfiguredModeIsRefusedWithTheValuesItTakes() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("agentdouble.mode", "replay-maybe")
+        .selectors(selectClass(Records.class))
+        .execute()
+        .testEvents()
+        .assertThatEvents().haveExactly(1, finishedWithFailure(
+            instanceOf(ExtensionConfigurationException.class),
+            message(m -> m.contains("@AgentTape(\"fresh\"): agentdouble.mode must be replay,"
+                + " record or auto, was \"replay-maybe\""))));
   }
 
   @ExtendWith(AgentDoubleExtension.class)
@@ -298,7 +341,7 @@ class AgentDoubleExtensionTest {
   }
 
   @ExtendWith(AgentDoubleExtension.class)
-  @AgentTape(value = "hello", mode = "replay")
+  @AgentTape(value = "hello", mode = AgentTape.Mode.REPLAY)
   static class ClassTape {
     @Test
     void usesTheClassTape(FakeAgent agent) {

@@ -8,6 +8,8 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.extension.Parameters;
+import com.github.tomakehurst.wiremock.extension.ServeEventListener;
 import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
 import com.github.tomakehurst.wiremock.extension.requestfilter.FieldTransformer;
 import com.github.tomakehurst.wiremock.extension.requestfilter.RequestFilterAction;
@@ -18,7 +20,11 @@ import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.contract.ControlSecret;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
@@ -43,10 +49,12 @@ public final class ControlPlane implements AutoCloseable {
 
   private final WireMockServer server;
   private final String secret;
+  private final Arrivals arrivals;
 
-  private ControlPlane(WireMockServer server, String secret) {
+  private ControlPlane(WireMockServer server, String secret, Arrivals arrivals) {
     this.server = server;
     this.secret = secret;
+    this.arrivals = arrivals;
   }
 
   /** Starts a server on 127.0.0.1 and a free port. */
@@ -69,19 +77,31 @@ public final class ControlPlane implements AutoCloseable {
    */
   public static ControlPlane start(int port, OptionalInt journalLimit) {
     String secret = ControlSecret.generate();
+    Arrivals arrivals = new Arrivals();
     WireMockConfiguration options = options()
         .bindAddress("127.0.0.1")
         .port(port)
         .containerThreads(16)
         .jettyAcceptors(1)
         .notifier(QUIET)
-        .extensions(new StubGuard(secret), new AdminGuard(secret));
+        .extensions(new StubGuard(secret), new AdminGuard(secret), arrivals);
     journalLimit.ifPresent(options::maxRequestJournalEntries);
     WireMockServer server = new WireMockServer(options);
     server.start();
     server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1)
         .willReturn(refusal()));
-    return new ControlPlane(server, secret);
+    return new ControlPlane(server, secret, arrivals);
+  }
+
+  /**
+   * Calls {@code listener} with the body of every POST whose URL path matches {@code path} (a
+   * regular expression), as the server answers it, until the returned handle is closed: waits are
+   * fed by this, never by polling the journal.
+   */
+  public AutoCloseable onPost(String path, Consumer<String> listener) {
+    Object key = new Object();
+    arrivals.listeners.put(key, new Arrivals.Listener(Pattern.compile(path), listener));
+    return () -> arrivals.listeners.remove(key);
   }
 
   public WireMockServer server() {
@@ -165,4 +185,32 @@ public final class ControlPlane implements AutoCloseable {
     @Override
     public void error(String message, Throwable t) {}
   };
+
+  /** Passes each answered request on to the listeners whose path it matches. */
+  private static final class Arrivals implements ServeEventListener {
+    record Listener(Pattern path, Consumer<String> body) {}
+
+    final Map<Object, Listener> listeners = new ConcurrentHashMap<>();
+
+    @Override
+    public String getName() {
+      return "agentdouble-arrivals";
+    }
+
+    @Override
+    public void beforeResponseSent(ServeEvent event, Parameters parameters) {
+      Request request = event.getRequest();
+      if (!"POST".equals(request.getMethod().getName())) {
+        return;
+      }
+      String path = request.getUrl();
+      int query = path.indexOf('?');
+      String bare = query < 0 ? path : path.substring(0, query);
+      for (Listener listener : listeners.values()) {
+        if (listener.path().matcher(bare).matches()) {
+          listener.body().accept(request.getBodyAsString());
+        }
+      }
+    }
+  }
 }

@@ -11,7 +11,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.MatchResult;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
@@ -330,6 +330,7 @@ public final class Serve implements AutoCloseable {
   public static final class FindPattern extends StringValuePattern {
     private final Pattern pattern;
 
+    // WireMock's own (shaded) Jackson reads stub patterns: the annotation is its copy's
     public FindPattern(@JsonProperty("find") String regex) {
       super(regex);
       this.pattern = Pattern.compile(regex);
