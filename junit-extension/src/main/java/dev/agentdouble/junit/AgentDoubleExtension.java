@@ -2,6 +2,7 @@ package dev.agentdouble.junit;
 
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Deadline;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.Watchdog;
@@ -474,7 +475,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       // a test that ran the agent several times was recorded as NAME, NAME.2, ...: in order
       List<dev.agentdouble.tape.Tape> tapes = new ArrayList<>();
       for (int i = 1; ; i++) {
-        Path next = FakeAgent.recordedFiles(file, i).get(i - 1);
+        Path next = Recordings.files(file, i).get(i - 1);
         if (!Files.isRegularFile(next)) {
           break;
         }

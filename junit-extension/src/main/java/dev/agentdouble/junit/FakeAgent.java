@@ -18,7 +18,10 @@ import com.github.tomakehurst.wiremock.verification.NearMiss;
 import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Recordings;
+import dev.agentdouble.junit.internal.Runs;
 import dev.agentdouble.junit.internal.Shim;
+import dev.agentdouble.junit.internal.Stubs;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
@@ -75,8 +78,6 @@ public final class FakeAgent {
   /** How long {@link #takeInvocation()} waits by default. */
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
 
-  private static final int QUEUE_PRIORITY = 10;
-  private static final int STUB_PRIORITY = 5;
 
   private final ControlPlane plane;
   private final FakeAgentRuntime runtime;
@@ -88,8 +89,7 @@ public final class FakeAgent {
   /** The invocations that asked for a tape, and those the CLI stopped before (the trust gate). */
   private final String invocations;
   private final Map<String, String> shimEnv = new LinkedHashMap<>();
-  private final List<Queued> queue = new CopyOnWriteArrayList<>();
-  private final List<UUID> stubs = new CopyOnWriteArrayList<>();
+  private final Stubs stubs;
   private volatile boolean strictUnmatched;
   private volatile boolean strictUnused;
   /** The bodies of the invocations not taken yet, as the control plane answered them. */
@@ -97,9 +97,8 @@ public final class FakeAgent {
   private final AutoCloseable arrivals;
   private int taken;
   private int sequences;
-  private volatile Path recordTarget;
-
-  private record Queued(UUID stub, String name) {}
+  private volatile Recordings recordings;
+  private final Runs runs;
 
   FakeAgent(ControlPlane plane, FakeAgentRuntime runtime, Path dir, Settings settings)
       throws IOException {
@@ -108,8 +107,10 @@ public final class FakeAgent {
     this.dir = dir;
     this.bin = dir.resolve("bin");
     this.gates = Files.createDirectories(dir.resolve("gates"));
+    this.runs = new Runs(dir, gates);
     this.path = "/agentdouble/" + id + "/invocations";
     this.invocations = path + "(/stopped)?";
+    this.stubs = new Stubs(plane.server(), path, id);
     this.strictUnmatched = settings.strictUnmatched();
     this.strictUnused = settings.strictUnused();
     shimEnv.put(FakeEnvironment.URL, plane.baseUrl() + "/agentdouble/" + id);
@@ -205,24 +206,14 @@ public final class FakeAgent {
    * runs), redacted and normalised.
    */
   void recordTo(Path target, Path realCli) throws IOException {
-    recordTarget = target;
+    recordings = new Recordings(dir.resolve("recordings"), target);
     Shim.writeRecording(bin, runtime, dir.resolve("recordings"), realCli, dir.resolve("pids"));
   }
 
-  /** The files a recorded test's runs are kept in, first run first. */
-  static List<Path> recordedFiles(Path target, int count) {
-    List<Path> files = new ArrayList<>();
-    String name = target.getFileName().toString();
-    String stem = name.endsWith(".tape.ndjson") ? name.substring(0, name.length() - 12) : name;
-    for (int i = 1; i <= count; i++) {
-      files.add(i == 1 ? target : target.resolveSibling(stem + "." + i + ".tape.ndjson"));
-    }
-    return files;
-  }
 
   /** Answers the next invocation not answered by a stub with {@code tape} (first in, first out). */
   public FakeAgent enqueue(Tape tape) {
-    return enqueue(tape, "tape #" + (queue.size() + 1));
+    return enqueue(tape, "tape #" + (stubs.queued() + 1));
   }
 
   /** Enqueues the tape in {@code file}. */
@@ -239,17 +230,8 @@ public final class FakeAgent {
     return enqueue(resource(resource), resource);
   }
 
-  private synchronized FakeAgent enqueue(Tape tape, String name) {
-    int index = queue.size();
-    String scenario = "queue-" + id;
-    MappingBuilder mapping = post(urlEqualTo(path)).atPriority(QUEUE_PRIORITY)
-        .inScenario(scenario)
-        .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "served-" + index)
-        .willSetStateTo("served-" + (index + 1))
-        .willReturn(tapeResponse(tape, name));
-    StubMapping stub = plane.server().stubFor(mapping);
-    queue.add(new Queued(stub.getId(), name));
-    stubs.add(stub.getId());
+  private FakeAgent enqueue(Tape tape, String name) {
+    stubs.enqueue(tape, name);
     return this;
   }
 
@@ -267,7 +249,7 @@ public final class FakeAgent {
   public final class Stubbing {
     private final InvocationPattern pattern;
     private final String scenario;
-    private final List<UUID> ids = new ArrayList<>();
+    private int replies;
     private Tape last;
     private String lastName;
 
@@ -282,7 +264,7 @@ public final class FakeAgent {
       tapes.add(first);
       tapes.addAll(List.of(then));
       for (Tape tape : tapes) {
-        add(tape, "reply #" + (ids.size() + 1) + " to " + pattern);
+        add(tape, "reply #" + (replies + 1) + " to " + pattern);
       }
       return this;
     }
@@ -294,16 +276,7 @@ public final class FakeAgent {
     }
 
     private void add(Tape tape, String name) {
-      int index = ids.size();
-      MappingBuilder mapping = pattern.toRequestMapping(post(urlEqualTo(path)))
-          .atPriority(STUB_PRIORITY)
-          .inScenario(scenario)
-          .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "replied-" + index)
-          .willSetStateTo("replied-" + (index + 1))
-          .willReturn(tapeResponse(tape, name));
-      UUID stubId = plane.server().stubFor(mapping).getId();
-      ids.add(stubId);
-      stubs.add(stubId);
+      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name);
       last = tape;
       lastName = name;
     }
@@ -313,24 +286,11 @@ public final class FakeAgent {
       if (last == null) {
         throw new IllegalStateException("call reply(..) first");
       }
-      MappingBuilder mapping = pattern.toRequestMapping(post(urlEqualTo(path)))
-          .atPriority(STUB_PRIORITY)
-          .inScenario(scenario)
-          .whenScenarioStateIs("replied-" + ids.size())
-          .willReturn(tapeResponse(last, lastName + " (repeated)"));
-      UUID stubId = plane.server().stubFor(mapping).getId();
-      stubs.add(stubId);
+      stubs.repeat(pattern::toRequestMapping, scenario, replies, last, lastName + " (repeated)");
       return this;
     }
   }
 
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder tapeResponse(
-      Tape tape, String name) {
-    return aResponse().withStatus(200)
-        .withHeader("Content-Type", "application/x-ndjson")
-        .withHeader(ControlSecret.TAPE_HEADER, name)
-        .withBody(TapeWriter.toBytes(tape));
-  }
 
   static Tape resource(String resource) {
     String name = resource.startsWith("/") ? resource.substring(1) : resource;
@@ -375,7 +335,7 @@ public final class FakeAgent {
     synchronized (this) {
       if (body == null) {
         int all = invocations().size();
-        int unused = unusedQueued().size();
+        int unused = stubs.unused().size();
         throw new AssertionError("fake agent not invoked within " + describe(timeout) + " ("
             + all + (all == 1 ? " invocation" : " invocations") + ", " + taken + " taken, "
             + unused + (unused == 1 ? " tape" : " tapes") + " queued)");
@@ -472,19 +432,6 @@ public final class FakeAgent {
     return this;
   }
 
-  private List<Queued> unusedQueued() {
-    List<Queued> unused = new ArrayList<>(queue);
-    if (unused.isEmpty()) {
-      return unused;
-    }
-    for (ServeEvent event : plane.server().getAllServeEvents()) {
-      StubMapping stub = event.getStubMapping();
-      if (event.getWasMatched() && stub != null) {
-        unused.removeIf(q -> q.stub().equals(stub.getId()));
-      }
-    }
-    return unused;
-  }
 
   /**
    * Ends this fake: kills runs still alive, checks strictness, removes its stubs. Returns the
@@ -496,39 +443,20 @@ public final class FakeAgent {
 
   /** As {@link #finish(List)}; a passed test keeps what record mode recorded. */
   List<String> finish(List<String> notes, boolean passed) {
-    for (long pid : pids()) {
-      Optional<ProcessHandle> process = ProcessHandle.of(pid);
-      if (process.isPresent() && process.get().isAlive() && isFake(process.get())) {
-        process.get().descendants().forEach(ProcessHandle::destroyForcibly);
-        process.get().destroyForcibly();
-        try {
-          process.get().onExit().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          // reported below either way
-        }
-        notes.add("fake agent process " + pid + " was still running at the end of the test: killed");
-      }
-    }
+    notes.addAll(runs.endAll());
     List<String> problems = new ArrayList<>();
-    if (recordTarget != null) {
-      keepRecordings(passed, notes, problems);
+    if (recordings != null) {
+      recordings.keep(passed, notes, problems);
     }
-    WireMockServer server = plane.server();
     if (strictUnmatched) {
-      List<LoggedRequest> unmatched = new ArrayList<>();
-      for (LoggedRequest request : server.findAllUnmatchedRequests()) {
-        if (request.getUrl().equals(path)) {
-          unmatched.add(request);
-        }
-      }
-      for (LoggedRequest request : unmatched) {
+      for (Stubs.Unmatched request : stubs.unmatched()) {
         problems.add("an invocation matched no stub and no enqueued tape: "
-            + parse(request.getBodyAsString()).summary() + nearest(request));
+            + parse(request.body()).summary() + request.closest());
       }
     }
     if (strictUnused) {
-      for (Queued q : unusedQueued()) {
-        problems.add("enqueued " + q.name() + " was never used (call allowUnused() if that is "
+      for (String name : stubs.unused()) {
+        problems.add("enqueued " + name + " was never used (call allowUnused() if that is "
             + "expected)");
       }
     }
@@ -537,176 +465,31 @@ public final class FakeAgent {
     } catch (Exception e) {
       throw new IllegalStateException("cannot stop listening for invocations", e);
     }
-    for (UUID stub : stubs) {
-      server.removeStub(stub);
-    }
-    server.removeServeEventsMatching(
+    stubs.remove();
+    plane.server().removeServeEventsMatching(
         com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(urlMatching(invocations))
             .build());
     return problems;
   }
 
-  private void keepRecordings(boolean passed, List<String> notes, List<String> problems) {
-    List<Path> recorded = new ArrayList<>();
-    try (var files = Files.list(dir.resolve("recordings"))) {
-      files.filter(p -> p.getFileName().toString().endsWith(".tape.ndjson")).sorted()
-          .forEach(recorded::add);
-    } catch (IOException e) {
-      problems.add("cannot read the recordings in " + dir.resolve("recordings") + ": " + e);
-      return;
-    }
-    if (!passed) {
-      notes.add("the test failed: its " + recorded.size() + " recorded run(s) were not kept");
-      return;
-    }
-    if (recorded.isEmpty()) {
-      problems.add("record mode: the test never ran the agent, so there is nothing to keep as "
-          + recordTarget);
-      return;
-    }
-    List<Path> targets = recordedFiles(recordTarget, recorded.size());
-    try {
-      Files.createDirectories(recordTarget.toAbsolutePath().getParent());
-      for (int i = 0; i < recorded.size(); i++) {
-        TapeReader.read(recorded.get(i)).write(targets.get(i));
-      }
-      notes.add("recorded " + recorded.size() + " run(s) into " + recordTarget);
-    } catch (IOException e) {
-      problems.add("cannot keep the recording as " + recordTarget + ": " + e.getMessage());
-    }
-  }
 
-  private String nearest(LoggedRequest request) {
-    for (NearMiss miss : plane.server().findNearMissesFor(request)) {
-      if (miss.getStubMapping() != null && stubs.contains(miss.getStubMapping().getId())) {
-        return "\n  closest stub:\n" + DIFF.render(miss.getDiff()).strip().replace("\n", "\n  ");
-      }
-    }
-    return "";
-  }
 
   /** How many runs have started so far (each shim start counts), first run 0. */
   int runsStarted() {
-    return pids().size();
+    return runs.started();
   }
 
-  /**
-   * Ends the runs from the {@code from}-th on that are still alive (SIGKILL), so that a consumer
-   * blocked reading them sees their end; returns, for each, what it was: its process, the tape it
-   * was replaying, for which prompt, how that tape ends, and the last step gate it reached.
-   */
+  /** See {@link Runs#end}. */
   List<String> endRuns(int from) {
-    List<Long> all = pids();
-    List<String> ended = new ArrayList<>();
-    for (long pid : all.subList(Math.min(from, all.size()), all.size())) {
-      Optional<ProcessHandle> process = ProcessHandle.of(pid);
-      if (process.isEmpty() || !process.get().isAlive() || !isFake(process.get())) {
-        continue;
-      }
-      String what = describeRun(pid);
-      process.get().descendants().forEach(ProcessHandle::destroyForcibly);
-      process.get().destroyForcibly();
-      try {
-        process.get().onExit().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        // said as ended either way: SIGKILL cannot be refused
-      }
-      ended.add(what);
-    }
-    return ended;
+    return runs.end(from);
   }
 
-  /** One run, from the journal line it wrote before replaying and the gates it reached. */
-  private String describeRun(long pid) {
-    StringBuilder what = new StringBuilder("process ").append(pid);
-    Optional<JsonNode> entry = journalEntry(pid);
-    if (entry.isEmpty() || !entry.get().hasNonNull(InvocationRecord.TAPE)) {
-      what.append(": before it had a tape (starting, or asking for one)");
-    } else {
-      JsonNode e = entry.get();
-      String tape = e.get(InvocationRecord.TAPE).asText()
-          .replaceFirst("^" + Pattern.quote(InvocationRecord.CONTROL_TAPE + " "), "");
-      what.append(": tape \"").append(tape).append("\" (prompt \"")
-          .append(abbreviate(e.path(InvocationRecord.PROMPT).asText(""))).append("\"), which ends ");
-      if (e.has(InvocationRecord.HANG)) {
-        what.append(e.path(InvocationRecord.CLOSE_STDOUT).asBoolean() ? "in a hang after closing stdout"
-            : "in a hang");
-      } else if (e.has(InvocationRecord.SIGNAL)) {
-        what.append("by ").append(e.get(InvocationRecord.SIGNAL).asText());
-      } else {
-        what.append("with exit ").append(e.path(InvocationRecord.EXIT).asText("?"));
-      }
-    }
-    lastGate(pid).ifPresent(gate -> what.append("; the last gate it reached: \"").append(gate)
-        .append('"'));
-    return what.toString();
-  }
 
-  private Optional<JsonNode> journalEntry(long pid) {
-    Path journal = dir.resolve("journal.ndjson");
-    try {
-      if (Files.exists(journal)) {
-        for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
-          if (!line.isBlank()) {
-            JsonNode node = Json.tree(line);
-            if (node.path(InvocationRecord.PID).asLong() == pid) {
-              return Optional.of(node);
-            }
-          }
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // said as "before it had a tape"
-    }
-    return Optional.empty();
-  }
 
-  /** The gate whose {@code NAME.reached} file this run wrote last. */
-  private Optional<String> lastGate(long pid) {
-    String mark = GateFiles.mark(pid);
-    try (var files = Files.list(gates)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(GateFiles.REACHED))
-          .filter(f -> {
-            try {
-              return Files.readString(f, StandardCharsets.US_ASCII).equals(mark);
-            } catch (IOException e) {
-              return false;
-            }
-          })
-          .max(Comparator.comparing(f -> f.toFile().lastModified()))
-          .map(f -> f.getFileName().toString().replaceFirst(
-              Pattern.quote(GateFiles.REACHED) + "$", ""));
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
 
-  private static String abbreviate(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
-  }
 
-  private static boolean isFake(ProcessHandle process) {
-    return process.info().commandLine()
-        .map(c -> c.contains(FakeAgentRuntime.MAIN) || c.contains(FakeAgentRuntime.RECORDER))
-        .orElse(true);
-  }
 
-  private List<Long> pids() {
-    Path file = dir.resolve("pids");
-    List<Long> pids = new ArrayList<>();
-    try {
-      if (Files.exists(file)) {
-        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
-          if (!line.isBlank()) {
-            pids.add(Long.parseLong(line.strip()));
-          }
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
-      // nothing to kill that can be told
-    }
-    return pids;
-  }
+
 
   private static Invocation parse(String body) {
     InvocationRecord r = InvocationRecord.parse(body);
