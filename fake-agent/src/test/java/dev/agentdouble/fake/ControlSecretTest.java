@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -70,7 +71,7 @@ class ControlSecretTest {
         "AGENTDOUBLE_FORWARD_ENV", "AGENTDOUBLE_SECRET");
 
     FakeProcess.Result answered = run(env, "-p", "--output-format", "text", "hello");
-    Map<String, String> untrusted = new java.util.HashMap<>(env);
+    Map<String, String> untrusted = new HashMap<>(env);
     untrusted.put("AGENTDOUBLE_TRUST", "untrusted");
     FakeProcess.Result stopped = FakeProcess.runIn(Files.createDirectories(dir.resolve("w")),
         untrusted, "-p", "hello");

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +43,8 @@ class GatesTest {
       CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
         try {
           return out.readLine();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       });
       assertThat(p.waitFor(300, TimeUnit.MILLISECONDS)).as("held at the gate").isFalse();
@@ -94,8 +96,8 @@ class GatesTest {
   private static Path mkdir(Path dir) {
     try {
       return Files.createDirectories(dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

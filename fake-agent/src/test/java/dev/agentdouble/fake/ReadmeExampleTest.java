@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Tape;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ class ReadmeExampleTest {
         "-p", "--trust", "--output-format", "stream-json", "Refactor the checkout flow");
     agent.environment().put("AGENTDOUBLE_TAPE", tape.toString());
     agent.environment().put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
-    agent.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    agent.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process process = agent.start();
     String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int status = process.waitFor();

@@ -2,12 +2,14 @@ package dev.agentdouble.junit;
 
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.ControlPlane;
-import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Deadline;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Watchdog;
 import dev.agentdouble.junit.internal.WorkFolder;
+import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -473,7 +475,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   private static void replayAll(FakeAgent agent, Path file) {
     try {
       // a test that ran the agent several times was recorded as NAME, NAME.2, ...: in order
-      List<dev.agentdouble.tape.Tape> tapes = new ArrayList<>();
+      List<Tape> tapes = new ArrayList<>();
       for (int i = 1; ; i++) {
         Path next = Recordings.files(file, i).get(i - 1);
         if (!Files.isRegularFile(next)) {
@@ -482,7 +484,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
         tapes.add(TapeReader.read(next));
       }
       agent.when(InvocationPattern.invocation())
-          .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(dev.agentdouble.tape.Tape[]::new))
+          .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(Tape[]::new))
           .repeatLast();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read tape " + file, e);
@@ -514,7 +516,7 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       return Optional.empty();
     }
     for (String name : List.of("cursor-agent", "agent")) {
-      for (String dir : path.split(java.io.File.pathSeparator)) {
+      for (String dir : path.split(File.pathSeparator)) {
         Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
         if (Files.isExecutable(candidate) && !candidate.toString().contains("agentdouble-")) {
           return Optional.of(candidate.toAbsolutePath());

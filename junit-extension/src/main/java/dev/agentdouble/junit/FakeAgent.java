@@ -10,12 +10,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.VerificationException;
+import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.github.tomakehurst.wiremock.verification.NearMiss;
 import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.GateFiles;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.json.Json;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.Recordings;
@@ -25,16 +32,12 @@ import dev.agentdouble.junit.internal.Stubs;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.contract.ControlSecret;
-import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.GateFiles;
-import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.contract.Timing;
-import dev.agentdouble.json.Json;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
@@ -49,8 +52,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -157,7 +160,7 @@ public final class FakeAgent {
   public Map<String, String> environment() {
     Map<String, String> env = new LinkedHashMap<>();
     String path = System.getenv("PATH");
-    env.put("PATH", bin + (path == null || path.isEmpty() ? "" : java.io.File.pathSeparator + path));
+    env.put("PATH", bin + (path == null || path.isEmpty() ? "" : File.pathSeparator + path));
     synchronized (this) {
       env.putAll(shimEnv);
     }
@@ -386,7 +389,7 @@ public final class FakeAgent {
       if (!Files.exists(file)) {
         Files.createFile(file);
       }
-    } catch (java.nio.file.FileAlreadyExistsException e) {
+    } catch (FileAlreadyExistsException e) {
       // released twice: fine
     } catch (IOException e) {
       throw new UncheckedIOException("cannot release gate " + gate, e);
@@ -467,7 +470,7 @@ public final class FakeAgent {
     }
     stubs.remove();
     plane.server().removeServeEventsMatching(
-        com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(urlMatching(invocations))
+        WireMock.anyRequestedFor(urlMatching(invocations))
             .build());
     return problems;
   }

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record Invocation(List<String> argv, String prompt, String cwd, String ou
 
   public Invocation {
     argv = List.copyOf(argv);
-    env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(env));
+    env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
   }
 
   /** A one-line summary for failure messages. */

@@ -1,7 +1,7 @@
 package dev.agentdouble.junit;
 
-import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -11,10 +11,13 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,8 +31,8 @@ import org.junit.platform.testkit.engine.Events;
 /** The extension's lifecycle and failure messages, run through JUnit's EngineTestKit. */
 @Timeout(120)
 class AgentDoubleExtensionTest {
-  static final List<String> LIFECYCLES = java.util.Collections.synchronizedList(new ArrayList<>());
-  static final List<String> REPLAYED = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<String> LIFECYCLES = Collections.synchronizedList(new ArrayList<>());
+  static final List<String> REPLAYED = Collections.synchronizedList(new ArrayList<>());
 
   static Tape says(String text) {
     return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
@@ -145,7 +148,7 @@ class AgentDoubleExtensionTest {
     assertThat(seen).allSatisfy(s -> assertThat(Path.of(s.substring(s.indexOf(':') + 1))).doesNotExist());
   }
 
-  static final List<Long> PIDS = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<Long> PIDS = Collections.synchronizedList(new ArrayList<>());
 
   @ExtendWith(AgentDoubleExtension.class)
   static class LeavesAHangingRun {
@@ -153,7 +156,7 @@ class AgentDoubleExtensionTest {
     void startsAHangAndWalksAway(FakeAgent agent) throws Exception {
       agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "x\n"), new Frame.Hang(0, false))));
       Process p = new ProcessBuilder(agent.executable().toString(), "-p", "--trust", "--output-format", "stream-json", "hi")
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
       p.getInputStream().read();
       PIDS.add(p.pid());
     }
@@ -172,10 +175,10 @@ class AgentDoubleExtensionTest {
         throw new AssertionError(e);
       }
     });
-    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
   }
 
-  static final List<Path> KEPT = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<Path> KEPT = Collections.synchronizedList(new ArrayList<>());
 
   @ExtendWith(AgentDoubleExtension.class)
   static class Failing {
@@ -289,7 +292,7 @@ class AgentDoubleExtensionTest {
     }
   }
 
-  static final List<String> RECORDED = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<String> RECORDED = Collections.synchronizedList(new ArrayList<>());
 
   @Test
   void recordingIsRefusedOnCi() throws Exception {
@@ -349,7 +352,7 @@ class AgentDoubleExtensionTest {
     }
   }
 
-  static final List<String> CLASS_TAPE = java.util.Collections.synchronizedList(new ArrayList<>());
+  static final List<String> CLASS_TAPE = Collections.synchronizedList(new ArrayList<>());
 
   @Test
   void aTapeOnTheClassAnswersItsTests() throws Exception {

@@ -94,7 +94,7 @@ class FakeAgentTest {
   void consumersThatSearchPathFindTheShimThroughTheEnvironment(FakeAgent agent) {
     agent.enqueue(says("via PATH", 0));
 
-    Runs.Result r = Runs.run(java.nio.file.Path.of("/bin/sh"), agent.environment(), "-c",
+    Runs.Result r = Runs.run(Path.of("/bin/sh"), agent.environment(), "-c",
         "cursor-agent -p --trust --output-format stream-json hi");
 
     assertThat(r.out()).isEqualTo("via PATH\n");
@@ -169,7 +169,7 @@ class FakeAgentTest {
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo(CursorMessages.trustRequired(
-        java.nio.file.Path.of("").toAbsolutePath().toString()));
+        Path.of("").toAbsolutePath().toString()));
     assertThat(agent.takeInvocation().stoppedBy()).contains("trust-gate");
     agent.verify(1, invocation().prompt(containing("deploy")).stoppedBy("trust-gate"));
   }

@@ -1,6 +1,7 @@
 package dev.agentdouble.junit;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,7 +44,7 @@ public final class Runs {
       ProcessBuilder pb = new ProcessBuilder(command);
       pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
       pb.environment().putAll(env);
-      pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       Process p = pb.start();
       CompletableFuture<String> out = drain(p.getInputStream());
       CompletableFuture<String> err = drain(p.getErrorStream());

@@ -3,6 +3,7 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.cursor.CursorMessages;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,7 +53,7 @@ class DemoTest {
   @Test
   void withoutAnInstallationItSaysHowToRun() {
     // AgentDoubleCommand.run without the agentdouble.home property the launcher sets
-    org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("agentdouble.home") == null);
+    Assumptions.assumeTrue(System.getProperty("agentdouble.home") == null);
 
     Cli.Result r = Cli.run("demo", "--timing", "fast");
 

@@ -5,6 +5,8 @@ import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -49,8 +51,8 @@ final class Frames {
   private static String text(String name, String bytesName, byte[] bytes) {
     var decoder = StandardCharsets.UTF_8.newDecoder();
     try {
-      return name + " " + decoder.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
+      return name + " " + decoder.decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
       return bytesName + " " + HexFormat.of().formatHex(bytes);
     }
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -216,7 +217,7 @@ class ImportCommandTest {
   void anUnreadableFileIsNamedAndExits1() throws Exception {
     // /proc/self/mem exists but a plain read of it fails, also for root
     Path unreadable = Path.of("/proc/self/mem");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(unreadable), "no /proc");
+    Assumptions.assumeTrue(Files.exists(unreadable), "no /proc");
 
     Cli.Result r = Cli.run("import", "--stdout", unreadable.toString(), "--out",
         dir.resolve("t.tape.ndjson").toString());

@@ -3,11 +3,11 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.importer.Capture;
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.script.ToolCall;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
 
 /**
  * A normalised tape replayed by the real fake agent ({@code fake-agent/bin/cursor-agent}, through
@@ -128,7 +129,7 @@ class NormalisedReplayTest {
   void aRealCaptureNormalisedReplaysAsCaptured() throws Exception {
     ConformanceTest.Case c = ConformanceTest.cases().stream()
         .filter(k -> k.name().equals("multica-read-shell-edit")).findFirst()
-        .orElseThrow(() -> new org.opentest4j.TestAbortedException(
+        .orElseThrow(() -> new TestAbortedException(
             "multica-read-shell-edit not in the corpus"));
     byte[] stdout = Files.readAllBytes(c.stdout());
     Tape imported = Importer.importRun(Capture.exited(stdout, new byte[0], 0),

@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code record} through {@link AgentDoubleCommand#run} inside a JVM that does other things: while it
@@ -34,7 +37,7 @@ class RecordInProcessTest {
     CompletableFuture<Cli.Result> a = CompletableFuture.supplyAsync(() -> Cli.run("record",
         "--quiet", "--out", dir.resolve("first.tape.ndjson").toString(), "--", first.toString()));
     // the recorder takes SIGTERM over once its child runs (first.sh runs for 2 s)
-    org.awaitility.Awaitility.await("the recorder's SIGTERM handler").atMost(Duration.ofSeconds(30))
+    Awaitility.await("the recorder's SIGTERM handler").atMost(Duration.ofSeconds(30))
         .until(() -> owner("TERM").equals(RECORDER));
     CompletableFuture<Cli.Result> b = CompletableFuture.supplyAsync(() -> Cli.run("record",
         "--quiet", "--out", dir.resolve("second.tape.ndjson").toString(), "--", second.toString()));
@@ -52,9 +55,9 @@ class RecordInProcessTest {
    * (the JVM's own wraps differ from call to call, so they are not compared by identity).
    */
   private static String owner(String name) {
-    sun.misc.Signal signal = new sun.misc.Signal(name);
-    sun.misc.SignalHandler current = sun.misc.Signal.handle(signal, sun.misc.SignalHandler.SIG_DFL);
-    sun.misc.Signal.handle(signal, current);
+    Signal signal = new Signal(name);
+    SignalHandler current = Signal.handle(signal, SignalHandler.SIG_DFL);
+    Signal.handle(signal, current);
     String type = current.getClass().getName();
     return type.startsWith("dev.agentdouble.recorder.internal.") ? RECORDER : type;
   }

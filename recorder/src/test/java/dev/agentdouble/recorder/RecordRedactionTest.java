@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,7 +157,7 @@ class RecordRedactionTest {
     }
 
     List<String> names;
-    try (java.util.stream.Stream<Path> files = Files.list(into)) {
+    try (Stream<Path> files = Files.list(into)) {
       names = files.map(f -> f.getFileName().toString()).sorted().toList();
     }
     assertThat(names).hasSize(argvs.size());

@@ -20,11 +20,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -284,7 +287,7 @@ class RecordTest {
             while view:
                 view = view[os.write(1, view):]
         """);
-    java.util.Map<String, String> env = new java.util.HashMap<>(Child.noBuild(dir));
+    Map<String, String> env = new HashMap<>(Child.noBuild(dir));
     env.put("JDK_JAVA_OPTIONS", "-Xmx32m");
     env.put("LIVE_API_KEY", "sk-live-0123456789");
 
@@ -578,15 +581,15 @@ class RecordTest {
     try (Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
         tape().toString(), "--", Child.python3(), script.toString(), pidFile.toString()), dir,
         Child.noBuild(dir))) {
-      org.awaitility.Awaitility.await("the child's pid in " + pidFile).atMost(Child.PATIENCE)
+      Awaitility.await("the child's pid in " + pidFile).atMost(Child.PATIENCE)
           .until(() -> Files.exists(pidFile) && Cli.read(pidFile).endsWith("\n"));
       long pid = Long.parseLong(Cli.read(pidFile).strip());
       ProcessHandle.of(pid).ifPresent(child -> child.onExit().join());
       // the recorder has reaped it: it is past waiting for the child, into writing the tape
-      org.awaitility.Awaitility.await("the recorder reaping its child").atMost(Child.PATIENCE)
-          .pollInterval(java.time.Duration.ofMillis(5))
+      Awaitility.await("the recorder reaping its child").atMost(Child.PATIENCE)
+          .pollInterval(Duration.ofMillis(5))
           .until(() -> r.process().descendants().findAny().isEmpty());
-      org.junit.jupiter.api.Assumptions.assumeTrue(r.process().isAlive(),
+      Assumptions.assumeTrue(r.process().isAlive(),
           "the recorder had written the tape before the signal: nothing to see this time");
 
       r.terminate();

@@ -5,21 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.Header;
+import dev.agentdouble.json.JsonText;
 import dev.agentdouble.lint.Linter;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.script.ToolCall;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
-import dev.agentdouble.json.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -198,13 +200,13 @@ class RedactorTest {
   void theSameInputGivesTheSameBytes() {
     Map<String, String> reordered = new LinkedHashMap<>();
     List<String> names = new ArrayList<>(ENV.keySet());
-    java.util.Collections.reverse(names);
+    Collections.reverse(names);
     names.forEach(n -> reordered.put(n, ENV.get(n)));
     // two variables with one value: the first by name names it, whatever the map's order
     reordered.put("A_SECRET", API_KEY);
 
     byte[] first = Redactor.from(reordered, ARGV, List.of()).redact(planted()).tape().toBytes();
-    Map<String, String> sorted = new java.util.TreeMap<>(reordered);
+    Map<String, String> sorted = new TreeMap<>(reordered);
     byte[] second = Redactor.from(sorted, ARGV, List.of()).redact(planted()).tape().toBytes();
 
     assertThat(first).isEqualTo(second);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,7 @@ class RoundTripTest {
     Path gated = Cli.write(dir, name + ".gated.tape.ndjson", gated(TAPES.get(name)));
     Path gates = dir.resolve("gates");
     Path recorded = dir.resolve("recorded.tape.ndjson");
-    Map<String, String> env = new java.util.HashMap<>(Child.noBuild(dir));
+    Map<String, String> env = new HashMap<>(Child.noBuild(dir));
     env.put("AGENTDOUBLE_TAPE", gated.toString());
     env.put("AGENTDOUBLE_TIMING", "recorded");
     env.put("AGENTDOUBLE_GATES", gates.toString());

@@ -3,6 +3,7 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.script.Script;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class ShimCommandTest {
     // env -i: nothing but PATH reaches the shim, as with consumers that scrub their children
     Process p = new ProcessBuilder("env", "-i", "PATH=" + bin + ":/usr/bin:/bin", "agent", "-p",
         "--trust", "--output-format", "json", "hi")
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();

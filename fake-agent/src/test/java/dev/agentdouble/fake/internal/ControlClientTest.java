@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -92,7 +93,7 @@ class ControlClientTest {
         }
         head.append((char) b);
       }
-      String lower = head.toString().toLowerCase(java.util.Locale.ROOT);
+      String lower = head.toString().toLowerCase(Locale.ROOT);
       int at = lower.indexOf("content-length:");
       int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip());
       in.readNBytes(length);
@@ -244,7 +245,7 @@ class ControlClientTest {
   @Test
   void onlyHttpUrlsAreTaken() {
     TapeSelection.Result r = ControlClient.ask("https://example.invalid/x", null, new ControlClient.Call(
-        java.util.List.of(), "p", "/w", "stream-json", null, null, 1, java.util.Map.of()));
+        List.of(), "p", "/w", "stream-json", null, null, 1, Map.of()));
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);
     assertThat(((TapeSelection.Failed) r).message()).contains("use an http:// URL");

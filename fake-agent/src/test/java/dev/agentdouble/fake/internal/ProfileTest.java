@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +29,7 @@ class ProfileTest {
 
   private String problem(String json) throws IOException {
     String f = file(json);
-    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+    Throwable thrown = Assertions.catchThrowable(
         () -> Profile.load(Map.of(Profile.ENV, f)));
     assertThat(thrown).isInstanceOf(ProfileException.class);
     assertThat(thrown.getMessage()).startsWith(f + ": ");

@@ -1,20 +1,19 @@
 package dev.agentdouble.junit.internal;
 
-import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.ControlSecret;
-import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.contract.Timing;
-import dev.agentdouble.recorder.command.CommandRegistry;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 
-import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.MatchResult;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.recorder.command.CommandRegistry;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.Tape;
@@ -26,6 +25,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -33,9 +33,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
+import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * {@code agentdouble serve}: the control plane of the JUnit extension on its own, for test runners
@@ -481,10 +483,10 @@ public final class Serve implements AutoCloseable {
       return "permission denied";
     }
     String message = e.getMessage();
-    if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
       message = fse.getReason();
     }
-    return message == null ? e.getClass().getSimpleName() : message.toLowerCase(java.util.Locale.ROOT);
+    return message == null ? e.getClass().getSimpleName() : message.toLowerCase(Locale.ROOT);
   }
 
   private static String rootMessage(Throwable e) {

@@ -6,10 +6,12 @@ import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +42,7 @@ class ServeLauncherIT {
   }
 
   private ProcessBuilder agentdouble(String... args) {
-    List<String> command = new java.util.ArrayList<>();
+    List<String> command = new ArrayList<>();
     command.add(ServeTest.root().resolve("agentdouble").toString());
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
@@ -64,7 +66,7 @@ class ServeLauncherIT {
         try {
           return new String[] {out.readLine(), out.readLine()};
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
       String[] printed = lines.get(60, TimeUnit.SECONDS);
@@ -119,7 +121,7 @@ class ServeLauncherIT {
     Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
     Path err = dir.resolve("serve.err");
     ProcessBuilder pb = agentdouble("serve", "--tapes", "tapes");
-    List<String> command = new java.util.ArrayList<>(List.of("sh", "-c",
+    List<String> command = new ArrayList<>(List.of("sh", "-c",
         "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
     command.addAll(pb.command());
     Process parent = pb.command(command).start();
@@ -131,7 +133,7 @@ class ServeLauncherIT {
         try {
           return out.readLine() + "\n" + out.readLine();
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
       String[] both = lines.get(60, TimeUnit.SECONDS).split("\n");

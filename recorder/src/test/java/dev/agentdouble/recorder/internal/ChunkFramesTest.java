@@ -2,11 +2,15 @@ package dev.agentdouble.recorder.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Reads of stdout and stderr, in the order they came, into frames given out as soon as placed. */
@@ -116,14 +120,14 @@ class ChunkFramesTest {
    */
   @Test
   void givesTheFramesTheWholeRunFramingGave() throws IOException {
-    java.util.Random random = new java.util.Random(4);
+    Random random = new Random(4);
     String[] lines = {"{\"type\":\"a\",\"text\":\"héllo ✓ 😀\"}\n", "{ \"spaced\": 1 }\n",
         "plain text ünïcödé\n", "{\"type\":\"b\"}\n", "[1,2,3]\n", "\n", "no newline"};
     for (int round = 0; round < 3000; round++) {
       List<Piece> got = new ArrayList<>();
       ChunkFrames streamed = new ChunkFrames(got::add);
       Reference reference = new Reference();
-      java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream stdout = new ByteArrayOutputStream();
       for (int k = random.nextInt(6); k >= 0; k--) {
         stdout.writeBytes(bytes(lines[random.nextInt(lines.length)]));
       }
@@ -157,10 +161,10 @@ class ChunkFramesTest {
 
   /** The framing as it was first written: every frame in a list, placed when the run is over. */
   private static final class Reference {
-    private final List<dev.agentdouble.tape.Frame> frames = new ArrayList<>();
+    private final List<Frame> frames = new ArrayList<>();
     private byte[] outCarry = new byte[0];
     private byte[] errCarry = new byte[0];
-    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private boolean lineStartedEarlier;
     private long lastT;
     private long pendingT;
@@ -193,14 +197,14 @@ class ChunkFramesTest {
       } else {
         errCarry = carry;
         if (complete > 0) {
-          frames.add(new dev.agentdouble.tape.Frame.Err(t, Arrays.copyOf(data, complete)));
+          frames.add(new Frame.Err(t, Arrays.copyOf(data, complete)));
         }
       }
     }
 
     private void emitPending() {
       if (line.size() > 0) {
-        frames.add(pendingIndex, new dev.agentdouble.tape.Frame.OutBytes(pendingT,
+        frames.add(pendingIndex, new Frame.OutBytes(pendingT,
             line.toByteArray()));
         line.reset();
         lineStartedEarlier = true;
@@ -211,26 +215,26 @@ class ChunkFramesTest {
       byte[] bytes = line.toByteArray();
       line.reset();
       if (lineStartedEarlier) {
-        frames.add(new dev.agentdouble.tape.Frame.OutBytes(t, bytes));
+        frames.add(new Frame.OutBytes(t, bytes));
         lineStartedEarlier = false;
         return;
       }
       int len = bytes.length - 1;
-      if (dev.agentdouble.json.JsonText.isCompactValue(bytes, 0, len)) {
-        frames.add(new dev.agentdouble.tape.Frame.Out(t,
+      if (JsonText.isCompactValue(bytes, 0, len)) {
+        frames.add(new Frame.Out(t,
             new String(bytes, 0, len, StandardCharsets.UTF_8)));
       } else {
-        frames.add(new dev.agentdouble.tape.Frame.OutBytes(t, bytes));
+        frames.add(new Frame.OutBytes(t, bytes));
       }
     }
 
-    List<dev.agentdouble.tape.Frame> finish() {
+    List<Frame> finish() {
       emitPending();
       if (outCarry.length > 0) {
-        frames.add(new dev.agentdouble.tape.Frame.OutBytes(lastT, outCarry));
+        frames.add(new Frame.OutBytes(lastT, outCarry));
       }
       if (errCarry.length > 0) {
-        frames.add(new dev.agentdouble.tape.Frame.Err(lastT, errCarry));
+        frames.add(new Frame.Err(lastT, errCarry));
       }
       return frames;
     }

@@ -2,12 +2,18 @@ package dev.agentdouble.recorder.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -107,11 +113,11 @@ class SplitSecretsTest {
   @Test
   void gatesAndEndingsPassUnchanged() throws IOException {
     split.accept(Piece.err(1, bytes("sk-live")));
-    split.accept(Piece.of(new dev.agentdouble.tape.Frame.Exit(2, 0)));
+    split.accept(Piece.of(new Frame.Exit(2, 0)));
     split.finish();
 
     assertThat(out).extracting(Piece::kind).containsExactly(Piece.Kind.ERR, Piece.Kind.OTHER);
-    assertThat(out.get(1).frame()).isEqualTo(new dev.agentdouble.tape.Frame.Exit(2, 0));
+    assertThat(out.get(1).frame()).isEqualTo(new Frame.Exit(2, 0));
   }
 
   /** {@code s} with every character as a JSON {@code \}{@code uXXXX} escape. */
@@ -119,7 +125,7 @@ class SplitSecretsTest {
     StringBuilder sb = new StringBuilder();
     for (char c : s.toCharArray()) {
       String hex = String.format("%04x", (int) c);
-      sb.append("\\u").append(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
+      sb.append("\\u").append(upper ? hex.toUpperCase(Locale.ROOT) : hex);
     }
     return sb.toString();
   }
@@ -162,7 +168,7 @@ class SplitSecretsTest {
    */
   @Test
   void eachStreamEndsAsIfItHadBeenCleanedWhole() throws IOException {
-    java.util.Random random = new java.util.Random(11);
+    Random random = new Random(11);
     List<Secrets.Secret> planted = List.of(new Secrets.Secret(KEY, "<K>", "K"),
         new Secrets.Secret("tok-ABCDEFGH", "<T>", "T"), new Secrets.Secret("ünï-cödé-✓✓", "<U>", "U"));
     Secrets many = new Secrets(planted);
@@ -171,7 +177,7 @@ class SplitSecretsTest {
     List<String> forms = new ArrayList<>();
     for (Secrets.Secret secret : planted) {
       String v = secret.value();
-      String quoted = dev.agentdouble.json.JsonText.quote(v);
+      String quoted = JsonText.quote(v);
       forms.addAll(List.of(v, quoted.substring(1, quoted.length() - 1), unicode(v, false),
           unicode(v, true), unicode(v, false).replace("\\", "\\\\")));
     }
@@ -196,7 +202,7 @@ class SplitSecretsTest {
         int s = at[1] >= streams[1].length || (at[0] < streams[0].length && random.nextBoolean())
             ? 0 : 1;
         int n = 1 + random.nextInt(Math.min(9, streams[s].length - at[s]));
-        byte[] chunk = java.util.Arrays.copyOfRange(streams[s], at[s], at[s] + n);
+        byte[] chunk = Arrays.copyOfRange(streams[s], at[s], at[s] + n);
         cleaning.accept(s == 0 ? Piece.out(t++, chunk) : Piece.err(t++, chunk));
         at[s] += n;
       }
@@ -205,7 +211,7 @@ class SplitSecretsTest {
       Map<String, Integer> expected = new HashMap<>();
       for (int s = 0; s < 2; s++) {
         Piece.Kind kind = s == 0 ? Piece.Kind.OUT : Piece.Kind.ERR;
-        java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
         given.stream().filter(p -> p.kind() == kind).forEach(p -> joined.writeBytes(p.bytes()));
         String cleaned = joined.toString(StandardCharsets.UTF_8);
         assertThat(cleaned).as("round %d, stream %d", round, s)
