@@ -10,13 +10,17 @@ import java.util.Iterator;
 public sealed interface AgentEvent {
 
   /** {@code system/init}: the first event of a run. */
-  record SystemInit(String sessionId, String model, String cwd, String apiKeySource,
-      String permissionMode) implements AgentEvent {}
+  record SystemInit(
+      String sessionId, String model, String cwd, String apiKeySource, String permissionMode)
+      implements AgentEvent {}
 
   /** {@code user}: the prompt, as the agent received it. */
   record UserMessage(String text) implements AgentEvent {}
 
-  /** {@code assistant}: a piece of the answer (a whole segment, or a delta when streaming partial output). */
+  /**
+   * {@code assistant}: a piece of the answer (a whole segment, or a delta when streaming partial
+   * output).
+   */
   record AssistantText(String text) implements AgentEvent {}
 
   /** {@code thinking/delta}: a piece of the model's reasoning. */
@@ -25,7 +29,8 @@ public sealed interface AgentEvent {
   /**
    * {@code tool_call/started}.
    *
-   * @param tool the tool's kind as the CLI names it, e.g. {@code readToolCall}, {@code shellToolCall}
+   * @param tool the tool's kind as the CLI names it, e.g. {@code readToolCall}, {@code
+   *     shellToolCall}
    * @param args its arguments; a missing node when the CLI sent none
    */
   record ToolCallStarted(String callId, String tool, JsonNode args) implements AgentEvent {}
@@ -48,6 +53,9 @@ public sealed interface AgentEvent {
   record Result(String subtype, boolean isError, String text, long durationMs, String sessionId)
       implements AgentEvent {}
 
-  /** Any other event ({@code thinking/completed}, {@code connection}, {@code retry}, ...), kept whole. */
+  /**
+   * Any other event ({@code thinking/completed}, {@code connection}, {@code retry}, ...), kept
+   * whole.
+   */
   record Unknown(String type, String subtype, JsonNode raw) implements AgentEvent {}
 }

@@ -19,17 +19,21 @@ public final class AgentException extends RuntimeException {
   }
 
   /** Messages on stderr that no retry fixes. */
-  private static final List<String> PERMANENT = List.of("Authentication required",
-      "usage limit", "Cannot use this model", "unknown option", "error: option",
-      "Workspace Trust Required");
+  private static final List<String> PERMANENT =
+      List.of(
+          "Authentication required",
+          "usage limit",
+          "Cannot use this model",
+          "unknown option",
+          "error: option",
+          "Workspace Trust Required");
 
   private final Kind kind;
   private final int exitCode;
   private final String stderr;
   private final List<AgentEvent> events;
 
-  AgentException(Kind kind, String message, int exitCode, String stderr,
-      List<AgentEvent> events) {
+  AgentException(Kind kind, String message, int exitCode, String stderr, List<AgentEvent> events) {
     super(message);
     this.kind = kind;
     this.exitCode = exitCode;
@@ -38,24 +42,46 @@ public final class AgentException extends RuntimeException {
   }
 
   static AgentException failed(int exitCode, String stderr, List<AgentEvent> events) {
-    return new AgentException(Kind.FAILED, "cursor-agent failed with exit code " + exitCode + ": "
-        + firstLine(stderr), exitCode, stderr, events);
+    return new AgentException(
+        Kind.FAILED,
+        "cursor-agent failed with exit code " + exitCode + ": " + firstLine(stderr),
+        exitCode,
+        stderr,
+        events);
   }
 
   static AgentException killed(int exitCode, String stderr, List<AgentEvent> events) {
-    return new AgentException(Kind.KILLED, "cursor-agent was killed by signal " + (exitCode - 128)
-        + " after " + count(events), exitCode, stderr, events);
+    return new AgentException(
+        Kind.KILLED,
+        "cursor-agent was killed by signal " + (exitCode - 128) + " after " + count(events),
+        exitCode,
+        stderr,
+        events);
   }
 
-  static AgentException timedOut(Duration timeout, int exitCode, String stderr,
-      List<AgentEvent> events) {
-    return new AgentException(Kind.TIMED_OUT, "cursor-agent did not finish within "
-        + timeout.toMillis() + "ms and was killed after " + count(events), exitCode, stderr, events);
+  static AgentException timedOut(
+      Duration timeout, int exitCode, String stderr, List<AgentEvent> events) {
+    return new AgentException(
+        Kind.TIMED_OUT,
+        "cursor-agent did not finish within "
+            + timeout.toMillis()
+            + "ms and was killed after "
+            + count(events),
+        exitCode,
+        stderr,
+        events);
   }
 
   static AgentException noResult(int exitCode, String stderr, List<AgentEvent> events) {
-    return new AgentException(Kind.NO_RESULT, "cursor-agent exited with " + exitCode
-        + " but its output had no result, after " + count(events), exitCode, stderr, events);
+    return new AgentException(
+        Kind.NO_RESULT,
+        "cursor-agent exited with "
+            + exitCode
+            + " but its output had no result, after "
+            + count(events),
+        exitCode,
+        stderr,
+        events);
   }
 
   public Kind kind() {

@@ -23,8 +23,12 @@ public final class AgentRun implements AutoCloseable {
   private volatile RuntimeException listenerFailure;
   private final CliProcess process;
 
-  AgentRun(List<String> command, Map<String, String> environment, Duration timeout,
-      Consumer<AgentEvent> listener) throws IOException {
+  AgentRun(
+      List<String> command,
+      Map<String, String> environment,
+      Duration timeout,
+      Consumer<AgentEvent> listener)
+      throws IOException {
     this.timeout = timeout;
     this.listener = listener;
     this.process = CliProcess.start(command, environment, timeout, this::line);
@@ -87,8 +91,12 @@ public final class AgentRun implements AutoCloseable {
     }
     if (result.isPresent() && (exit == 0 || outcome.lingered())) {
       if (result.get().isError()) {
-        throw new AgentException(AgentException.Kind.FAILED, "cursor-agent reported an error: "
-            + result.get().text(), exit, outcome.stderr(), seen);
+        throw new AgentException(
+            AgentException.Kind.FAILED,
+            "cursor-agent reported an error: " + result.get().text(),
+            exit,
+            outcome.stderr(),
+            seen);
       }
       return Run.of(seen, result.get(), exit, outcome.stderr(), skipped.get());
     }

@@ -14,12 +14,13 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * One process of the CLI: stdin closed, stdout read line by line, stderr drained all the time (so
- * a chatty CLI never blocks on a full pipe), and a deadline after which the whole process tree is
+ * One process of the CLI: stdin closed, stdout read line by line, stderr drained all the time (so a
+ * chatty CLI never blocks on a full pipe), and a deadline after which the whole process tree is
  * killed.
  */
 final class CliProcess {
   static final int STDERR_LIMIT = 64 * 1024;
+
   /** How long a CLI may linger after its output is complete before it is stopped. */
   private static final Duration LINGER = Duration.ofSeconds(2);
 
@@ -41,8 +42,12 @@ final class CliProcess {
     this.stderr = daemon("cursor-agent-stderr-" + process.pid(), this::drainStderr);
   }
 
-  static CliProcess start(List<String> command, Map<String, String> environment,
-      Duration timeout, Consumer<String> lines) throws IOException {
+  static CliProcess start(
+      List<String> command,
+      Map<String, String> environment,
+      Duration timeout,
+      Consumer<String> lines)
+      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(environment);
     Process process = builder.start();
@@ -71,8 +76,8 @@ final class CliProcess {
     stdout.join(Math.max(1, remainingMillis()));
     if (stdout.isAlive()) {
       timedOut = true;
-    } else if (!process.waitFor(Math.min(LINGER.toMillis(), remainingMillis()),
-        TimeUnit.MILLISECONDS)) {
+    } else if (!process.waitFor(
+        Math.min(LINGER.toMillis(), remainingMillis()), TimeUnit.MILLISECONDS)) {
       if (complete.getAsBoolean()) {
         lingered = true;
       } else if (!process.waitFor(remainingMillis(), TimeUnit.MILLISECONDS)) {
@@ -85,8 +90,8 @@ final class CliProcess {
     process.waitFor(10, TimeUnit.SECONDS);
     stdout.join(5_000);
     stderr.join(5_000);
-    outcome = new Outcome(process.isAlive() ? -1 : process.exitValue(), timedOut, lingered,
-        stderrText());
+    outcome =
+        new Outcome(process.isAlive() ? -1 : process.exitValue(), timedOut, lingered, stderrText());
     return outcome;
   }
 
@@ -101,8 +106,9 @@ final class CliProcess {
   }
 
   private void readLines(Consumer<String> lines) {
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         lines.accept(line);
       }

@@ -160,18 +160,26 @@ public final class CursorAgentClient {
   public JsonResult json(String prompt) throws InterruptedException {
     StringBuilder out = new StringBuilder();
     CliProcess.Outcome outcome = finish(command("json", prompt), out);
-    Optional<JsonNode> result = stdout(out).lines()
-        .filter(l -> !l.isBlank())
-        .reduce((first, second) -> second)
-        .flatMap(StreamJson::object)
-        .filter(o -> o.path("type").asText("").equals("result"));
+    Optional<JsonNode> result =
+        stdout(out)
+            .lines()
+            .filter(l -> !l.isBlank())
+            .reduce((first, second) -> second)
+            .flatMap(StreamJson::object)
+            .filter(o -> o.path("type").asText("").equals("result"));
     if (outcome.exitCode() == 0 && result.isPresent()) {
       JsonNode r = result.get();
       if (r.path("is_error").asBoolean(false)) {
-        throw new AgentException(AgentException.Kind.FAILED, "cursor-agent reported an error: "
-            + r.path("result").asText(""), 0, outcome.stderr(), List.of());
+        throw new AgentException(
+            AgentException.Kind.FAILED,
+            "cursor-agent reported an error: " + r.path("result").asText(""),
+            0,
+            outcome.stderr(),
+            List.of());
       }
-      return new JsonResult(r.path("result").asText(""), r.path("session_id").asText(""),
+      return new JsonResult(
+          r.path("result").asText(""),
+          r.path("session_id").asText(""),
           r.path("duration_ms").asLong(0));
     }
     throw failure(outcome);
@@ -191,11 +199,16 @@ public final class CursorAgentClient {
       throws InterruptedException {
     CliProcess process;
     try {
-      process = CliProcess.start(command, environment, timeout, line -> {
-        synchronized (out) {
-          out.append(line).append('\n');
-        }
-      });
+      process =
+          CliProcess.start(
+              command,
+              environment,
+              timeout,
+              line -> {
+                synchronized (out) {
+                  out.append(line).append('\n');
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + executable, e);
     }
@@ -230,8 +243,8 @@ public final class CursorAgentClient {
     if (prompt.isBlank()) {
       throw new IllegalArgumentException("prompt must not be blank");
     }
-    List<String> command = new ArrayList<>(List.of(executable.toString(), "-p",
-        "--output-format", format));
+    List<String> command =
+        new ArrayList<>(List.of(executable.toString(), "-p", "--output-format", format));
     if (trustWorkspace) {
       command.add("--trust");
     }

@@ -25,14 +25,17 @@ import java.util.Set;
 final class StreamJson {
   /**
    * No limit on the length of a string: a read or edit result holds a whole file, tens of MiB in
-   * one JSON string, and Jackson (since 2.15) refuses strings over 20,000,000 characters by default.
+   * one JSON string, and Jackson (since 2.15) refuses strings over 20,000,000 characters by
+   * default.
    */
-  static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-          .streamReadConstraints(StreamReadConstraints.builder()
-              .maxStringLength(Integer.MAX_VALUE).build())
-          .build())
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+                  .build())
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   /** Keys the 2026 CLIs put next to the tool's own object inside {@code tool_call}. */
   private static final Set<String> TOOL_SIBLINGS =
@@ -55,9 +58,13 @@ final class StreamJson {
     String type = event.path("type").asText("");
     String subtype = event.path("subtype").asText("");
     return switch (type + "/" + subtype) {
-      case "system/init" -> new SystemInit(event.path("session_id").asText(""),
-          event.path("model").asText(""), event.path("cwd").asText(""),
-          event.path("apiKeySource").asText(""), event.path("permissionMode").asText(""));
+      case "system/init" ->
+          new SystemInit(
+              event.path("session_id").asText(""),
+              event.path("model").asText(""),
+              event.path("cwd").asText(""),
+              event.path("apiKeySource").asText(""),
+              event.path("permissionMode").asText(""));
       case "user/" -> new UserMessage(text(event.path("message")));
       case "assistant/" -> new AssistantText(text(event.path("message")));
       case "thinking/delta" -> new ThinkingDelta(event.path("text").asText(""));
@@ -67,14 +74,18 @@ final class StreamJson {
       }
       case "tool_call/completed" -> {
         Tool tool = tool(event.path("tool_call"));
-        yield new ToolCallCompleted(event.path("call_id").asText(""), tool.name(), tool.args(),
-            tool.result());
+        yield new ToolCallCompleted(
+            event.path("call_id").asText(""), tool.name(), tool.args(), tool.result());
       }
-      default -> type.equals("result")
-          ? new Result(subtype, event.path("is_error").asBoolean(false),
-              event.path("result").asText(""), event.path("duration_ms").asLong(0),
-              event.path("session_id").asText(""))
-          : new Unknown(type, subtype, event);
+      default ->
+          type.equals("result")
+              ? new Result(
+                  subtype,
+                  event.path("is_error").asBoolean(false),
+                  event.path("result").asText(""),
+                  event.path("duration_ms").asLong(0),
+                  event.path("session_id").asText(""))
+              : new Unknown(type, subtype, event);
     };
   }
 
@@ -91,7 +102,10 @@ final class StreamJson {
 
   private record Tool(String name, JsonNode args, JsonNode result) {}
 
-  /** The tool object inside {@code tool_call}, e.g. {@code {"readToolCall":{"args":..,"result":..}}}. */
+  /**
+   * The tool object inside {@code tool_call}, e.g. {@code
+   * {"readToolCall":{"args":..,"result":..}}}.
+   */
   private static Tool tool(JsonNode toolCall) {
     for (Map.Entry<String, JsonNode> field : toolCall.properties()) {
       if (TOOL_SIBLINGS.contains(field.getKey()) || !field.getValue().isObject()) {
@@ -100,8 +114,10 @@ final class StreamJson {
       JsonNode tool = field.getValue();
       if (field.getKey().equals("function")) {
         // the documented shape of other tools: {"function":{"name":"..","arguments":".."}}
-        return new Tool(tool.path("name").asText("function"),
-            TextNode.valueOf(tool.path("arguments").asText("")), tool.path("result"));
+        return new Tool(
+            tool.path("name").asText("function"),
+            TextNode.valueOf(tool.path("arguments").asText("")),
+            tool.path("result"));
       }
       return new Tool(field.getKey(), tool.path("args"), tool.path("result"));
     }

@@ -15,9 +15,12 @@ public record ToolCall(String callId, String tool, JsonNode args, Optional<JsonN
 
   /** {@code success}, {@code rejected}, ... (the result's key), or {@code pending}. */
   public String outcome() {
-    return result.map(r -> {
-      Iterator<String> names = r.fieldNames();
-      return names.hasNext() ? names.next() : "unknown";
-    }).orElse("pending");
+    return result
+        .map(
+            r -> {
+              Iterator<String> names = r.fieldNames();
+              return names.hasNext() ? names.next() : "unknown";
+            })
+        .orElse("pending");
   }
 }

@@ -1,11 +1,12 @@
 package dev.agentdouble.examples;
 
-import static dev.agentdouble.junit.TextMatch.equalTo;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.equalTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.examples.AgentEvent.AssistantText;
 import dev.agentdouble.examples.AgentEvent.SystemInit;
 import dev.agentdouble.examples.AgentEvent.ToolCallCompleted;
@@ -15,7 +16,6 @@ import dev.agentdouble.examples.AgentEvent.UserMessage;
 import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import dev.agentdouble.junit.TapeVariants;
-import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.Tape;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,15 +47,19 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.runWithRetries("Say hello", 3))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e.exitCode()).isEqualTo(1);
-          assertThat(e).hasMessage("cursor-agent failed with exit code 1: Error: Authentication "
-              + "required. Please run 'agent login' first, or set CURSOR_API_KEY environment "
-              + "variable.");
-          assertThat(e.events()).isEmpty();
-          assertThat(e.retryable()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e.exitCode()).isEqualTo(1);
+              assertThat(e)
+                  .hasMessage(
+                      "cursor-agent failed with exit code 1: Error: Authentication "
+                          + "required. Please run 'agent login' first, or set CURSOR_API_KEY environment "
+                          + "variable.");
+              assertThat(e.events()).isEmpty();
+              assertThat(e.retryable()).isFalse();
+            });
     agent.verify(1, invocation()); // one attempt: no retry fixes a login
   }
 
@@ -65,30 +69,37 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.runWithRetries("Refactor the checkout flow", 3))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e).hasMessageStartingWith("cursor-agent failed with exit code 1: "
-              + "ActionRequiredError: You've hit your usage limit.");
-          assertThat(e.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class);
-          assertThat(e.retryable()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e)
+                  .hasMessageStartingWith(
+                      "cursor-agent failed with exit code 1: "
+                          + "ActionRequiredError: You've hit your usage limit.");
+              assertThat(e.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class);
+              assertThat(e.retryable()).isFalse();
+            });
     agent.verify(1, invocation().prompt(equalTo("Refactor the checkout flow")));
   }
 
   @Test
   void aClientThatForgetsTrustStopsAtTheWorkspaceTrustGateAsOnAFreshCiMachine(FakeAgent agent) {
     // the bug: no --trust, which passes on a developer's machine that trusted the folder once
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .trustWorkspace(false).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).trustWorkspace(false).build();
 
     assertThatThrownBy(() -> client.runWithRetries("Refactor the checkout flow", 3))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e).hasMessage("cursor-agent failed with exit code 1: "
-              + "⚠  Workspace Trust Required");
-          assertThat(e.events()).isEmpty();
-          assertThat(e.retryable()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e)
+                  .hasMessage(
+                      "cursor-agent failed with exit code 1: " + "⚠  Workspace Trust Required");
+              assertThat(e.events()).isEmpty();
+              assertThat(e.retryable()).isFalse();
+            });
     agent.verify(1, invocation().stoppedBy("trust-gate"));
   }
 
@@ -104,8 +115,8 @@ class CookbookTest {
   @Test
   void aMachineThatTrustedTheWorkspaceBeforeNeedsNoFlag(FakeAgent agent) throws Exception {
     agent.trustedWorkspaces().enqueue(Catalog.tape("tool-read"));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .trustWorkspace(false).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).trustWorkspace(false).build();
 
     assertThat(client.run("What does cart.ts export?").text()).isNotEmpty();
   }
@@ -113,37 +124,46 @@ class CookbookTest {
   @Test
   void anUnknownModelFailsWithTheModelsTheCliOffers(FakeAgent agent) {
     agent.enqueue(Catalog.tape("unknown-model"));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .model("gpt-9").build();
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable()).model("gpt-9").build();
 
     assertThatThrownBy(() -> client.run("Say hello"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e).hasMessageStartingWith("cursor-agent failed with exit code 1: "
-              + "Cannot use this model: gpt-9. Available models: auto, ");
-          assertThat(e.retryable()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e)
+                  .hasMessageStartingWith(
+                      "cursor-agent failed with exit code 1: "
+                          + "Cannot use this model: gpt-9. Available models: auto, ");
+              assertThat(e.retryable()).isFalse();
+            });
     agent.verify(1, invocation().model(equalTo("gpt-9")));
   }
 
   @Test
   void exhaustedNetworkRetriesFailButALaterAttemptMaySucceed(FakeAgent agent) throws Exception {
-    agent.enqueue(Catalog.tape("retries-exhausted"))
+    agent
+        .enqueue(Catalog.tape("retries-exhausted"))
         .enqueue(Catalog.tape("retries-exhausted"))
         .enqueue(Catalog.tape("documented-minimal"));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .retryDelay(Duration.ofMillis(10)).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).retryDelay(Duration.ofMillis(10)).build();
 
     assertThatThrownBy(() -> client.run("Say hello"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e.stderr())
-              .isEqualTo("T: [internal] Failed to run step, exceeded max retries\n");
-          assertThat(e.events()).filteredOn(Unknown.class::isInstance)
-              .extracting(Unknown.class::cast).extracting(Unknown::type)
-              .containsOnly("connection", "retry").hasSize(12);
-          assertThat(e.retryable()).isTrue();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e.stderr())
+                  .isEqualTo("T: [internal] Failed to run step, exceeded max retries\n");
+              assertThat(e.events())
+                  .filteredOn(Unknown.class::isInstance)
+                  .extracting(Unknown.class::cast)
+                  .extracting(Unknown::type)
+                  .containsOnly("connection", "retry")
+                  .hasSize(12);
+              assertThat(e.retryable()).isTrue();
+            });
     assertThat(client.runWithRetries("Say hello", 3).text()).isEqualTo("Hello, world!");
     agent.verify(3, invocation());
   }
@@ -156,14 +176,20 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("Run the tests"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.KILLED);
-          assertThat(e.exitCode()).isEqualTo(128 + 9);
-          assertThat(e).hasMessage("cursor-agent was killed by signal 9 after 4 events");
-          assertThat(e.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class,
-              AssistantText.class, ToolCallStarted.class);
-          assertThat(e.retryable()).isTrue();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.KILLED);
+              assertThat(e.exitCode()).isEqualTo(128 + 9);
+              assertThat(e).hasMessage("cursor-agent was killed by signal 9 after 4 events");
+              assertThat(e.events())
+                  .hasExactlyElementsOfTypes(
+                      SystemInit.class,
+                      UserMessage.class,
+                      AssistantText.class,
+                      ToolCallStarted.class);
+              assertThat(e.retryable()).isTrue();
+            });
   }
 
   @Test
@@ -172,28 +198,39 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("Where are the TODOs?"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.KILLED);
-          // the last line ends without a newline and is not JSON: it is not an event
-          assertThat(e.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class,
-              AssistantText.class, ToolCallStarted.class);
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.KILLED);
+              // the last line ends without a newline and is not JSON: it is not an event
+              assertThat(e.events())
+                  .hasExactlyElementsOfTypes(
+                      SystemInit.class,
+                      UserMessage.class,
+                      AssistantText.class,
+                      ToolCallStarted.class);
+            });
   }
 
   @Test
   void aHangWithoutAResultEndsAtTheClientsTimeout(FakeAgent agent) {
     agent.allowUnused(); // killed early, the fake may not have asked for its tape yet
     agent.enqueue(Catalog.tape("hang-mid-stream"));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .timeout(Duration.ofSeconds(2)).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).timeout(Duration.ofSeconds(2)).build();
 
     AgentRun run = client.start("Start the dev server and check the home page");
 
-    assertThatThrownBy(run::await).isInstanceOfSatisfying(AgentException.class, e -> {
-      assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
-      assertThat(e).hasMessageStartingWith("cursor-agent did not finish within 2000ms and was killed");
-      assertThat(e.retryable()).isTrue();
-    });
+    assertThatThrownBy(run::await)
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
+              assertThat(e)
+                  .hasMessageStartingWith(
+                      "cursor-agent did not finish within 2000ms and was killed");
+              assertThat(e.retryable()).isTrue();
+            });
     assertThat(ProcessHandle.of(run.pid()).filter(ProcessHandle::isAlive)).isEmpty();
   }
 
@@ -213,8 +250,7 @@ class CookbookTest {
   @Test
   void textModePrintsTheAnswerOnlyAtTheEnd(FakeAgent agent) throws Exception {
     agent.enqueue(Catalog.tape("text-silent-until-exit"));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .force(true).build();
+    CursorAgentClient client = CursorAgentClient.builder(agent.executable()).force(true).build();
 
     String text = client.text("Run the tests");
 
@@ -242,13 +278,17 @@ class CookbookTest {
 
     Run run = client.run("Did the nightly build log any errors?");
 
-    assertThat(run.toolCalls()).singleElement().satisfies(read -> {
-      assertThat(read.tool()).isEqualTo("readToolCall");
-      assertThat(read.result().orElseThrow().path("success").path("content").asText())
-          .hasSize(32 << 20);
-    });
+    assertThat(run.toolCalls())
+        .singleElement()
+        .satisfies(
+            read -> {
+              assertThat(read.tool()).isEqualTo("readToolCall");
+              assertThat(read.result().orElseThrow().path("success").path("content").asText())
+                  .hasSize(32 << 20);
+            });
     assertThat(run.skippedLines()).isZero(); // a parser with a line or string limit skips it
-    assertThat(run.text()).endsWith("has 524288 lines and no errors: every module compiled cleanly.");
+    assertThat(run.text())
+        .endsWith("has 524288 lines and no errors: every module compiled cleanly.");
   }
 
   @Test
@@ -261,7 +301,8 @@ class CookbookTest {
 
     assertThat(run.text()).isEqualTo("It builds a command-line tool and its library.");
     // stderr is drained all along; the client keeps its last 64 KiB, from a line's start
-    assertThat(run.stderr()).startsWith("[debug] mcp: probing configured server")
+    assertThat(run.stderr())
+        .startsWith("[debug] mcp: probing configured server")
         .hasSizeLessThanOrEqualTo(64 * 1024);
   }
 
@@ -274,11 +315,14 @@ class CookbookTest {
 
     Run run = client.run("What does src/cart.ts export?");
 
-    assertThat(run.toolCalls()).singleElement().satisfies(read -> {
-      assertThat(read.tool()).isEqualTo("readToolCall");
-      assertThat(read.args().path("path").asText()).isEqualTo("src/cart.ts");
-      assertThat(read.outcome()).isEqualTo("success");
-    });
+    assertThat(run.toolCalls())
+        .singleElement()
+        .satisfies(
+            read -> {
+              assertThat(read.tool()).isEqualTo("readToolCall");
+              assertThat(read.args().path("path").asText()).isEqualTo("src/cart.ts");
+              assertThat(read.outcome()).isEqualTo("success");
+            });
   }
 
   @Test
@@ -289,7 +333,8 @@ class CookbookTest {
     Run run = client.run("Say hello");
 
     assertThat(run.text()).isEqualTo("Hello!");
-    assertThat(run.events()).filteredOn(Unknown.class::isInstance)
+    assertThat(run.events())
+        .filteredOn(Unknown.class::isInstance)
         .extracting(e -> ((Unknown) e).type() + "/" + ((Unknown) e).subtype())
         .containsExactly("system/hooks_loaded", "status/indexing");
   }
@@ -300,13 +345,17 @@ class CookbookTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("Say hello"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.NO_RESULT);
-          assertThat(e.exitCode()).isZero();
-          assertThat(e).hasMessage("cursor-agent exited with 0 but its output had no result, "
-              + "after 3 events");
-          assertThat(e.events()).last().isEqualTo(new AssistantText("Hello!"));
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.NO_RESULT);
+              assertThat(e.exitCode()).isZero();
+              assertThat(e)
+                  .hasMessage(
+                      "cursor-agent exited with 0 but its output had no result, "
+                          + "after 3 events");
+              assertThat(e.events()).last().isEqualTo(new AssistantText("Hello!"));
+            });
   }
 
   @Test
@@ -316,10 +365,13 @@ class CookbookTest {
 
     Run run = client.run("Run the tests");
 
-    String naive = run.events().stream().filter(AssistantText.class::isInstance)
-        .map(e -> ((AssistantText) e).text()).collect(Collectors.joining());
-    assertThat(naive).isEqualTo(
-        "I'll run the tests.I'll run the tests.All 12 tests pass.All 12 tests pass.");
+    String naive =
+        run.events().stream()
+            .filter(AssistantText.class::isInstance)
+            .map(e -> ((AssistantText) e).text())
+            .collect(Collectors.joining());
+    assertThat(naive)
+        .isEqualTo("I'll run the tests.I'll run the tests.All 12 tests pass.All 12 tests pass.");
     assertThat(run.text()).isEqualTo("I'll run the tests.All 12 tests pass.");
   }
 
@@ -330,11 +382,13 @@ class CookbookTest {
 
     Run run = client.run("How many lines does notes.txt have, and what are they?");
 
-    assertThat(run.events()).filteredOn(ToolCallCompleted.class::isInstance)
+    assertThat(run.events())
+        .filteredOn(ToolCallCompleted.class::isInstance)
         .extracting(e -> ((ToolCallCompleted) e).tool())
         .containsExactly("shellToolCall", "readToolCall");
     // tool calls in the order they started, each with its own result
-    assertThat(run.toolCalls()).extracting(ToolCall::tool, ToolCall::outcome)
+    assertThat(run.toolCalls())
+        .extracting(ToolCall::tool, ToolCall::outcome)
         .containsExactly(tuple("readToolCall", "success"), tuple("shellToolCall", "success"));
   }
 
@@ -346,13 +400,16 @@ class CookbookTest {
     Run run = client.run("Clean the build folder");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.toolCalls()).singleElement().satisfies(rm -> {
-      assertThat(rm.outcome()).isEqualTo("rejected");
-      // the completion has no args: they come from the start
-      assertThat(rm.args().path("command").asText()).isEqualTo("rm -rf dist");
-      assertThat(rm.result().orElseThrow().path("rejected").path("reason").asText())
-          .isEqualTo("Command requires approval");
-    });
+    assertThat(run.toolCalls())
+        .singleElement()
+        .satisfies(
+            rm -> {
+              assertThat(rm.outcome()).isEqualTo("rejected");
+              // the completion has no args: they come from the start
+              assertThat(rm.args().path("command").asText()).isEqualTo("rm -rf dist");
+              assertThat(rm.result().orElseThrow().path("rejected").path("reason").asText())
+                  .isEqualTo("Command requires approval");
+            });
   }
 
   // ---- fuzzing, and suites outside the JVM
@@ -362,39 +419,47 @@ class CookbookTest {
   void everyVariantOfARealRunEndsAsItShould(Tape tape, FakeAgent agent, TestInfo test)
       throws Exception {
     agent.enqueue(tape);
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .timeout(Duration.ofSeconds(10)).build();
-    Optional<AgentException.Kind> failure = switch (test.getDisplayName()) {
-      case "cut-mid-run", "cut-mid-line" -> Optional.of(AgentException.Kind.KILLED);
-      case "hang-mid-run" -> Optional.of(AgentException.Kind.TIMED_OUT);
-      case "drop-result" -> Optional.of(AgentException.Kind.NO_RESULT);
-      default -> Optional.empty(); // the same answer, however the bytes arrive
-    };
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).timeout(Duration.ofSeconds(10)).build();
+    Optional<AgentException.Kind> failure =
+        switch (test.getDisplayName()) {
+          case "cut-mid-run", "cut-mid-line" -> Optional.of(AgentException.Kind.KILLED);
+          case "hang-mid-run" -> Optional.of(AgentException.Kind.TIMED_OUT);
+          case "drop-result" -> Optional.of(AgentException.Kind.NO_RESULT);
+          default -> Optional.empty(); // the same answer, however the bytes arrive
+        };
 
     if (failure.isEmpty()) {
       assertThat(client.run(DISCOUNT).text()).endsWith("the 4 cart tests pass.");
     } else {
-      assertThatThrownBy(() -> client.run(DISCOUNT)).isInstanceOfSatisfying(
-          AgentException.class, e -> assertThat(e.kind()).isEqualTo(failure.get()));
+      assertThatThrownBy(() -> client.run(DISCOUNT))
+          .isInstanceOfSatisfying(
+              AgentException.class, e -> assertThat(e.kind()).isEqualTo(failure.get()));
     }
   }
 
   @Test
   void anySuiteCanRunTheLauncherOnABuiltinTape(@TempDir Path dir) throws Exception {
-    Path cursorAgent = Path.of(System.getProperty("agentdouble.root", ".."),
-        "fake-agent/bin/cursor-agent");
+    Path cursorAgent =
+        Path.of(System.getProperty("agentdouble.root", ".."), "fake-agent/bin/cursor-agent");
     Path journal = dir.resolve("journal.ndjson");
-    CursorAgentClient client = CursorAgentClient.builder(cursorAgent)
-        .environment("AGENTDOUBLE_TAPE", "builtin:usage-limit")
-        .environment("AGENTDOUBLE_TIMING", "fast")
-        .environment("AGENTDOUBLE_JOURNAL", journal.toString())
-        .build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(cursorAgent)
+            .environment("AGENTDOUBLE_TAPE", "builtin:usage-limit")
+            .environment("AGENTDOUBLE_TIMING", "fast")
+            .environment("AGENTDOUBLE_JOURNAL", journal.toString())
+            .build();
 
     assertThatThrownBy(() -> client.run("Refactor the checkout flow"))
-        .isInstanceOfSatisfying(AgentException.class,
-            e -> assertThat(e.stderr()).startsWith("ActionRequiredError: You've hit your usage limit."));
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e ->
+                assertThat(e.stderr())
+                    .startsWith("ActionRequiredError: You've hit your usage limit."));
     assertThat(Files.readString(journal))
-        .contains("\"prompt\":\"Refactor the checkout flow\"", "\"tape\":\"builtin:usage-limit\"",
+        .contains(
+            "\"prompt\":\"Refactor the checkout flow\"",
+            "\"tape\":\"builtin:usage-limit\"",
             "\"exit\":1");
   }
 }

@@ -26,28 +26,37 @@ class MidStreamTest {
 
   @Test
   void theClientShowsTheEventsSeenSoFarWhileTheAgentWorks() throws Exception {
-    agent.enqueue(Tapes.run("what does cart.ts export?")
-        .pause(450).assistant("I'll read `src/cart.ts`.")
-        .start("read", ToolCall.read("src/cart.ts", "export function total() {}\n"))
-        .gate("mid")
-        .pause(270).complete("read")
-        .pause(600).assistant("It exports `total()`.")
-        .result().exit(0).build());
+    agent.enqueue(
+        Tapes.run("what does cart.ts export?")
+            .pause(450)
+            .assistant("I'll read `src/cart.ts`.")
+            .start("read", ToolCall.read("src/cart.ts", "export function total() {}\n"))
+            .gate("mid")
+            .pause(270)
+            .complete("read")
+            .pause(600)
+            .assistant("It exports `total()`.")
+            .result()
+            .exit(0)
+            .build());
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     try (AgentRun run = client.start("what does cart.ts export?")) {
       await().atMost(Duration.ofSeconds(30)).until(agent.reached("mid"));
-      await().atMost(Duration.ofSeconds(10))
+      await()
+          .atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(run.events()).hasSize(4));
-      assertThat(run.events()).hasExactlyElementsOfTypes(SystemInit.class, UserMessage.class,
-          AssistantText.class, ToolCallStarted.class);
+      assertThat(run.events())
+          .hasExactlyElementsOfTypes(
+              SystemInit.class, UserMessage.class, AssistantText.class, ToolCallStarted.class);
 
       agent.release("mid");
       Run done = run.await();
 
       assertThat(done.events()).hasSize(7).last().isInstanceOf(Result.class);
       assertThat(done.events().get(4)).isInstanceOf(ToolCallCompleted.class);
-      assertThat(done.toolCalls()).singleElement()
+      assertThat(done.toolCalls())
+          .singleElement()
           .satisfies(call -> assertThat(call.outcome()).isEqualTo("success"));
     }
   }

@@ -24,10 +24,12 @@ class OutputFormatsTest {
 
     JsonResult result = client.json(DISCOUNT);
 
-    assertThat(result.text()).isEqualTo("I'll read `src/cart.ts` first."
-        + "Adding the parameter with a default of 0, so existing callers keep working."
-        + "Now the cart tests."
-        + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
+    assertThat(result.text())
+        .isEqualTo(
+            "I'll read `src/cart.ts` first."
+                + "Adding the parameter with a default of 0, so existing callers keep working."
+                + "Now the cart tests."
+                + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
     assertThat(result.sessionId()).hasSize(36).isNotEqualTo("7c2e9a14-3b5d-4f8e-a1c6-0d9b8e7f6a52");
     assertThat(result.durationMs()).isEqualTo(5615);
     assertThat(agent.takeInvocation().argv()).containsSequence("--output-format", "json");
@@ -41,10 +43,12 @@ class OutputFormatsTest {
     String text = client.text(DISCOUNT);
 
     // the 2026.10 CLI prints the final answer only, at the end: every segment, joined
-    assertThat(text.lines()).containsExactly("I'll read `src/cart.ts` first."
-        + "Adding the parameter with a default of 0, so existing callers keep working."
-        + "Now the cart tests."
-        + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
+    assertThat(text.lines())
+        .containsExactly(
+            "I'll read `src/cart.ts` first."
+                + "Adding the parameter with a default of 0, so existing callers keep working."
+                + "Now the cart tests."
+                + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
   }
 
   @Test
@@ -53,10 +57,15 @@ class OutputFormatsTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.json("say hi"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e.exitCode()).isEqualTo(1);
-          assertThat(e).hasMessage("cursor-agent failed with exit code 1: " + CursorMessages.AUTH_REQUIRED.strip());
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e.exitCode()).isEqualTo(1);
+              assertThat(e)
+                  .hasMessage(
+                      "cursor-agent failed with exit code 1: "
+                          + CursorMessages.AUTH_REQUIRED.strip());
+            });
   }
 }

@@ -1,7 +1,7 @@
 package dev.agentdouble.examples;
 
-import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,10 +21,11 @@ class RetryTest {
 
   @Test
   void retriesARunThatLostTheNetworkAndReturnsTheNextAnswer(FakeAgent agent) throws Exception {
-    agent.when(invocation().prompt(containing("checkout")))
+    agent
+        .when(invocation().prompt(containing("checkout")))
         .reply(Tapes.networkFailure(), Tapes.answers(PROMPT, "Done: checkout.ts is split."));
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .retryDelay(Duration.ofMillis(10)).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).retryDelay(Duration.ofMillis(10)).build();
 
     Run run = client.runWithRetries(PROMPT, 3);
 
@@ -35,15 +36,17 @@ class RetryTest {
   @Test
   void givesUpAfterTheLastAttemptWithItsFailure(FakeAgent agent) {
     agent.when(invocation()).reply(Tapes.networkFailure()).repeatLast();
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .retryDelay(Duration.ofMillis(10)).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).retryDelay(Duration.ofMillis(10)).build();
 
     assertThatThrownBy(() -> client.runWithRetries(PROMPT, 3))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
-          assertThat(e.stderr()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
-          assertThat(e.retryable()).isTrue();
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
+              assertThat(e.stderr()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
+              assertThat(e.retryable()).isTrue();
+            });
     agent.verify(3, invocation());
   }
 }

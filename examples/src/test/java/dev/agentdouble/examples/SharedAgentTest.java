@@ -1,7 +1,7 @@
 package dev.agentdouble.examples;
 
-import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.junit.AgentDoubleExtension;
@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * One fake for the whole class (a static field), scripted once. The tests run in parallel, so
- * each keeps to its own prompt.
+ * One fake for the whole class (a static field), scripted once. The tests run in parallel, so each
+ * keeps to its own prompt.
  */
 @ExtendWith(AgentDoubleExtension.class)
 @Timeout(60)
@@ -23,10 +23,14 @@ class SharedAgentTest {
 
   @BeforeAll
   static void script() {
-    agent.when(invocation().prompt(containing("hello")))
-        .reply(Tapes.answers("say hello", "Hello!")).repeatLast();
-    agent.when(invocation().prompt(containing("goodbye")))
-        .reply(Tapes.answers("say goodbye", "Goodbye!")).repeatLast();
+    agent
+        .when(invocation().prompt(containing("hello")))
+        .reply(Tapes.answers("say hello", "Hello!"))
+        .repeatLast();
+    agent
+        .when(invocation().prompt(containing("goodbye")))
+        .reply(Tapes.answers("say goodbye", "Goodbye!"))
+        .repeatLast();
     client = CursorAgentClient.builder(agent.executable()).build();
   }
 

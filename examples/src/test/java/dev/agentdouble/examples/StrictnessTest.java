@@ -1,7 +1,7 @@
 package dev.agentdouble.examples;
 
-import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,13 +18,10 @@ class StrictnessTest {
 
   @Test
   void aFailureNoRetryFixesLeavesTheNextTapeUnused(FakeAgent agent) {
-    agent.allowUnused()
-        .enqueue(Tapes.notLoggedIn())
-        .enqueue(Tapes.answers("say hi", "Hi!"));
+    agent.allowUnused().enqueue(Tapes.notLoggedIn()).enqueue(Tapes.answers("say hi", "Hi!"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
-    assertThatThrownBy(() -> client.runWithRetries("say hi", 3))
-        .isInstanceOf(AgentException.class);
+    assertThatThrownBy(() -> client.runWithRetries("say hi", 3)).isInstanceOf(AgentException.class);
     assertThat(agent.invocations()).hasSize(1);
   }
 
@@ -35,9 +32,11 @@ class StrictnessTest {
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 
     assertThatThrownBy(() -> client.run("say hi"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.exitCode()).isEqualTo(70);
-          assertThat(e.stderr()).startsWith("agentdouble: ");
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.exitCode()).isEqualTo(70);
+              assertThat(e.stderr()).startsWith("agentdouble: ");
+            });
   }
 }

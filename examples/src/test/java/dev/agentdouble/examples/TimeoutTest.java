@@ -25,16 +25,21 @@ class TimeoutTest {
   @Test
   void aHangingAgentIsKilledWhenTheTimeoutPasses(FakeAgent agent) {
     agent.enqueue(Tapes.run("say hi").pause(50).hang().build());
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .timeout(Duration.ofMillis(500)).build();
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).timeout(Duration.ofMillis(500)).build();
 
     AgentRun run = client.start("say hi");
 
-    assertThatThrownBy(run::await).isInstanceOfSatisfying(AgentException.class, e -> {
-      assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
-      assertThat(e).hasMessageStartingWith("cursor-agent did not finish within 500ms and was killed");
-      assertThat(e.retryable()).isTrue();
-    });
+    assertThatThrownBy(run::await)
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
+              assertThat(e)
+                  .hasMessageStartingWith(
+                      "cursor-agent did not finish within 500ms and was killed");
+              assertThat(e.retryable()).isTrue();
+            });
     assertThat(ProcessHandle.of(run.pid()).filter(ProcessHandle::isAlive)).isEmpty();
   }
 
@@ -42,26 +47,34 @@ class TimeoutTest {
   void anAgentSlowerThanTheTimeoutIsKilledBeforeItAnswers(FakeAgent agent) {
     // with recorded timing the fake writes each frame at its time, never earlier
     agent.timing(Timing.RECORDED);
-    agent.enqueue(Tapes.run("say hi").pause(60_000).assistant("Hi, a minute later.").result()
-        .exit(0).build());
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .timeout(Duration.ofMillis(1500)).build();
+    agent.enqueue(
+        Tapes.run("say hi")
+            .pause(60_000)
+            .assistant("Hi, a minute later.")
+            .result()
+            .exit(0)
+            .build());
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).timeout(Duration.ofMillis(1500)).build();
 
     assertThatThrownBy(() -> client.run("say hi"))
-        .isInstanceOfSatisfying(AgentException.class, e -> {
-          assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
-          assertThat(e.events()).noneMatch(event -> event instanceof AssistantText)
-              .noneMatch(event -> event instanceof Result);
-        });
+        .isInstanceOfSatisfying(
+            AgentException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(AgentException.Kind.TIMED_OUT);
+              assertThat(e.events())
+                  .noneMatch(event -> event instanceof AssistantText)
+                  .noneMatch(event -> event instanceof Result);
+            });
   }
 
   @Test
   void anAgentThatLingersAfterItsResultIsStoppedAndTheRunSucceeds(FakeAgent agent)
       throws Exception {
-    agent.enqueue(Tapes.run("say hi").pause(450).assistant("Hi!").result()
-        .hangAfterClosingStdout().build());
-    CursorAgentClient client = CursorAgentClient.builder(agent.executable())
-        .timeout(Duration.ofSeconds(30)).build();
+    agent.enqueue(
+        Tapes.run("say hi").pause(450).assistant("Hi!").result().hangAfterClosingStdout().build());
+    CursorAgentClient client =
+        CursorAgentClient.builder(agent.executable()).timeout(Duration.ofSeconds(30)).build();
 
     AgentRun run = client.start("say hi");
     Run done = run.await();

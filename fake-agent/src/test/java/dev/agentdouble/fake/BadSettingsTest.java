@@ -20,13 +20,19 @@ class BadSettingsTest {
   private static void assertOwnProblem(FakeProcess.Result r, String message) {
     assertThat(r.exit()).as(r.err()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: ").contains(message).endsWith("\n")
+    assertThat(r.err())
+        .startsWith("agentdouble: ")
+        .contains(message)
+        .endsWith("\n")
         .doesNotContain("Exception", "\tat ");
     assertThat(r.err().lines()).hasSize(1);
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       AGENTDOUBLE_TIMING          | slow                    | AGENTDOUBLE_TIMING=slow: use fast, recorded, scale:F or max-gap:MS
       AGENTDOUBLE_TIMING          | scale:-1                | AGENTDOUBLE_TIMING=scale:-1: scale needs a factor >= 0
       AGENTDOUBLE_TIMING          | scale:1e309             | AGENTDOUBLE_TIMING=scale:1e309: scale needs a factor >= 0
@@ -44,8 +50,10 @@ class BadSettingsTest {
       AGENTDOUBLE_URL             | http://[bad             | AGENTDOUBLE_URL=http://[bad: not a usable URL
       """)
   void aBadValueEndsEveryRunWithExit70AndOneLine(String name, String value, String message) {
-    for (String[] argv : new String[][] {
-        {"-p", "--output-format", "stream-json", "say hi"}, {"--version"}, {"status"}}) {
+    for (String[] argv :
+        new String[][] {
+          {"-p", "--output-format", "stream-json", "say hi"}, {"--version"}, {"status"}
+        }) {
       Map<String, String> env = env("AGENTDOUBLE_TAPE", TAPE, "AGENTDOUBLE_TIMING", "fast");
       env.put(name, value);
 
@@ -54,18 +62,21 @@ class BadSettingsTest {
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       AGENTDOUBLE_TAPE   | /no/such.tape.ndjson   | AGENTDOUBLE_TAPE=/no/such.tape.ndjson: no such tape file
       AGENTDOUBLE_TAPE   | builtin:no-such-tape   | AGENTDOUBLE_TAPE=builtin:no-such-tape: no built-in tape named "no-such-tape"
       AGENTDOUBLE_TAPES  | /no/such/folder        | AGENTDOUBLE_TAPES=/no/such/folder: no such folder
       AGENTDOUBLE_URL    | http://127.0.0.1:1/x   | cannot reach the control server at http://127.0.0.1:1/x: connection refused
       """)
-  void aTapeThatCannotBeFoundEndsARunWithExit70AndOneLine(String name, String value,
-      String message) {
+  void aTapeThatCannotBeFoundEndsARunWithExit70AndOneLine(
+      String name, String value, String message) {
     Map<String, String> env = env("AGENTDOUBLE_TIMING", "fast");
     env.put(name, value);
 
-    assertOwnProblem(FakeProcess.run(env, "-p", "--output-format", "stream-json", "say hi"),
-        message);
+    assertOwnProblem(
+        FakeProcess.run(env, "-p", "--output-format", "stream-json", "say hi"), message);
   }
 }

@@ -8,15 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TextStyle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,22 +34,24 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every built-in tape replayed through the real launcher ({@code AGENTDOUBLE_TAPE=builtin:NAME})
- * in every output format it declares: stdout and stderr byte for byte as the tape renders, and the
+ * Every built-in tape replayed through the real launcher ({@code AGENTDOUBLE_TAPE=builtin:NAME}) in
+ * every output format it declares: stdout and stderr byte for byte as the tape renders, and the
  * ending (exit status, death by signal, hang) as the tape says. Then the properties consumers rely
  * on, scenario by scenario.
  */
 @Timeout(300)
 class CatalogReplayTest {
   static final ObjectMapper JSON = new ObjectMapper();
+
   /** How long a hanging fake is watched to see that it does not exit. */
   static final Duration STILL_RUNNING = Duration.ofMillis(500);
 
   @TempDir Path dir;
 
   static Stream<Arguments> entriesInTheirFormats() {
-    return Catalog.entries().stream().flatMap(entry -> entry.formats().stream()
-        .map(format -> Arguments.of(entry.name(), format)));
+    return Catalog.entries().stream()
+        .flatMap(
+            entry -> entry.formats().stream().map(format -> Arguments.of(entry.name(), format)));
   }
 
   /**
@@ -59,9 +60,16 @@ class CatalogReplayTest {
    */
   private static List<String> args(Tape tape, OutputFormat format, String... more) {
     Header header = tape.header();
-    List<String> args = new ArrayList<>(List.of("-p", "--output-format", format.cliName(),
-        "--resume", header.vars().sessionId().orElseThrow(),
-        "--workspace", header.vars().cwd().orElseThrow()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-p",
+                "--output-format",
+                format.cliName(),
+                "--resume",
+                header.vars().sessionId().orElseThrow(),
+                "--workspace",
+                header.vars().cwd().orElseThrow()));
     args.addAll(List.of(more));
     args.add("--");
     args.add(header.vars().prompt().orElseThrow());
@@ -69,9 +77,15 @@ class CatalogReplayTest {
   }
 
   private static Map<String, String> builtin(String name, Tape tape, String... more) {
-    Map<String, String> env = new HashMap<>(env("AGENTDOUBLE_TAPE", "builtin:" + name,
-        "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_EPOCH_MS", Long.toString(tape.header().vars().epochMs().orElseThrow())));
+    Map<String, String> env =
+        new HashMap<>(
+            env(
+                "AGENTDOUBLE_TAPE",
+                "builtin:" + name,
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_EPOCH_MS",
+                Long.toString(tape.header().vars().epochMs().orElseThrow())));
     env.putAll(env(more));
     return env;
   }
@@ -106,8 +120,11 @@ class CatalogReplayTest {
   @MethodSource("entriesInTheirFormats")
   void replaysAsItsTapeRendersAndEndsAsItSays(String name, OutputFormat format) throws Exception {
     Tape tape = Catalog.tape(name);
-    Tape rendered = Renderer.render(tape, format,
-        tape.header().textStyle().orElse(TextStyle.FINAL)); // the default profile's
+    Tape rendered =
+        Renderer.render(
+            tape,
+            format,
+            tape.header().textStyle().orElse(TextStyle.FINAL)); // the default profile's
     Map<String, String> env = builtin(name, tape);
     List<String> args = args(tape, format);
 
@@ -121,7 +138,8 @@ class CatalogReplayTest {
           run.stdout.awaitSize(stdout(rendered).length);
         }
         assertThat(run.process.waitFor(STILL_RUNNING.toMillis(), TimeUnit.MILLISECONDS))
-            .as("%s still running after its output", name).isFalse();
+            .as("%s still running after its output", name)
+            .isFalse();
       } finally {
         FakeProcess.kill(run.process);
       }
@@ -133,27 +151,35 @@ class CatalogReplayTest {
 
     assertThat(r.stdout()).as("stdout of %s as %s", name, format).isEqualTo(stdout(rendered));
     assertThat(r.err()).isEqualTo(new String(stderr(tape), StandardCharsets.UTF_8));
-    int expected = tape.ending() instanceof Frame.Kill kill ? kill.shellStatus()
-        : ((Frame.Exit) tape.ending()).code();
+    int expected =
+        tape.ending() instanceof Frame.Kill kill
+            ? kill.shellStatus()
+            : ((Frame.Exit) tape.ending()).code();
     assertThat(r.exit()).as("exit status of %s as %s", name, format).isEqualTo(expected);
   }
 
   @Test
   void anUnknownBuiltinNameExits70AndNamesTheClosestOnes() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:usage-limits"),
-        "-p", "hi");
+    FakeProcess.Result r =
+        FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:usage-limits"), "-p", "hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.stdout()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: AGENTDOUBLE_TAPE=builtin:usage-limits: no"
-        + " built-in tape named \"usage-limits\"; did you mean usage-limit").endsWith("\n");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: AGENTDOUBLE_TAPE=builtin:usage-limits: no"
+                + " built-in tape named \"usage-limits\"; did you mean usage-limit")
+        .endsWith("\n");
     assertThat(r.err()).contains("`agentdouble catalog` lists all");
   }
 
   @Test
   void notLoggedInWritesNothingOnStdoutAndExits1() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:not-logged-in",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "hi");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:not-logged-in", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "hi");
 
     assertThat(r.stdout()).isEmpty();
     assertThat(r.err()).startsWith("Error: Authentication required.");
@@ -162,8 +188,13 @@ class CatalogReplayTest {
 
   @Test
   void theUsageLimitWritesInitAndUserThenStderrAndExits1() throws Exception {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:usage-limit",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "refactor it");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:usage-limit", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "refactor it");
 
     assertThat(types(r.out())).containsExactly("system/init", "user");
     assertThat(events(r.out()).get(1).at("/message/content/0/text").asText())
@@ -174,8 +205,13 @@ class CatalogReplayTest {
 
   @Test
   void retriesExhaustedReconnectsThreeTimesThenFails() throws Exception {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:retries-exhausted",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "go");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:retries-exhausted", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "go");
 
     assertThat(types(r.out())).filteredOn("connection/reconnecting"::equals).hasSize(3);
     assertThat(types(r.out())).doesNotContain("result/success");
@@ -185,8 +221,13 @@ class CatalogReplayTest {
 
   @Test
   void killedMidToolCallDiesBySigkillAfterAWholeLine() throws Exception {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:killed-mid-tool-call",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "test it");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:killed-mid-tool-call", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "test it");
 
     assertThat(r.exit()).isEqualTo(137);
     assertThat(r.out()).endsWith("\n");
@@ -195,8 +236,13 @@ class CatalogReplayTest {
 
   @Test
   void killedMidLineDiesBySigkillInsideALine() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:killed-mid-line",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "find it");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:killed-mid-line", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "find it");
 
     assertThat(r.exit()).isEqualTo(137);
     assertThat(r.out()).doesNotEndWith("\n");
@@ -206,8 +252,11 @@ class CatalogReplayTest {
 
   @Test
   void lingeringAfterResultClosesStdoutAndStaysAlive() throws Exception {
-    Hanging run = Hanging.start(env("AGENTDOUBLE_TAPE", "builtin:lingering-after-result",
-        "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "--output-format", "stream-json", "hi"), dir);
+    Hanging run =
+        Hanging.start(
+            env("AGENTDOUBLE_TAPE", "builtin:lingering-after-result", "AGENTDOUBLE_TIMING", "fast"),
+            List.of("-p", "--output-format", "stream-json", "hi"),
+            dir);
     try {
       byte[] out = run.stdout.awaitEnd(); // end of file: stdout was closed
 
@@ -223,15 +272,17 @@ class CatalogReplayTest {
   @Test
   void hangMidStreamNeverExitsUntilKilled() throws Exception {
     Tape tape = Catalog.tape("hang-mid-stream");
-    Hanging run = Hanging.start(builtin("hang-mid-stream", tape),
-        args(tape, OutputFormat.STREAM_JSON), dir);
+    Hanging run =
+        Hanging.start(builtin("hang-mid-stream", tape), args(tape, OutputFormat.STREAM_JSON), dir);
     try {
       run.stdout.awaitSize(stdout(tape).length);
 
       assertThat(run.process.waitFor(STILL_RUNNING.toMillis(), TimeUnit.MILLISECONDS))
-          .as("exited although the tape hangs").isFalse();
+          .as("exited although the tape hangs")
+          .isFalse();
       assertThat(types(new String(run.stdout.bytes(), StandardCharsets.UTF_8)))
-          .last().isEqualTo("tool_call/started");
+          .last()
+          .isEqualTo("tool_call/started");
       assertThat(Files.readString(run.journal()))
           .contains("\"tape\":\"builtin:hang-mid-stream\"", "\"hang\":true");
     } finally {
@@ -250,11 +301,21 @@ class CatalogReplayTest {
     new Tape(tape.header(), frames).write(gated);
     Path gates = Files.createDirectory(dir.resolve("gates"));
 
-    Hanging run = Hanging.start(env("AGENTDOUBLE_TAPE", gated.toString(), "AGENTDOUBLE_TIMING",
-        "fast", "AGENTDOUBLE_GATES", gates.toString()),
-        List.of("-p", "--output-format", "text", "Run the tests"), dir);
+    Hanging run =
+        Hanging.start(
+            env(
+                "AGENTDOUBLE_TAPE",
+                gated.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_GATES",
+                gates.toString()),
+            List.of("-p", "--output-format", "text", "Run the tests"),
+            dir);
     try {
-      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(gates.resolve("ending.reached")));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(gates.resolve("ending.reached")));
       assertThat(run.stdout.bytes()).as("text written before the end").isEmpty();
 
       Files.createFile(gates.resolve("ending.release"));
@@ -271,17 +332,27 @@ class CatalogReplayTest {
   /** What the 2026.10 text format prints for the retries-exhausted tape's three cycles. */
   static final String RECONNECT_LINES =
       "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 1)...\n"
-      + "Retry attempt 1...\n"
-      + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 2)...\n"
-      + "Retry attempt 2...\n"
-      + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 3)...\n"
-      + "Retry attempt 3...\n";
+          + "Retry attempt 1...\n"
+          + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 2)...\n"
+          + "Retry attempt 2...\n"
+          + "Connection lost, reconnecting to https://agentn.global.api5.cursor.sh (attempt 3)...\n"
+          + "Retry attempt 3...\n";
 
   @Test
   void text2026PrintsTheReconnectAndRetryLinesOfARunThatRunsOutOfRetries() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:retries-exhausted",
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_PROFILE", "2026.10"),
-        "-p", "--output-format", "text", "Refactor the checkout flow");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env(
+                "AGENTDOUBLE_TAPE",
+                "builtin:retries-exhausted",
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_PROFILE",
+                "2026.10"),
+            "-p",
+            "--output-format",
+            "text",
+            "Refactor the checkout flow");
 
     assertThat(r.out()).isEqualTo(RECONNECT_LINES);
     assertThat(r.err()).isEqualTo(CursorMessages.RETRIES_EXHAUSTED);
@@ -298,11 +369,22 @@ class CatalogReplayTest {
     new Tape(tape.header(), frames).write(gated);
     Path gates = Files.createDirectory(dir.resolve("gates"));
 
-    Hanging run = Hanging.start(env("AGENTDOUBLE_TAPE", gated.toString(), "AGENTDOUBLE_TIMING",
-        "fast", "AGENTDOUBLE_PROFILE", "2026.10", "AGENTDOUBLE_GATES", gates.toString()),
-        List.of("-p", "--output-format", "text", "Refactor the checkout flow"), dir);
+    Hanging run =
+        Hanging.start(
+            env(
+                "AGENTDOUBLE_TAPE",
+                gated.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_PROFILE",
+                "2026.10",
+                "AGENTDOUBLE_GATES",
+                gates.toString()),
+            List.of("-p", "--output-format", "text", "Refactor the checkout flow"),
+            dir);
     try {
-      await().atMost(FakeProcess.TIMEOUT)
+      await()
+          .atMost(FakeProcess.TIMEOUT)
           .until(() -> Files.exists(gates.resolve("reconnecting.reached")));
       String first = RECONNECT_LINES.substring(0, RECONNECT_LINES.indexOf('\n') + 1);
       run.stdout.awaitSize(first.length());
@@ -321,40 +403,61 @@ class CatalogReplayTest {
 
   @Test
   void showThinkingAddsTheThinkingBlocksToTheJsonResult() throws Exception {
-    Map<String, String> env = env("AGENTDOUBLE_TAPE", "builtin:thinking-then-answer",
-        "AGENTDOUBLE_TIMING", "fast");
-    FakeProcess.Result shown = FakeProcess.run(env, "-p", "--output-format", "json",
-        "--show-thinking", "Is 2026 a leap year?");
-    FakeProcess.Result plain = FakeProcess.run(env, "-p", "--output-format", "json",
-        "Is 2026 a leap year?");
+    Map<String, String> env =
+        env("AGENTDOUBLE_TAPE", "builtin:thinking-then-answer", "AGENTDOUBLE_TIMING", "fast");
+    FakeProcess.Result shown =
+        FakeProcess.run(
+            env, "-p", "--output-format", "json", "--show-thinking", "Is 2026 a leap year?");
+    FakeProcess.Result plain =
+        FakeProcess.run(env, "-p", "--output-format", "json", "Is 2026 a leap year?");
 
-    assertThat(shown.out()).contains(",\"result\":\"No. 2026 is not divisible by 4, so it is not"
-        + " a leap year.\",\"thinking_blocks\":[{\"text\":\"The user asks whether 2026 is a leap"
-        + " year. 2026 is not divisible by 4, so it is not.\"}],\"session_id\":");
+    assertThat(shown.out())
+        .contains(
+            ",\"result\":\"No. 2026 is not divisible by 4, so it is not"
+                + " a leap year.\",\"thinking_blocks\":[{\"text\":\"The user asks whether 2026 is a leap"
+                + " year. 2026 is not divisible by 4, so it is not.\"}],\"session_id\":");
     assertThat(shown.exit()).isZero();
     assertThat(plain.out()).startsWith("{\"type\":\"result\"").doesNotContain("thinking_blocks");
   }
 
   @Test
   void theResumePairKeepsOneSessionAcrossTurns() throws Exception {
-    FakeProcess.Result first = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:resume-first-turn",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "My name is Ada.");
+    FakeProcess.Result first =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:resume-first-turn", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "My name is Ada.");
     String session = events(first.out()).get(0).get("session_id").asText();
-    FakeProcess.Result second = FakeProcess.run(env("AGENTDOUBLE_TAPE",
-        "builtin:resume-second-turn", "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "stream-json", "--resume", session, "What is my name?");
+    FakeProcess.Result second =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:resume-second-turn", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--resume",
+            session,
+            "What is my name?");
 
     assertThat(session).matches("[0-9a-f-]{36}");
-    assertThat(events(second.out())).allSatisfy(e ->
-        assertThat(e.get("session_id").asText()).isEqualTo(session));
-    assertThat(events(second.out())).last().satisfies(result ->
-        assertThat(result.get("result").asText()).isEqualTo("Your name is Ada."));
+    assertThat(events(second.out()))
+        .allSatisfy(e -> assertThat(e.get("session_id").asText()).isEqualTo(session));
+    assertThat(events(second.out()))
+        .last()
+        .satisfies(
+            result -> assertThat(result.get("result").asText()).isEqualTo("Your name is Ada."));
   }
 
   @Test
   void hugeLineArrivesAsOneLineOfOver32MiB() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:huge-line",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "check the log");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:huge-line", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "check the log");
 
     int longest = 0;
     int start = 0;
@@ -371,8 +474,13 @@ class CatalogReplayTest {
 
   @Test
   void stderrFloodWritesOneMibOfStderrAndThenARun() throws Exception {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:stderr-flood",
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "what is it");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", "builtin:stderr-flood", "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "what is it");
 
     assertThat(r.stderr()).hasSize(1 << 20);
     assertThat(types(r.out())).first().isEqualTo("system/init");
@@ -389,27 +497,35 @@ class CatalogReplayTest {
   }
 
   private static List<String> types(String stdout) throws IOException {
-    return events(stdout).stream().map(e -> e.path("type").asText()
-        + (e.has("subtype") ? "/" + e.path("subtype").asText() : "")).toList();
+    return events(stdout).stream()
+        .map(
+            e ->
+                e.path("type").asText()
+                    + (e.has("subtype") ? "/" + e.path("subtype").asText() : ""))
+        .toList();
   }
 
   /** A fake that may never exit: its output drained as it comes, its journal in {@code dir}. */
-  private record Hanging(Process process, FakeProcess.Drain stdout, FakeProcess.Drain stderr,
-      Path journal) {
+  private record Hanging(
+      Process process, FakeProcess.Drain stdout, FakeProcess.Drain stderr, Path journal) {
     static Hanging start(Map<String, String> env, List<String> args, Path dir) throws IOException {
       Path journal = Files.createTempFile(dir, "journal", ".ndjson");
       Map<String, String> withJournal = new HashMap<>(env);
       withJournal.put("AGENTDOUBLE_JOURNAL", journal.toString());
       Process p = FakeProcess.builder(FakeProcess.launcher(), withJournal, args).start();
       p.getOutputStream().close();
-      return new Hanging(p, new FakeProcess.Drain(p.getInputStream()),
-          new FakeProcess.Drain(p.getErrorStream()), journal);
+      return new Hanging(
+          p,
+          new FakeProcess.Drain(p.getInputStream()),
+          new FakeProcess.Drain(p.getErrorStream()),
+          journal);
     }
 
     /** Waits until the fake has journaled that it replays a hanging tape. */
     void awaitJournaledHang() {
-      await().atMost(FakeProcess.TIMEOUT).until(() -> Files.readString(journal)
-          .contains("\"hang\":true"));
+      await()
+          .atMost(FakeProcess.TIMEOUT)
+          .until(() -> Files.readString(journal).contains("\"hang\":true"));
     }
   }
 }

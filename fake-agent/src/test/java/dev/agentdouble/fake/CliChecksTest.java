@@ -51,8 +51,15 @@ class CliChecksTest {
 
   /** A fresh machine: nothing trusted, the default profile, a tape that answers. */
   private Map<String, String> fresh(String... more) {
-    Map<String, String> env = new HashMap<>(env("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString()));
+    Map<String, String> env =
+        new HashMap<>(
+            env(
+                "AGENTDOUBLE_TAPE",
+                tape.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_JOURNAL",
+                journal.toString()));
     env.remove("AGENTDOUBLE_TRUST");
     for (int i = 0; i < more.length; i += 2) {
       env.put(more[i], more[i + 1]);
@@ -133,10 +140,12 @@ class CliChecksTest {
 
       assertThat(runIn(workspace, fresh("AGENTDOUBLE_TRUST", "trusted"), "-p", "hello").out())
           .isEqualTo(ANSWER + "\n");
-      assertThat(runIn(workspace, fresh("AGENTDOUBLE_PROFILE", noGate.toString()), "-p", "hello")
-          .exit()).isZero();
-      assertThat(runIn(workspace, fresh("AGENTDOUBLE_PROFILE", "documented"), "-p", "hello")
-          .exit()).isZero();
+      assertThat(
+              runIn(workspace, fresh("AGENTDOUBLE_PROFILE", noGate.toString()), "-p", "hello")
+                  .exit())
+          .isZero();
+      assertThat(runIn(workspace, fresh("AGENTDOUBLE_PROFILE", "documented"), "-p", "hello").exit())
+          .isZero();
     }
 
     @Test
@@ -145,8 +154,10 @@ class CliChecksTest {
 
       assertThat(r.exit()).isEqualTo(70);
       assertThat(r.stdout()).isEmpty();
-      assertThat(r.err()).isEqualTo("agentdouble: AGENTDOUBLE_TRUST=yes: use trusted (every"
-          + " workspace already trusted) or untrusted (a fresh machine, the default)\n");
+      assertThat(r.err())
+          .isEqualTo(
+              "agentdouble: AGENTDOUBLE_TRUST=yes: use trusted (every"
+                  + " workspace already trusted) or untrusted (a fresh machine, the default)\n");
     }
 
     @Test
@@ -154,8 +165,8 @@ class CliChecksTest {
       Path loggedOut = dir.resolve("profile.json");
       Files.writeString(loggedOut, "{\"loggedIn\":false}");
 
-      FakeProcess.Result r = runIn(workspace, fresh("AGENTDOUBLE_PROFILE", loggedOut.toString()),
-          "-p", "hello");
+      FakeProcess.Result r =
+          runIn(workspace, fresh("AGENTDOUBLE_PROFILE", loggedOut.toString()), "-p", "hello");
 
       assertThat(r.err()).isEqualTo(CursorMessages.AUTH_REQUIRED);
       assertThat(r.exit()).isEqualTo(1);
@@ -173,8 +184,10 @@ class CliChecksTest {
       FakeProcess.Result r = trusted("-p", "--resume", "not-a-uuid", "hello");
 
       assertThat(r.stdout()).isEmpty();
-      assertThat(r.err()).isEqualTo("Failed to claim persistent session for chat \"not-a-uuid\":"
-          + " Persistent-session chat ID must be a UUID\n");
+      assertThat(r.err())
+          .isEqualTo(
+              "Failed to claim persistent session for chat \"not-a-uuid\":"
+                  + " Persistent-session chat ID must be a UUID\n");
       assertThat(r.exit()).isEqualTo(1);
       assertThat(lastJournalLine().get("stoppedBy").asText()).isEqualTo("resume");
     }
@@ -183,8 +196,8 @@ class CliChecksTest {
     void resumeWithAnUnknownValidUuidStartsASessionUnderThatId() {
       String id = "0f8c2d3e-1111-4222-8333-444455556666";
 
-      FakeProcess.Result r = trusted("-p", "--output-format", "stream-json", "--resume", id,
-          "hello");
+      FakeProcess.Result r =
+          trusted("-p", "--output-format", "stream-json", "--resume", id, "hello");
 
       assertThat(r.exit()).isZero();
       assertThat(r.out()).contains("\"session_id\":\"" + id + "\"");
@@ -192,19 +205,37 @@ class CliChecksTest {
 
     @Test
     void newSessionIdMustBeAUuidV4AndIsSingleUse() {
-      Map<String, String> env = fresh("AGENTDOUBLE_TRUST", "trusted", "AGENTDOUBLE_STATE_DIR",
-          dir.resolve("state").toString());
+      Map<String, String> env =
+          fresh(
+              "AGENTDOUBLE_TRUST",
+              "trusted",
+              "AGENTDOUBLE_STATE_DIR",
+              dir.resolve("state").toString());
       String id = "51ef1d1c-35c6-4afd-9c91-a04f0aed009d";
 
-      FakeProcess.Result notV4 = runIn(workspace, env, "-p", "--new-session-id",
-          "51ef1d1c-35c6-1afd-9c91-a04f0aed009d", "hello");
-      FakeProcess.Result first = runIn(workspace, env, "-p", "--output-format", "stream-json",
-          "--new-session-id", id, "hello");
+      FakeProcess.Result notV4 =
+          runIn(
+              workspace,
+              env,
+              "-p",
+              "--new-session-id",
+              "51ef1d1c-35c6-1afd-9c91-a04f0aed009d",
+              "hello");
+      FakeProcess.Result first =
+          runIn(
+              workspace,
+              env,
+              "-p",
+              "--output-format",
+              "stream-json",
+              "--new-session-id",
+              id,
+              "hello");
       FakeProcess.Result again = runIn(workspace, env, "-p", "--new-session-id", id, "hello");
 
       assertThat(notV4.exit()).isEqualTo(1);
-      assertThat(notV4.err()).isEqualTo(CursorMessages.newSessionIdNotUuidV4(
-          "51ef1d1c-35c6-1afd-9c91-a04f0aed009d"));
+      assertThat(notV4.err())
+          .isEqualTo(CursorMessages.newSessionIdNotUuidV4("51ef1d1c-35c6-1afd-9c91-a04f0aed009d"));
       assertThat(first.exit()).isZero();
       assertThat(first.out()).contains("\"session_id\":\"" + id + "\"");
       assertThat(again.exit()).isEqualTo(1);
@@ -213,14 +244,17 @@ class CliChecksTest {
 
     @Test
     void unknownAllowedToolsListTheValidNamesAndRunNothingWithExit0() {
-      FakeProcess.Result bogus = trusted("-p", "--allowed-tools", "shell_tool_call,bogus",
-          "--allowed-tools", "nope", "hello");
-      FakeProcess.Result valid = trusted("-p", "--allowed-tools", "shell_tool_call, read_tool_call",
-          "hello");
+      FakeProcess.Result bogus =
+          trusted(
+              "-p", "--allowed-tools", "shell_tool_call,bogus", "--allowed-tools", "nope", "hello");
+      FakeProcess.Result valid =
+          trusted("-p", "--allowed-tools", "shell_tool_call, read_tool_call", "hello");
 
       assertThat(bogus.stdout()).isEmpty();
-      assertThat(bogus.err()).startsWith("Invalid --allowed-tools value(s): bogus, nope. Expected"
-          + " one of: shell_tool_call, delete_tool_call, glob_tool_call, ")
+      assertThat(bogus.err())
+          .startsWith(
+              "Invalid --allowed-tools value(s): bogus, nope. Expected"
+                  + " one of: shell_tool_call, delete_tool_call, glob_tool_call, ")
           .endsWith(", write_canvas_tool_call, read_canvas_tool_call\n");
       assertThat(bogus.exit()).isZero();
       assertThat(CursorMessages.TOOL_NAMES).hasSize(69);
@@ -231,13 +265,15 @@ class CliChecksTest {
     void aMissingConversationHistoryFileIsReportedAndNothingRunsWithExit0() throws IOException {
       Files.writeString(workspace.resolve("h.json"), "{}");
 
-      FakeProcess.Result missing = trusted("-p", "--conversation-history-file", "/tmp/nope.json",
-          "hello");
+      FakeProcess.Result missing =
+          trusted("-p", "--conversation-history-file", "/tmp/nope.json", "hello");
       FakeProcess.Result present = trusted("-p", "--conversation-history-file", "h.json", "hello");
 
       assertThat(missing.stdout()).isEmpty();
-      assertThat(missing.err()).isEqualTo("Invalid conversation history: ENOENT: no such file or"
-          + " directory, open '/tmp/nope.json'\n");
+      assertThat(missing.err())
+          .isEqualTo(
+              "Invalid conversation history: ENOENT: no such file or"
+                  + " directory, open '/tmp/nope.json'\n");
       assertThat(missing.exit()).isZero();
       assertThat(present.out()).isEqualTo(ANSWER + "\n");
     }
@@ -249,11 +285,13 @@ class CliChecksTest {
       FakeProcess.Result missing = trusted("-p", "--system-prompt", "nope.txt", "hello");
       FakeProcess.Result empty = trusted("-p", "--system-prompt", "empty.txt", "hello");
 
-      assertThat(missing.err()).isEqualTo("Error: --system-prompt file not found: "
-          + workspace.resolve("nope.txt") + "\n");
+      assertThat(missing.err())
+          .isEqualTo(
+              "Error: --system-prompt file not found: " + workspace.resolve("nope.txt") + "\n");
       assertThat(missing.exit()).isEqualTo(1);
-      assertThat(empty.err()).isEqualTo("Error: --system-prompt file is empty: "
-          + workspace.resolve("empty.txt") + "\n");
+      assertThat(empty.err())
+          .isEqualTo(
+              "Error: --system-prompt file is empty: " + workspace.resolve("empty.txt") + "\n");
       assertThat(empty.exit()).isEqualTo(1);
     }
 
@@ -261,8 +299,8 @@ class CliChecksTest {
     void aSystemPromptIsRefusedByTheServerAfterThreeRetriesWhateverTheTape() throws IOException {
       Files.writeString(workspace.resolve("system.txt"), "You are terse.");
 
-      FakeProcess.Result stream = trusted("-p", "--output-format", "stream-json",
-          "--system-prompt", "system.txt", "hello");
+      FakeProcess.Result stream =
+          trusted("-p", "--output-format", "stream-json", "--system-prompt", "system.txt", "hello");
       FakeProcess.Result text = trusted("-p", "--system-prompt", "system.txt", "hello");
 
       List<String> kinds = new ArrayList<>();
@@ -270,18 +308,30 @@ class CliChecksTest {
         JsonNode event = JSON.readTree(line);
         kinds.add(event.get("type").asText() + "/" + event.path("subtype").asText(""));
       }
-      assertThat(kinds).containsExactly("system/init", "user/",
-          "connection/reconnecting", "retry/starting", "connection/reconnected",
-          "connection/reconnecting", "retry/starting", "connection/reconnected",
-          "connection/reconnecting", "retry/starting", "connection/reconnected");
-      assertThat(stream.out()).contains("\"text\":\"hello\"")
-          .doesNotContain("\"type\":\"result\"");
+      assertThat(kinds)
+          .containsExactly(
+              "system/init",
+              "user/",
+              "connection/reconnecting",
+              "retry/starting",
+              "connection/reconnected",
+              "connection/reconnecting",
+              "retry/starting",
+              "connection/reconnected",
+              "connection/reconnecting",
+              "retry/starting",
+              "connection/reconnected");
+      assertThat(stream.out()).contains("\"text\":\"hello\"").doesNotContain("\"type\":\"result\"");
       assertThat(stream.err()).isEqualTo(CursorMessages.SYSTEM_PROMPT_REJECTED);
       assertThat(stream.exit()).isEqualTo(1);
-      assertThat(text.out()).isEqualTo(
-          CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 1) + CursorMessages.retrying(1)
-          + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 2) + CursorMessages.retrying(2)
-          + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 3) + CursorMessages.retrying(3));
+      assertThat(text.out())
+          .isEqualTo(
+              CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 1)
+                  + CursorMessages.retrying(1)
+                  + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 2)
+                  + CursorMessages.retrying(2)
+                  + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 3)
+                  + CursorMessages.retrying(3));
       assertThat(lastJournalLine().get("stoppedBy").asText()).isEqualTo("system-prompt");
     }
 
@@ -290,9 +340,11 @@ class CliChecksTest {
       FakeProcess.Result r = trusted("-p", "--model", "grok-4.7[effort=max]", "hello");
 
       assertThat(r.stdout()).isEmpty();
-      assertThat(r.err()).isEqualTo("Cannot use this model: grok-4.7[effort=max]. Available"
-          + " models: auto, composer-2.5, claude-4.6-sonnet-medium,"
-          + " claude-4.6-sonnet-medium-thinking, gpt-5.5-medium, gemini-3.1-pro\n");
+      assertThat(r.err())
+          .isEqualTo(
+              "Cannot use this model: grok-4.7[effort=max]. Available"
+                  + " models: auto, composer-2.5, claude-4.6-sonnet-medium,"
+                  + " claude-4.6-sonnet-medium-thinking, gpt-5.5-medium, gemini-3.1-pro\n");
       assertThat(r.exit()).isEqualTo(1);
     }
 
@@ -300,15 +352,21 @@ class CliChecksTest {
     void anInvalidApiKeyWarnsInYellowAndExits1() throws IOException {
       Path profile = dir.resolve("profile.json");
       Files.writeString(profile, "{\"apiKeyValid\":false}");
-      Map<String, String> env = fresh("AGENTDOUBLE_TRUST", "trusted", "AGENTDOUBLE_PROFILE",
-          profile.toString(), "TERM", "dumb");
+      Map<String, String> env =
+          fresh(
+              "AGENTDOUBLE_TRUST",
+              "trusted",
+              "AGENTDOUBLE_PROFILE",
+              profile.toString(),
+              "TERM",
+              "dumb");
 
       FakeProcess.Result byFlag = runIn(workspace, env, "-p", "--api-key", "key_bad", "hello");
       env.put("CURSOR_API_KEY", "key_bad");
       FakeProcess.Result byEnv = runIn(workspace, env, "-p", "hello");
 
-      assertThat(byFlag.err()).isEqualTo(
-          "\u001b[33m⚠ Warning: The provided API key is invalid.\u001b[39m\n");
+      assertThat(byFlag.err())
+          .isEqualTo("\u001b[33m⚠ Warning: The provided API key is invalid.\u001b[39m\n");
       assertThat(byFlag.exit()).isEqualTo(1);
       assertThat(byEnv.err()).isEqualTo(byFlag.err());
     }
@@ -320,14 +378,27 @@ class CliChecksTest {
       Files.writeString(loggedOut, "{\"loggedIn\":false}");
       Path documentedOut = dir.resolve("documented-out.json");
       Files.writeString(documentedOut, "{\"base\":\"documented\",\"loggedIn\":false}");
-      String invalid = "error: option '--output-format <format>' argument 'yaml' is invalid."
-          + " Allowed choices are text, json, stream-json.\n";
+      String invalid =
+          "error: option '--output-format <format>' argument 'yaml' is invalid."
+              + " Allowed choices are text, json, stream-json.\n";
 
-      FakeProcess.Result accountFirst = runIn(workspace, fresh("AGENTDOUBLE_PROFILE",
-          loggedOut.toString()), "-p", "--output-format", "yaml", "hello");
+      FakeProcess.Result accountFirst =
+          runIn(
+              workspace,
+              fresh("AGENTDOUBLE_PROFILE", loggedOut.toString()),
+              "-p",
+              "--output-format",
+              "yaml",
+              "hello");
       FakeProcess.Result format = trusted("-p", "--output-format", "yaml", "hello");
-      FakeProcess.Result parsedFirst = runIn(workspace, fresh("AGENTDOUBLE_PROFILE",
-          documentedOut.toString()), "-p", "--output-format", "yaml", "hello");
+      FakeProcess.Result parsedFirst =
+          runIn(
+              workspace,
+              fresh("AGENTDOUBLE_PROFILE", documentedOut.toString()),
+              "-p",
+              "--output-format",
+              "yaml",
+              "hello");
 
       assertThat(accountFirst.err()).isEqualTo(CursorMessages.AUTH_REQUIRED);
       assertThat(format.err()).isEqualTo(invalid);
@@ -348,8 +419,16 @@ class CliChecksTest {
 
     @Test
     void hiddenOptionsWithoutAVisibleEffectRunAsUsual() {
-      FakeProcess.Result r = trusted("-p", "--single-turn", "--printenv",
-          "--background-shell-timeout", "5", "--exclude-tools", "bogus", "hello");
+      FakeProcess.Result r =
+          trusted(
+              "-p",
+              "--single-turn",
+              "--printenv",
+              "--background-shell-timeout",
+              "5",
+              "--exclude-tools",
+              "bogus",
+              "hello");
 
       assertThat(r.out()).isEqualTo(ANSWER + "\n");
       assertThat(r.exit()).isZero();
@@ -369,8 +448,8 @@ class CliChecksTest {
     @Test
     void followsHowTheKeyWasGiven() throws IOException {
       Map<String, String> trusted = fresh("AGENTDOUBLE_TRUST", "trusted");
-      Map<String, String> withEnvKey = fresh("AGENTDOUBLE_TRUST", "trusted", "CURSOR_API_KEY",
-          "key_123456789");
+      Map<String, String> withEnvKey =
+          fresh("AGENTDOUBLE_TRUST", "trusted", "CURSOR_API_KEY", "key_123456789");
 
       assertThat(source(trusted)).isEqualTo("login"); // the tape's value
       assertThat(source(withEnvKey)).isEqualTo("env");
@@ -385,14 +464,17 @@ class CliChecksTest {
     void aRunStoppedBeforeItsTapeIsReportedSoTheTestSeesEveryInvocation() throws IOException {
       List<String> bodies = new CopyOnWriteArrayList<>();
       List<String> paths = new CopyOnWriteArrayList<>();
-      HttpServer server = HttpServer.create(
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      server.createContext("/", exchange -> {
-        paths.add(exchange.getRequestURI().getPath());
-        bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-        exchange.sendResponseHeaders(404, -1);
-        exchange.close();
-      });
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      server.createContext(
+          "/",
+          exchange -> {
+            paths.add(exchange.getRequestURI().getPath());
+            bodies.add(
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+          });
       server.start();
       try {
         String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/agentdouble/t1";

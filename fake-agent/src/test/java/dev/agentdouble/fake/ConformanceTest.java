@@ -37,8 +37,16 @@ class ConformanceTest {
       Pattern.compile("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}");
 
   static final ObjectMapper JSON = new ObjectMapper();
-  static final List<String> JSON_KEY_ORDER = List.of("type", "subtype", "is_error", "duration_ms",
-      "duration_api_ms", "result", "session_id", "request_id");
+  static final List<String> JSON_KEY_ORDER =
+      List.of(
+          "type",
+          "subtype",
+          "is_error",
+          "duration_ms",
+          "duration_api_ms",
+          "result",
+          "session_id",
+          "request_id");
 
   record Case(String name, byte[] stdout, byte[] stderr, int exit, JsonNode info) {
     @Override
@@ -55,15 +63,24 @@ class ConformanceTest {
 
   static Stream<Case> cases() throws IOException {
     Path root = FakeProcess.shared().resolve("conformance");
-    assumeTrue(Files.isDirectory(root), root + " not found: conformance tests against real "
-        + "captures skipped (they run where ../shared is beside the project, as in CI)");
+    assumeTrue(
+        Files.isDirectory(root),
+        root
+            + " not found: conformance tests against real "
+            + "captures skipped (they run where ../shared is beside the project, as in CI)");
     List<Case> cases = new ArrayList<>();
     try (Stream<Path> dirs = Files.list(root)) {
-      for (Path d : dirs.filter(p -> Files.isRegularFile(p.resolve("case.json"))).sorted().toList()) {
+      for (Path d :
+          dirs.filter(p -> Files.isRegularFile(p.resolve("case.json"))).sorted().toList()) {
         Path err = d.resolve("stderr.txt");
         JsonNode info = JSON.readTree(d.resolve("case.json").toFile());
-        cases.add(new Case(d.getFileName().toString(), Files.readAllBytes(d.resolve("stdout.ndjson")),
-            Files.exists(err) ? Files.readAllBytes(err) : new byte[0], info.get("exit").asInt(), info));
+        cases.add(
+            new Case(
+                d.getFileName().toString(),
+                Files.readAllBytes(d.resolve("stdout.ndjson")),
+                Files.exists(err) ? Files.readAllBytes(err) : new byte[0],
+                info.get("exit").asInt(),
+                info));
       }
     }
     assumeTrue(!cases.isEmpty(), root + " holds no cases: conformance tests skipped");
@@ -85,8 +102,14 @@ class ConformanceTest {
   void aRawImportReplaysByteForByte(Case c) {
     Tape tape = Importer.importRun(c.capture(), ImportOptions.builder().raw(true).build());
 
-    FakeProcess.Result r = FakeProcess.run(FakeProcess.env("AGENTDOUBLE_TAPE", write(tape, c.name()).toString(),
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "conformance");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            FakeProcess.env(
+                "AGENTDOUBLE_TAPE", write(tape, c.name()).toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "conformance");
 
     assertThat(r.stdout()).as("stdout").isEqualTo(c.stdout());
     assertThat(r.stderr()).as("stderr").isEqualTo(c.stderr());
@@ -103,8 +126,9 @@ class ConformanceTest {
     vars.sessionId().ifPresent(id -> args.addAll(List.of("--resume", id)));
     args.add("--");
     args.add(vars.prompt().orElse("conformance"));
-    Map<String, String> env = FakeProcess.env(
-        "AGENTDOUBLE_TAPE", write(tape, c.name()).toString(), "AGENTDOUBLE_TIMING", "fast");
+    Map<String, String> env =
+        FakeProcess.env(
+            "AGENTDOUBLE_TAPE", write(tape, c.name()).toString(), "AGENTDOUBLE_TIMING", "fast");
     vars.epochMs().ifPresent(ms -> env.put("AGENTDOUBLE_EPOCH_MS", Long.toString(ms)));
     if (vars.sessionId().filter(id -> !UUID_FORM.matcher(id).matches()).isPresent()) {
       // an excerpt abbreviates its session id; 2026.10 refuses `--resume` with a non-UUID, so
@@ -112,8 +136,8 @@ class ConformanceTest {
       env.put("AGENTDOUBLE_PROFILE", "documented");
     }
 
-    FakeProcess.Result r = FakeProcess.run(FakeProcess.launcher(), env, new byte[0],
-        args.toArray(String[]::new));
+    FakeProcess.Result r =
+        FakeProcess.run(FakeProcess.launcher(), env, new byte[0], args.toArray(String[]::new));
 
     assertThat(r.stdout()).as("stdout").isEqualTo(c.stdout());
     assertThat(r.stderr()).as("stderr").isEqualTo(c.stderr());
@@ -124,11 +148,18 @@ class ConformanceTest {
   @MethodSource("cases")
   void aSuccessfulRunRendersAsJsonWithTheResultInJsonKeyOrder(Case c) throws IOException {
     JsonNode result = lastResult(c.stdout());
-    assumeTrue(c.exit() == 0 && result != null, c.name() + " is not a successful run with a result");
+    assumeTrue(
+        c.exit() == 0 && result != null, c.name() + " is not a successful run with a result");
     Tape tape = Importer.importRun(c.capture(), ImportOptions.builder().raw(true).build());
 
-    FakeProcess.Result r = FakeProcess.run(FakeProcess.env("AGENTDOUBLE_TAPE", write(tape, c.name()).toString(),
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "json", "conformance");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            FakeProcess.env(
+                "AGENTDOUBLE_TAPE", write(tape, c.name()).toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "json",
+            "conformance");
 
     ObjectNode expected = JSON.createObjectNode();
     for (String key : JSON_KEY_ORDER) {

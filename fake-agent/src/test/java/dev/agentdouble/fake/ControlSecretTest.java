@@ -44,16 +44,22 @@ class ControlSecretTest {
     Script.of("hello").init().user().assistant("Hi.").result().exit(0).build().write(file);
     tape = Files.readAllBytes(file);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String given = exchange.getRequestHeaders().getFirst("X-AgentDouble-Secret");
-      requests.add(exchange.getRequestURI().getPath() + " " + given + " "
-          + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-      boolean ok = SECRET.equals(given);
-      byte[] body = ok ? tape : "no".getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(ok ? 200 : 401, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String given = exchange.getRequestHeaders().getFirst("X-AgentDouble-Secret");
+          requests.add(
+              exchange.getRequestURI().getPath()
+                  + " "
+                  + given
+                  + " "
+                  + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          boolean ok = SECRET.equals(given);
+          byte[] body = ok ? tape : "no".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(ok ? 200 : 401, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     server.start();
     url = "http://127.0.0.1:" + server.getAddress().getPort() + "/agentdouble/t1";
   }
@@ -66,15 +72,24 @@ class ControlSecretTest {
   @Test
   void theSecretGoesInAHeaderOfEveryRequestAndNowhereElse() throws IOException {
     Path journal = dir.resolve("journal.ndjson");
-    Map<String, String> env = env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", SECRET,
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString(),
-        "AGENTDOUBLE_FORWARD_ENV", "AGENTDOUBLE_SECRET");
+    Map<String, String> env =
+        env(
+            "AGENTDOUBLE_URL",
+            url,
+            "AGENTDOUBLE_SECRET",
+            SECRET,
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_JOURNAL",
+            journal.toString(),
+            "AGENTDOUBLE_FORWARD_ENV",
+            "AGENTDOUBLE_SECRET");
 
     FakeProcess.Result answered = run(env, "-p", "--output-format", "text", "hello");
     Map<String, String> untrusted = new HashMap<>(env);
     untrusted.put("AGENTDOUBLE_TRUST", "untrusted");
-    FakeProcess.Result stopped = FakeProcess.runIn(Files.createDirectories(dir.resolve("w")),
-        untrusted, "-p", "hello");
+    FakeProcess.Result stopped =
+        FakeProcess.runIn(Files.createDirectories(dir.resolve("w")), untrusted, "-p", "hello");
 
     assertThat(answered.exit()).as(answered.err()).isZero();
     assertThat(answered.out()).isEqualTo("Hi.\n");
@@ -93,25 +108,30 @@ class ControlSecretTest {
   @Test
   void aRefusalSaysTheSecretIsMissingOrWrong() {
     FakeProcess.Result missing = run(env("AGENTDOUBLE_URL", url), "-p", "hello");
-    FakeProcess.Result wrong = run(env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", "wrong-one"),
-        "-p", "hello");
+    FakeProcess.Result wrong =
+        run(env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", "wrong-one"), "-p", "hello");
 
     assertThat(missing.exit()).isEqualTo(70);
     assertThat(missing.out()).isEmpty();
-    assertThat(missing.err()).isEqualTo("agentdouble: the control server (" + url + ") refused "
-        + "this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake with the "
-        + "environment the test's shim or `agentdouble serve` gives it\n");
+    assertThat(missing.err())
+        .isEqualTo(
+            "agentdouble: the control server ("
+                + url
+                + ") refused "
+                + "this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake with the "
+                + "environment the test's shim or `agentdouble serve` gives it\n");
     assertThat(wrong.exit()).isEqualTo(70);
-    assertThat(wrong.err()).contains("refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is "
-        + "not its secret").doesNotContain("wrong-one");
+    assertThat(wrong.err())
+        .contains("refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is " + "not its secret")
+        .doesNotContain("wrong-one");
     assertThat(requests).hasSize(2);
     assertThat(requests.get(0)).startsWith("/agentdouble/t1/invocations null {");
   }
 
   @Test
   void aSecretThatCannotStandInAHeaderIsRefusedBeforeAnyRequest() {
-    FakeProcess.Result r = run(env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", "a b\r\nX: y"),
-        "-p", "hello");
+    FakeProcess.Result r =
+        run(env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", "a b\r\nX: y"), "-p", "hello");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err()).startsWith("agentdouble: AGENTDOUBLE_SECRET: not a usable secret");

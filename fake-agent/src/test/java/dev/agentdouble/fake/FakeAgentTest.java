@@ -25,18 +25,30 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class FakeAgentTest {
   static final String SID = "0f6fa7cf-4483-4a6d-ab20-21fb703f6e97";
-  static final String INIT = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-      + "\"cwd\":\"/rec/project\",\"session_id\":\"" + SID + "\",\"model\":\"Auto\",\"permissionMode\":\"default\"}";
-  static final String USER = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\","
-      + "\"text\":\"recorded prompt\"}]},\"session_id\":\"" + SID + "\"}";
-  static final String ASSISTANT = "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
-      + "[{\"type\":\"text\",\"text\":\"recorded prompt is in /rec/project/a.txt\"}]},\"session_id\":\"" + SID
-      + "\",\"timestamp_ms\":1000500}";
-  static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":9,\"duration_api_ms\":9,"
-      + "\"is_error\":false,\"result\":\"recorded prompt is in /rec/project/a.txt\",\"session_id\":\"" + SID
-      + "\",\"request_id\":\"r-1\"}";
-  static final String VARS_HEADER = "{\"tape\":1,\"outputFormat\":\"stream-json\",\"vars\":{\"sessionId\":\""
-      + SID + "\",\"cwd\":\"/rec/project\",\"prompt\":\"recorded prompt\",\"epochMs\":1000000}}\n";
+  static final String INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+          + "\"cwd\":\"/rec/project\",\"session_id\":\""
+          + SID
+          + "\",\"model\":\"Auto\",\"permissionMode\":\"default\"}";
+  static final String USER =
+      "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+          + "\"text\":\"recorded prompt\"}]},\"session_id\":\""
+          + SID
+          + "\"}";
+  static final String ASSISTANT =
+      "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
+          + "[{\"type\":\"text\",\"text\":\"recorded prompt is in /rec/project/a.txt\"}]},\"session_id\":\""
+          + SID
+          + "\",\"timestamp_ms\":1000500}";
+  static final String RESULT =
+      "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":9,\"duration_api_ms\":9,"
+          + "\"is_error\":false,\"result\":\"recorded prompt is in /rec/project/a.txt\",\"session_id\":\""
+          + SID
+          + "\",\"request_id\":\"r-1\"}";
+  static final String VARS_HEADER =
+      "{\"tape\":1,\"outputFormat\":\"stream-json\",\"vars\":{\"sessionId\":\""
+          + SID
+          + "\",\"cwd\":\"/rec/project\",\"prompt\":\"recorded prompt\",\"epochMs\":1000000}}\n";
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
@@ -51,19 +63,28 @@ class FakeAgentTest {
 
   @Test
   void replaysStdoutStderrAndExitByteForByte() {
-    Path tape = tape(frames("{\"tape\":1}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"outRaw\":\"not json\\n\"}",
-        "{\"t\":2,\"err\":\"warning: slow\\n\"}",
-        "{\"t\":3,\"outRaw\":\"{\\\"type\\\":\\\"assist\"}",
-        "{\"t\":3,\"outRaw\":\"ant\\\"}\\n\"}",
-        "{\"t\":4,\"outB64\":\"/+4K\"}",
-        "{\"t\":5,\"exit\":3}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"out\":" + INIT + "}",
+                "{\"t\":1,\"outRaw\":\"not json\\n\"}",
+                "{\"t\":2,\"err\":\"warning: slow\\n\"}",
+                "{\"t\":3,\"outRaw\":\"{\\\"type\\\":\\\"assist\"}",
+                "{\"t\":3,\"outRaw\":\"ant\\\"}\\n\"}",
+                "{\"t\":4,\"outB64\":\"/+4K\"}",
+                "{\"t\":5,\"exit\":3}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "stream-json", "hello");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "hello");
 
-    byte[] expected = (INIT + "\nnot json\n{\"type\":\"assistant\"}\n").getBytes(StandardCharsets.UTF_8);
+    byte[] expected =
+        (INIT + "\nnot json\n{\"type\":\"assistant\"}\n").getBytes(StandardCharsets.UTF_8);
     byte[] tail = {(byte) 0xff, (byte) 0xee, '\n'};
     assertThat(r.stdout()).startsWith(expected).endsWith(tail).hasSize(expected.length + 3);
     assertThat(r.err()).isEqualTo("warning: slow\n");
@@ -72,30 +93,62 @@ class FakeAgentTest {
 
   @Test
   void writesOutValuesCompactlyWhateverTheTapesSpacingAndKeepsEverythingElse() {
-    Path tape = tape(frames("{\"tape\":1}",
-        "{\"t\":0, \"out\": {\"type\": \"a b\", \"n\": [1.50, 2e3], \"s\": \"\\u00e9 \\\" x\"}}",
-        "{\"out\":{\"type\":\"second\"},\"t\":1}",
-        "{\"t\":2,\"out\":{\"type\":\"third\"}}",
-        "{\"t\":3,\"exit\":0}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0, \"out\": {\"type\": \"a b\", \"n\": [1.50, 2e3], \"s\": \"\\u00e9 \\\" x\"}}",
+                "{\"out\":{\"type\":\"second\"},\"t\":1}",
+                "{\"t\":2,\"out\":{\"type\":\"third\"}}",
+                "{\"t\":3,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "x");
 
-    assertThat(r.out()).isEqualTo("{\"type\":\"a b\",\"n\":[1.50,2e3],\"s\":\"\\u00e9 \\\" x\"}\n"
-        + "{\"type\":\"second\"}\n{\"type\":\"third\"}\n");
+    assertThat(r.out())
+        .isEqualTo(
+            "{\"type\":\"a b\",\"n\":[1.50,2e3],\"s\":\"\\u00e9 \\\" x\"}\n"
+                + "{\"type\":\"second\"}\n{\"type\":\"third\"}\n");
   }
 
   @Test
   void substitutesAFreshSessionIdTheLiveCwdAndThePrompt() throws Exception {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"out\":" + USER + "}",
-        "{\"t\":5,\"out\":" + ASSISTANT + "}", "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
+    Path tape =
+        tape(
+            VARS_HEADER
+                + frames(
+                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":0,\"out\":" + USER + "}",
+                    "{\"t\":5,\"out\":" + ASSISTANT + "}",
+                    "{\"t\":9,\"out\":" + RESULT + "}",
+                    "{\"t\":9,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_EPOCH_MS", "2000000"), "-p", "--output-format", "stream-json", "--workspace", "/live/ws", "what is live");
+    FakeProcess.Result r =
+        run(
+            env(
+                "AGENTDOUBLE_TAPE",
+                tape.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_EPOCH_MS",
+                "2000000"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--workspace",
+            "/live/ws",
+            "what is live");
 
     List<JsonNode> events = events(r.out());
     String sessionId = events.get(0).get("session_id").asText();
     assertThat(sessionId).isNotEqualTo(SID).matches("[0-9a-f-]{36}");
-    assertThat(events).allSatisfy(e -> assertThat(e.get("session_id").asText()).isEqualTo(sessionId));
+    assertThat(events)
+        .allSatisfy(e -> assertThat(e.get("session_id").asText()).isEqualTo(sessionId));
     assertThat(events.get(0).get("cwd").asText()).isEqualTo("/live/ws");
     assertThat(events.get(1).at("/message/content/0/text").asText()).isEqualTo("what is live");
     // the prompt is replaced only in the user event; cwd only where a string starts with it
@@ -107,10 +160,18 @@ class FakeAgentTest {
 
   @Test
   void resumeWithAnIdKeepsThatSessionId() throws Exception {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "stream-json", "--resume", "9e3a7c1d-aaaa-bbbb-cccc-000000000001", "go on");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--resume",
+            "9e3a7c1d-aaaa-bbbb-cccc-000000000001",
+            "go on");
 
     assertThat(events(r.out()).get(0).get("session_id").asText())
         .isEqualTo("9e3a7c1d-aaaa-bbbb-cccc-000000000001");
@@ -118,17 +179,37 @@ class FakeAgentTest {
 
   @Test
   void diesByTheTapesSignal() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":1,\"kill\":\"SIGKILL\"}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"out\":" + INIT + "}",
+                "{\"t\":1,\"kill\":\"SIGKILL\"}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "x");
     assertThat(r.exit()).isEqualTo(137);
     assertThat(r.out()).isEqualTo(INIT + "\n");
 
     // perl (part of every Debian) tells a death by signal from an exit status
-    ProcessBuilder perl = new ProcessBuilder("perl", "-e", "system(@ARGV); print $? & 127, \" \", $? >> 8",
-        FakeProcess.launcher().toString(), "-p", "--output-format", "stream-json", "x").redirectErrorStream(true);
-    perl.environment().putAll(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"));
+    ProcessBuilder perl =
+        new ProcessBuilder(
+                "perl",
+                "-e",
+                "system(@ARGV); print $? & 127, \" \", $? >> 8",
+                FakeProcess.launcher().toString(),
+                "-p",
+                "--output-format",
+                "stream-json",
+                "x")
+            .redirectErrorStream(true);
+    perl.environment()
+        .putAll(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"));
     Process p = perl.start();
     p.getOutputStream().close();
     String status;
@@ -141,15 +222,23 @@ class FakeAgentTest {
 
   @Test
   void hangsAfterItsOutputUntilKilled() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"hang\":true}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"hang\":true}"));
 
-    Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "--output-format", "stream-json", "x")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+                List.of("-p", "--output-format", "stream-json", "x"))
+            .start();
     try {
       p.getOutputStream().close();
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       assertThat(out.readLine()).isEqualTo(INIT);
-      assertThat(p.waitFor(500, TimeUnit.MILLISECONDS)).as("still running after its output").isFalse();
+      assertThat(p.waitFor(500, TimeUnit.MILLISECONDS))
+          .as("still running after its output")
+          .isFalse();
     } finally {
       FakeProcess.kill(p);
     }
@@ -158,11 +247,19 @@ class FakeAgentTest {
 
   @Test
   void lingersWithStdoutClosedAfterTheResult() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + RESULT + "}",
-        "{\"t\":0,\"hang\":true,\"closeStdout\":true}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"out\":" + RESULT + "}",
+                "{\"t\":0,\"hang\":true,\"closeStdout\":true}"));
 
-    Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), List.of("-p", "--output-format", "stream-json", "x")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+                List.of("-p", "--output-format", "stream-json", "x"))
+            .start();
     try {
       p.getOutputStream().close();
       byte[] all = p.getInputStream().readAllBytes(); // returns at EOF: stdout was closed
@@ -175,20 +272,32 @@ class FakeAgentTest {
 
   @Test
   void recordedTimingWritesEachFrameNoEarlierThanItsTimeAfterTheProcessStarted() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"a\\n\"}", "{\"t\":400,\"outRaw\":\"b\\n\"}",
-        "{\"t\":400,\"exit\":0}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"a\\n\"}",
+                "{\"t\":400,\"outRaw\":\"b\\n\"}",
+                "{\"t\":400,\"exit\":0}"));
 
     long started = System.nanoTime();
-    Process p = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "x")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"),
+                List.of("-p", "--output-format", "stream-json", "x"))
+            .start();
     try {
       p.getOutputStream().close();
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       assertThat(out.readLine()).isEqualTo("a");
       assertThat(out.readLine()).isEqualTo("b");
       long sinceStartMs = (System.nanoTime() - started) / 1_000_000;
       // t counts from the process start, which began after `started`: never earlier than 400 ms
-      assertThat(sinceStartMs).as("time from start to the frame at t=400").isGreaterThanOrEqualTo(400);
+      assertThat(sinceStartMs)
+          .as("time from start to the frame at t=400")
+          .isGreaterThanOrEqualTo(400);
     } finally {
       FakeProcess.kill(p);
     }
@@ -196,10 +305,21 @@ class FakeAgentTest {
 
   @Test
   void fastTimingKeepsOrderAndChunkingWithoutWaiting() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"a\"}", "{\"t\":60000,\"outRaw\":\"b\\n\"}",
-        "{\"t\":60000,\"exit\":0}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"a\"}",
+                "{\"t\":60000,\"outRaw\":\"b\\n\"}",
+                "{\"t\":60000,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "x");
 
     assertThat(r.out()).isEqualTo("ab\n");
   }
@@ -207,12 +327,24 @@ class FakeAgentTest {
   @Test
   void aPositionalPromptWithAnOpenStdinWaitsForItsEndBeforeRunningUnderTheDocumentedProfile()
       throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
 
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString(),
-        "AGENTDOUBLE_PROFILE", "documented"), List.of("-p", "hi")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env(
+                    "AGENTDOUBLE_TAPE",
+                    tape.toString(),
+                    "AGENTDOUBLE_TIMING",
+                    "fast",
+                    "AGENTDOUBLE_JOURNAL",
+                    journal.toString(),
+                    "AGENTDOUBLE_PROFILE",
+                    "documented"),
+                List.of("-p", "hi"))
+            .start();
     try {
       CompletableFuture<byte[]> out = FakeProcess.drain(p.getInputStream());
       assertThat(p.waitFor(700, TimeUnit.MILLISECONDS)).as("blocked reading stdin").isFalse();
@@ -221,7 +353,8 @@ class FakeAgentTest {
         in.write("context from stdin".getBytes(StandardCharsets.UTF_8));
       }
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(new String(out.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("answer\n");
+      assertThat(new String(out.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8))
+          .isEqualTo("answer\n");
     } finally {
       FakeProcess.kill(p);
     }
@@ -233,12 +366,22 @@ class FakeAgentTest {
   @Test
   void aPositionalPromptWithAnOpenStdinRunsAtOnceAndThenWaitsForItsEndUnder2026_10()
       throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
 
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString()),
-        List.of("-p", "--output-format", "stream-json", "hi")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env(
+                    "AGENTDOUBLE_TAPE",
+                    tape.toString(),
+                    "AGENTDOUBLE_TIMING",
+                    "fast",
+                    "AGENTDOUBLE_JOURNAL",
+                    journal.toString()),
+                List.of("-p", "--output-format", "stream-json", "hi"))
+            .start();
     try {
       FakeProcess.Drain out = new FakeProcess.Drain(p.getInputStream());
       out.awaitSize("answer\n".length()); // the whole run, while stdin is still open
@@ -260,17 +403,24 @@ class FakeAgentTest {
     Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
 
-    FakeProcess.Result r = FakeProcess.run(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE", tape.toString(),
-        "AGENTDOUBLE_JOURNAL", journal.toString()), "explain this\n".getBytes(StandardCharsets.UTF_8),
-        "-p", "--output-format", "stream-json");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            FakeProcess.launcher(),
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
+            "explain this\n".getBytes(StandardCharsets.UTF_8),
+            "-p",
+            "--output-format",
+            "stream-json");
 
     assertThat(r.exit()).isZero();
-    assertThat(JSON.readTree(Files.readString(journal)).get("prompt").asText()).isEqualTo("explain this");
+    assertThat(JSON.readTree(Files.readString(journal)).get("prompt").asText())
+        .isEqualTo("explain this");
   }
 
   @Test
   void unknownOptionsFailLikeTheRealCli() {
-    FakeProcess.Result r = run(env(), "-p", "--output-format", "stream-json", "--format", "json", "hi");
+    FakeProcess.Result r =
+        run(env(), "-p", "--output-format", "stream-json", "--format", "json", "hi");
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
@@ -288,45 +438,102 @@ class FakeAgentTest {
 
   @Test
   void aBadTapeWritesNothingOnStdoutAndNamesFileAndLine() {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":1,\"outRaw\":\"x\\n\"}",
-        "{\"t\":2,\"exit\":0}", "{\"t\":3,\"outRaw\":\"late\\n\"}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1}",
+                "{\"t\":0,\"out\":" + INIT + "}",
+                "{\"t\":1,\"outRaw\":\"x\\n\"}",
+                "{\"t\":2,\"exit\":0}",
+                "{\"t\":3,\"outRaw\":\"late\\n\"}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "x");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.stdout()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: " + tape + ":5: frame after the terminal \"exit\" frame (line 4)\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: " + tape + ":5: frame after the terminal \"exit\" frame (line 4)\n");
   }
 
   @Test
   void picksTheFirstMatchingTapeInAFolderAndReportsTheNearestMiss() throws Exception {
     Path tapes = Files.createDirectory(dir.resolve("tapes"));
-    write(tapes, "10-auth.tape.ndjson", frames("{\"tape\":1,\"match\":{\"prompt\":\"^log ?in\"}}",
-        "{\"t\":0,\"outRaw\":\"auth\\n\"}", "{\"t\":0,\"exit\":0}"));
-    write(tapes, "20-json.tape.ndjson", frames("{\"tape\":1,\"match\":{\"prompt\":\"fix\",\"outputFormat\":\"json\","
-        + "\"argv\":[\"--force\"]}}", "{\"t\":0,\"outRaw\":\"fixed\\n\"}", "{\"t\":0,\"exit\":0}"));
+    write(
+        tapes,
+        "10-auth.tape.ndjson",
+        frames(
+            "{\"tape\":1,\"match\":{\"prompt\":\"^log ?in\"}}",
+            "{\"t\":0,\"outRaw\":\"auth\\n\"}",
+            "{\"t\":0,\"exit\":0}"));
+    write(
+        tapes,
+        "20-json.tape.ndjson",
+        frames(
+            "{\"tape\":1,\"match\":{\"prompt\":\"fix\",\"outputFormat\":\"json\","
+                + "\"argv\":[\"--force\"]}}",
+            "{\"t\":0,\"outRaw\":\"fixed\\n\"}",
+            "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result hit = run(env("AGENTDOUBLE_TAPES", tapes.toString()),
-        "-p", "--force", "--output-format", "json", "fix the bug");
-    FakeProcess.Result miss = run(env("AGENTDOUBLE_TAPES", tapes.toString()),
-        "-p", "--output-format", "json", "fix the bug");
+    FakeProcess.Result hit =
+        run(
+            env("AGENTDOUBLE_TAPES", tapes.toString()),
+            "-p",
+            "--force",
+            "--output-format",
+            "json",
+            "fix the bug");
+    FakeProcess.Result miss =
+        run(
+            env("AGENTDOUBLE_TAPES", tapes.toString()),
+            "-p",
+            "--output-format",
+            "json",
+            "fix the bug");
 
     assertThat(hit.out()).isEqualTo("fixed\n");
     assertThat(miss.exit()).isEqualTo(70);
-    assertThat(miss.err()).contains("no tape in " + tapes + " matches this invocation (2 tapes)",
-        "closest: 20-json.tape.ndjson", "argv has no \"--force\"", "prompt \"fix the bug\"");
+    assertThat(miss.err())
+        .contains(
+            "no tape in " + tapes + " matches this invocation (2 tapes)",
+            "closest: 20-json.tape.ndjson",
+            "argv has no \"--force\"",
+            "prompt \"fix the bug\"");
   }
 
   @Test
   void journalsEveryInvocationOnItsOwnLineUnderConcurrency() throws Exception {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"ok\\n\"}", "{\"t\":0,\"exit\":4}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"ok\\n\"}", "{\"t\":0,\"exit\":4}"));
     Path journal = dir.resolve("journal.ndjson");
     List<CompletableFuture<FakeProcess.Result>> runs = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       String prompt = "prompt " + i;
-      runs.add(CompletableFuture.supplyAsync(() -> run(env("AGENTDOUBLE_TAPE", tape.toString(),
-          "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString(),
-          "CURSOR_API_KEY", "sk-secret-value"), "-p", "--output-format", "stream-json", "--model", "gpt-5", prompt)));
+      runs.add(
+          CompletableFuture.supplyAsync(
+              () ->
+                  run(
+                      env(
+                          "AGENTDOUBLE_TAPE",
+                          tape.toString(),
+                          "AGENTDOUBLE_TIMING",
+                          "fast",
+                          "AGENTDOUBLE_JOURNAL",
+                          journal.toString(),
+                          "CURSOR_API_KEY",
+                          "sk-secret-value"),
+                      "-p",
+                      "--output-format",
+                      "stream-json",
+                      "--model",
+                      "gpt-5",
+                      prompt)));
     }
     runs.forEach(CompletableFuture::join);
 
@@ -344,8 +551,16 @@ class FakeAgentTest {
       assertThat(e.get("env").get("CURSOR_API_KEY").asText()).isEqualTo("REDACTED");
     }
     assertThat(line(lines)).doesNotContain("sk-secret-value");
-    assertThat(prompts).containsExactlyInAnyOrder("prompt 0", "prompt 1", "prompt 2", "prompt 3",
-        "prompt 4", "prompt 5", "prompt 6", "prompt 7");
+    assertThat(prompts)
+        .containsExactlyInAnyOrder(
+            "prompt 0",
+            "prompt 1",
+            "prompt 2",
+            "prompt 3",
+            "prompt 4",
+            "prompt 5",
+            "prompt 6",
+            "prompt 7");
   }
 
   private static String line(List<String> lines) {
@@ -354,17 +569,40 @@ class FakeAgentTest {
 
   @Test
   void rendersAStreamJsonTapeAsJsonAndAsText() throws Exception {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"out\":" + USER + "}",
-        "{\"t\":5,\"out\":" + ASSISTANT + "}", "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
+    Path tape =
+        tape(
+            VARS_HEADER
+                + frames(
+                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":0,\"out\":" + USER + "}",
+                    "{\"t\":5,\"out\":" + ASSISTANT + "}",
+                    "{\"t\":9,\"out\":" + RESULT + "}",
+                    "{\"t\":9,\"exit\":0}"));
 
-    FakeProcess.Result json = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "json", "--resume", SID, "recorded prompt");
-    FakeProcess.Result text = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "--output-format", "text", "recorded prompt");
+    FakeProcess.Result json =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "json",
+            "--resume",
+            SID,
+            "recorded prompt");
+    FakeProcess.Result text =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            "-p",
+            "--output-format",
+            "text",
+            "recorded prompt");
 
-    assertThat(json.out()).isEqualTo("{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
-        + "\"duration_ms\":9,\"duration_api_ms\":9,\"result\":\"recorded prompt is in /rec/project/a.txt\","
-        + "\"session_id\":\"" + SID + "\",\"request_id\":\"r-1\"}\n");
+    assertThat(json.out())
+        .isEqualTo(
+            "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                + "\"duration_ms\":9,\"duration_api_ms\":9,\"result\":\"recorded prompt is in /rec/project/a.txt\","
+                + "\"session_id\":\""
+                + SID
+                + "\",\"request_id\":\"r-1\"}\n");
     assertThat(text.out()).contains("recorded prompt is in ");
     assertThat(text.exit()).isZero();
   }
@@ -372,10 +610,16 @@ class FakeAgentTest {
   @Test
   void aLoggedOutProfileFailsPrintRunsLikeTheRealCli() {
     Path profile = write(dir, "profile.json", "{\"loggedIn\":false}");
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"never\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"never\\n\"}", "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "--output-format", "stream-json", "hi");
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "hi");
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
@@ -385,12 +629,27 @@ class FakeAgentTest {
   @Test
   void anAuthTokenOrApiKeyCountsAsLoggedIn() {
     Path profile = write(dir, "profile.json", "{\"loggedIn\":false}");
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"answer\\n\"}", "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result token = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "--output-format", "stream-json", "--auth-token", "tok-123", "hi");
-    FakeProcess.Result key = run(env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
-        "-p", "--output-format", "stream-json", "--api-key", "key-123", "hi");
+    FakeProcess.Result token =
+        run(
+            env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--auth-token",
+            "tok-123",
+            "hi");
+    FakeProcess.Result key =
+        run(
+            env("AGENTDOUBLE_PROFILE", profile.toString(), "AGENTDOUBLE_TAPE", tape.toString()),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--api-key",
+            "key-123",
+            "hi");
 
     assertThat(token.out()).isEqualTo("answer\n");
     assertThat(key.out()).isEqualTo("answer\n");
@@ -398,18 +657,34 @@ class FakeAgentTest {
 
   @Test
   void aBadTextStyleIsAnErrorWhateverTheFormat() {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":9,\"out\":" + RESULT + "}",
-        "{\"t\":9,\"exit\":0}"));
+    Path tape =
+        tape(
+            VARS_HEADER
+                + frames(
+                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":9,\"out\":" + RESULT + "}",
+                    "{\"t\":9,\"exit\":0}"));
 
-    FakeProcess.Result json = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
-        "-p", "--output-format", "json", "x");
-    FakeProcess.Result text = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
-        "-p", "--output-format", "text", "x");
+    FakeProcess.Result json =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
+            "-p",
+            "--output-format",
+            "json",
+            "x");
+    FakeProcess.Result text =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TEXT_STYLE", "bogus"),
+            "-p",
+            "--output-format",
+            "text",
+            "x");
 
     // docs/cli.md: a value the fake cannot use is its own problem, whether this run reads it or not
     assertThat(json.exit()).isEqualTo(70);
     assertThat(json.out()).isEmpty();
-    assertThat(json.err()).isEqualTo("agentdouble: AGENTDOUBLE_TEXT_STYLE=bogus: use actions or final\n");
+    assertThat(json.err())
+        .isEqualTo("agentdouble: AGENTDOUBLE_TEXT_STYLE=bogus: use actions or final\n");
     assertThat(text.exit()).isEqualTo(70);
     assertThat(text.err()).contains("AGENTDOUBLE_TEXT_STYLE=bogus: use actions or final");
   }
@@ -417,12 +692,26 @@ class FakeAgentTest {
   @Test
   void theJournalNamesTheSessionIdOnlyWhenTheTapeDeclaresOne() throws Exception {
     Path journal = dir.resolve("journal.ndjson");
-    Path raw = tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
-    run(env("AGENTDOUBLE_TAPE", raw.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--output-format", "stream-json", "x");
-    Path withVars = write(dir, "vars.tape.ndjson", VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":0,\"exit\":0}"));
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", withVars.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
-        "-p", "--output-format", "stream-json", "x");
+    Path raw =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
+    run(
+        env("AGENTDOUBLE_TAPE", raw.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
+        "-p",
+        "--output-format",
+        "stream-json",
+        "x");
+    Path withVars =
+        write(
+            dir,
+            "vars.tape.ndjson",
+            VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":0,\"exit\":0}"));
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", withVars.toString(), "AGENTDOUBLE_JOURNAL", journal.toString()),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "x");
 
     List<String> lines = Files.readAllLines(journal);
     assertThat(JSON.readTree(lines.get(0)).has("sessionId")).isFalse();
@@ -432,25 +721,48 @@ class FakeAgentTest {
 
   @Test
   void derivesThePartialOutputFormWhenAskedForItOnATapeRecordedWithout() throws Exception {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":5,\"out\":"
-        + "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
-        + "\"text\":\"one two three four\"}]},\"session_id\":\"" + SID + "\"}}", "{\"t\":9,\"exit\":0}"));
+    Path tape =
+        tape(
+            VARS_HEADER
+                + frames(
+                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":5,\"out\":"
+                        + "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"one two three four\"}]},\"session_id\":\""
+                        + SID
+                        + "\"}}",
+                    "{\"t\":9,\"exit\":0}"));
     Path journal = dir.resolve("journal.ndjson");
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "--output-format", "stream-json", "--stream-partial-output", "x");
+    FakeProcess.Result r =
+        run(
+            env(
+                "AGENTDOUBLE_TAPE",
+                tape.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_JOURNAL",
+                journal.toString()),
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "x");
 
     List<JsonNode> events = events(r.out());
     assertThat(events).hasSizeGreaterThan(3);
     assertThat(events.get(1).has("timestamp_ms")).isTrue();
-    assertThat(events.get(events.size() - 1).at("/message/content/0/text").asText()).isEqualTo("one two three four");
-    assertThat(JSON.readTree(Files.readString(journal)).get("derived").asText()).isEqualTo("stream-partial-output");
+    assertThat(events.get(events.size() - 1).at("/message/content/0/text").asText())
+        .isEqualTo("one two three four");
+    assertThat(JSON.readTree(Files.readString(journal)).get("derived").asText())
+        .isEqualTo("stream-partial-output");
   }
 
   @Test
   void theAgentNameRunsTheSameProgram() {
-    FakeProcess.Result r = FakeProcess.run(FakeProcess.launcher().resolveSibling("agent"), env(), new byte[0],
-        "--version");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            FakeProcess.launcher().resolveSibling("agent"), env(), new byte[0], "--version");
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).matches("\\d{4}\\.\\d{2}\\.\\d{2}-[0-9a-f]+\\n");
@@ -458,9 +770,11 @@ class FakeAgentTest {
 
   @Test
   void printModeIsInferredWhenStdoutIsNotATerminal() {
-    Path tape = tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"printed\\n\"}", "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"outRaw\":\"printed\\n\"}", "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString()), "--output-format", "stream-json", "hi");
+    FakeProcess.Result r =
+        run(env("AGENTDOUBLE_TAPE", tape.toString()), "--output-format", "stream-json", "hi");
 
     assertThat(r.out()).isEqualTo("printed\n");
   }
@@ -468,7 +782,8 @@ class FakeAgentTest {
   @Test
   void refusesTheInteractiveModeOnATerminal() throws Exception {
     // script(1) gives the fake a pseudo-terminal for stdin and stdout
-    ProcessBuilder pb = new ProcessBuilder("script", "-qec", FakeProcess.launcher() + " hello", "/dev/null");
+    ProcessBuilder pb =
+        new ProcessBuilder("script", "-qec", FakeProcess.launcher() + " hello", "/dev/null");
     pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
     pb.redirectErrorStream(true);
     Process p = pb.start();
@@ -480,19 +795,35 @@ class FakeAgentTest {
     } finally {
       FakeProcess.kill(p);
     }
-    assertThat(output).contains("agentdouble: the interactive mode is not impersonated; run with -p");
+    assertThat(output)
+        .contains("agentdouble: the interactive mode is not impersonated; run with -p");
     assertThat(p.exitValue()).isEqualTo(70);
   }
 
   @Test
   void theProfilePicksTheDefaultOutputFormat() {
-    Path tape = tape(VARS_HEADER + frames("{\"t\":0,\"out\":" + INIT + "}", "{\"t\":5,\"out\":" + ASSISTANT + "}",
-        "{\"t\":9,\"out\":" + RESULT + "}", "{\"t\":9,\"exit\":0}"));
+    Path tape =
+        tape(
+            VARS_HEADER
+                + frames(
+                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":5,\"out\":" + ASSISTANT + "}",
+                    "{\"t\":9,\"out\":" + RESULT + "}",
+                    "{\"t\":9,\"exit\":0}"));
 
-    FakeProcess.Result documented = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast",
-        "AGENTDOUBLE_PROFILE", "documented"), "-p", "x");
-    FakeProcess.Result byDefault = run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        "-p", "x");
+    FakeProcess.Result documented =
+        run(
+            env(
+                "AGENTDOUBLE_TAPE",
+                tape.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_PROFILE",
+                "documented"),
+            "-p",
+            "x");
+    FakeProcess.Result byDefault =
+        run(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "x");
 
     assertThat(documented.out()).startsWith("{\"type\":\"system\"");
     // the default profile is 2026.10: text by default, and only the final answer
@@ -501,14 +832,20 @@ class FakeAgentTest {
 
   @Test
   void refusesAConversionThatCannotBeFaithful() {
-    Path tape = tape(frames("{\"tape\":1,\"outputFormat\":\"text\"}", "{\"t\":0,\"outRaw\":\"Read file\\n\"}",
-        "{\"t\":0,\"exit\":0}"));
+    Path tape =
+        tape(
+            frames(
+                "{\"tape\":1,\"outputFormat\":\"text\"}",
+                "{\"t\":0,\"outRaw\":\"Read file\\n\"}",
+                "{\"t\":0,\"exit\":0}"));
 
-    FakeProcess.Result r = run(env("AGENTDOUBLE_TAPE", tape.toString()), "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        run(env("AGENTDOUBLE_TAPE", tape.toString()), "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).contains(tape + ": recorded in text, which cannot be rendered faithfully as stream-json");
+    assertThat(r.err())
+        .contains(tape + ": recorded in text, which cannot be rendered faithfully as stream-json");
   }
 
   @Test
@@ -516,7 +853,8 @@ class FakeAgentTest {
     Path bin = Files.createDirectories(dir.resolve("fake-agent/bin"));
     Path launcher = Files.copy(FakeProcess.launcher(), bin.resolve("cursor-agent"));
 
-    FakeProcess.Result r = FakeProcess.run(launcher, env(), new byte[0], "-p", "--output-format", "stream-json", "x");
+    FakeProcess.Result r =
+        FakeProcess.run(launcher, env(), new byte[0], "-p", "--output-format", "stream-json", "x");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err()).contains("the fake agent is not built", "build it with");

@@ -46,7 +46,8 @@ final class FakeProcess {
   /** Shared conformance corpus, if present beside the project. */
   static Path shared() {
     return Path.of(System.getProperty("agentdouble.shared", root().resolve("../shared").toString()))
-        .toAbsolutePath().normalize();
+        .toAbsolutePath()
+        .normalize();
   }
 
   /** Builds a process running the launcher with a clean AGENTDOUBLE_* environment. */
@@ -55,7 +56,9 @@ final class FakeProcess {
     command.add(launcher.toString());
     command.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
+    pb.environment()
+        .keySet()
+        .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
     pb.environment().putAll(env);
     return pb;
   }
@@ -86,11 +89,11 @@ final class FakeProcess {
       }
       if (!p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
         kill(p);
-        throw new AssertionError("fake agent did not end within " + TIMEOUT + ": "
-            + String.join(" ", args));
+        throw new AssertionError(
+            "fake agent did not end within " + TIMEOUT + ": " + String.join(" ", args));
       }
-      return new Result(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS),
-          p.exitValue());
+      return new Result(
+          out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (Exception e) {
@@ -99,19 +102,21 @@ final class FakeProcess {
   }
 
   static CompletableFuture<byte[]> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        in.transferTo(bytes);
-        return bytes.toByteArray();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, command -> {
-      Thread t = new Thread(command, "drain");
-      t.setDaemon(true);
-      t.start();
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (in) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            in.transferTo(bytes);
+            return bytes.toByteArray();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        },
+        command -> {
+          Thread t = new Thread(command, "drain");
+          t.setDaemon(true);
+          t.start();
+        });
   }
 
   static void kill(Process p) {
@@ -126,8 +131,8 @@ final class FakeProcess {
 
   /**
    * An environment of {@code kv} pairs, on a machine whose workspaces are trusted: these tests
-   * replay runs that were recorded in trusted workspaces. Tests of the trust gate set
-   * {@code AGENTDOUBLE_TRUST=untrusted}.
+   * replay runs that were recorded in trusted workspaces. Tests of the trust gate set {@code
+   * AGENTDOUBLE_TRUST=untrusted}.
    */
   static Map<String, String> env(String... kv) {
     Map<String, String> env = new HashMap<>();
@@ -154,19 +159,22 @@ final class FakeProcess {
     private final Thread thread;
 
     Drain(InputStream in) {
-      thread = new Thread(() -> {
-        byte[] buf = new byte[1 << 16];
-        try (in) {
-          int n;
-          while ((n = in.read(buf)) > 0) {
-            synchronized (bytes) {
-              bytes.write(buf, 0, n);
-            }
-          }
-        } catch (IOException e) {
-          // the process was killed
-        }
-      }, "drain");
+      thread =
+          new Thread(
+              () -> {
+                byte[] buf = new byte[1 << 16];
+                try (in) {
+                  int n;
+                  while ((n = in.read(buf)) > 0) {
+                    synchronized (bytes) {
+                      bytes.write(buf, 0, n);
+                    }
+                  }
+                } catch (IOException e) {
+                  // the process was killed
+                }
+              },
+              "drain");
       thread.setDaemon(true);
       thread.start();
     }
@@ -178,11 +186,14 @@ final class FakeProcess {
     }
 
     void awaitSize(int size) {
-      await().atMost(FakeProcess.TIMEOUT).until(() -> {
-        synchronized (bytes) {
-          return bytes.size() >= size;
-        }
-      });
+      await()
+          .atMost(FakeProcess.TIMEOUT)
+          .until(
+              () -> {
+                synchronized (bytes) {
+                  return bytes.size() >= size;
+                }
+              });
     }
 
     /** Everything, once the stream has ended. */

@@ -20,8 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Help and the subcommands through the real launcher, with {@code AGENTDOUBLE_PROFILE} always set:
- * the 2026.10 surface against the real CLI's captured help, the documented surface against its
- * own.
+ * the 2026.10 surface against the real CLI's captured help, the documented surface against its own.
  */
 @Timeout(120)
 class HelpAndSubcommandsTest {
@@ -33,8 +32,12 @@ class HelpAndSubcommandsTest {
   /** The real 2026.10.01 help, byte for byte; the test is skipped where ../shared is absent. */
   static byte[] referenceHelp() throws IOException {
     Path reference = FakeProcess.shared().resolve("reference/help-2026.10.01.txt");
-    Assumptions.assumeTrue(Files.isRegularFile(reference), "the 2026.10.01 help is compared"
-        + " where ../shared is beside the project (as in CI); " + reference + " is absent");
+    Assumptions.assumeTrue(
+        Files.isRegularFile(reference),
+        "the 2026.10.01 help is compared"
+            + " where ../shared is beside the project (as in CI); "
+            + reference
+            + " is absent");
     return Files.readAllBytes(reference);
   }
 
@@ -59,7 +62,8 @@ class HelpAndSubcommandsTest {
     String changed = run(env("AGENTDOUBLE_PROFILE", profile.toString()), "--help").out();
 
     assertThat(byDefault).contains("json | stream-json (default: \"text\")");
-    assertThat(changed).contains("json | stream-json (default: \"json\")")
+    assertThat(changed)
+        .contains("json | stream-json (default: \"json\")")
         .doesNotContain("(default: \"text\")");
   }
 
@@ -80,7 +84,8 @@ class HelpAndSubcommandsTest {
   void theDocumentedHelpStatesItsOwnDefaultAndHasNoNewCommands() {
     FakeProcess.Result r = run(DOCUMENTED, "--help");
 
-    assertThat(r.out()).startsWith("Usage: agent [options] [command] [prompt...]\n")
+    assertThat(r.out())
+        .startsWith("Usage: agent [options] [command] [prompt...]\n")
         .contains("json | stream-json (default: \"stream-json\")\n")
         .doesNotContain("  persist ", "  worker ", "generate-rule");
     assertThat(r.exit()).isZero();
@@ -90,10 +95,12 @@ class HelpAndSubcommandsTest {
   void aNewCommandsHelpIsCommanders() {
     FakeProcess.Result r = run(CLI_2026_10, "rule", "--help");
 
-    assertThat(r.out()).isEqualTo("Usage: agent generate-rule|rule [options]\n\n"
-        + "Generate a new Cursor rule with interactive prompts\n\n"
-        + "Options:\n"
-        + "  -h, --help  Display help for command\n");
+    assertThat(r.out())
+        .isEqualTo(
+            "Usage: agent generate-rule|rule [options]\n\n"
+                + "Generate a new Cursor rule with interactive prompts\n\n"
+                + "Options:\n"
+                + "  -h, --help  Display help for command\n");
     assertThat(r.exit()).isZero();
   }
 
@@ -102,7 +109,8 @@ class HelpAndSubcommandsTest {
     FakeProcess.Result pretty = run(CLI_2026_10, "status", "--format", "json");
     FakeProcess.Result compact = run(DOCUMENTED, "status", "--format", "json");
 
-    assertThat(pretty.out()).startsWith("{\n  \"status\": \"authenticated\",\n")
+    assertThat(pretty.out())
+        .startsWith("{\n  \"status\": \"authenticated\",\n")
         .contains("\n  \"userInfo\": {\n    \"email\": \"dev@example.com\",\n")
         .endsWith("\n  }\n}\n");
     assertThat(compact.out()).startsWith("{\"status\":\"authenticated\",").hasLineCount(1);
@@ -136,8 +144,10 @@ class HelpAndSubcommandsTest {
     FakeProcess.Result r = run(env("AGENTDOUBLE_PROFILE", profile.toString()), "--list-models");
 
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("Error: Authentication required. Run 'agent login', pass"
-        + " --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "Error: Authentication required. Run 'agent login', pass"
+                + " --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.\n");
     assertThat(r.exit()).isEqualTo(1);
   }
 
@@ -145,9 +155,11 @@ class HelpAndSubcommandsTest {
   void aboutAsJsonIsPrettyWithTheLatestVersion() {
     FakeProcess.Result r = run(CLI_2026_10, "about", "--format", "json");
 
-    assertThat(r.out()).startsWith("{\n  \"cliVersion\": \"2026.10.01-e373342\",\n"
-        + "  \"latestStatus\": \"up_to_date\",\n"
-        + "  \"latestVersion\": \"2026.10.01-e373342\",\n")
+    assertThat(r.out())
+        .startsWith(
+            "{\n  \"cliVersion\": \"2026.10.01-e373342\",\n"
+                + "  \"latestStatus\": \"up_to_date\",\n"
+                + "  \"latestVersion\": \"2026.10.01-e373342\",\n")
         .endsWith("  \"lastRequestId\": null\n}\n");
     assertThat(r.exit()).isZero();
   }
@@ -166,18 +178,39 @@ class HelpAndSubcommandsTest {
     FakeProcess.Result r = run(CLI_2026_10, command);
 
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("Error: Raw mode is not supported on the current"
-        + " process.stdin, which Ink uses as input stream by default.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "Error: Raw mode is not supported on the current"
+                + " process.stdin, which Ink uses as input stream by default.\n");
     assertThat(r.exit()).isEqualTo(1);
   }
 
   @Test
   void everyHiddenOptionIsAcceptedWithItsArity() {
-    FakeProcess.Result r = run(CLI_2026_10, "status", "--single-turn", "--printenv",
-        "--background-shell-timeout", "5", "--conversation-history-file", "h.json",
-        "--system-prompt", "s.md", "--exclude-workspace-context", "--allowed-tools", "a,b",
-        "--allowed-tools", "c", "--exclude-tools", "d", "--show-thinking", "--new-session-id",
-        "5f0c3c3e-3c43-4a8e-9f55-1f8f3b8d0c11", "--auth-token", "t");
+    FakeProcess.Result r =
+        run(
+            CLI_2026_10,
+            "status",
+            "--single-turn",
+            "--printenv",
+            "--background-shell-timeout",
+            "5",
+            "--conversation-history-file",
+            "h.json",
+            "--system-prompt",
+            "s.md",
+            "--exclude-workspace-context",
+            "--allowed-tools",
+            "a,b",
+            "--allowed-tools",
+            "c",
+            "--exclude-tools",
+            "d",
+            "--show-thinking",
+            "--new-session-id",
+            "5f0c3c3e-3c43-4a8e-9f55-1f8f3b8d0c11",
+            "--auth-token",
+            "t");
 
     assertThat(r.err()).isEmpty();
     assertThat(r.out()).isEqualTo("✓ Logged in as dev@example.com\n");
@@ -186,8 +219,14 @@ class HelpAndSubcommandsTest {
 
   @Test
   void aNewCommandIsAPromptWordInTheDocumentedSurface() {
-    Map<String, String> documented = env("AGENTDOUBLE_PROFILE", "documented",
-        "AGENTDOUBLE_TAPE", "builtin:documented-minimal", "AGENTDOUBLE_TIMING", "fast");
+    Map<String, String> documented =
+        env(
+            "AGENTDOUBLE_PROFILE",
+            "documented",
+            "AGENTDOUBLE_TAPE",
+            "builtin:documented-minimal",
+            "AGENTDOUBLE_TIMING",
+            "fast");
 
     FakeProcess.Result run = run(documented, "-p", "persist");
 

@@ -34,14 +34,19 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 class HostileTapesTest {
   private static final String SMALL_HEAP = "-Xmx48m";
   private static final String BIG = "big replays";
-  private static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\","
-      + "\"is_error\":false,\"result\":\"done\",\"session_id\":\"4f1c2a8e-9b7d-4e21\"}";
+  private static final String RESULT =
+      "{\"type\":\"result\",\"subtype\":\"success\","
+          + "\"is_error\":false,\"result\":\"done\",\"session_id\":\"4f1c2a8e-9b7d-4e21\"}";
 
   @TempDir Path dir;
 
   private static String event(String type, String text) {
-    return "{\"type\":\"" + type + "\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
-        + "\"text\",\"text\":\"" + text + "\"}]},\"session_id\":\"4f1c2a8e-9b7d-4e21\"}";
+    return "{\"type\":\""
+        + type
+        + "\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
+        + "\"text\",\"text\":\""
+        + text
+        + "\"}]},\"session_id\":\"4f1c2a8e-9b7d-4e21\"}";
   }
 
   private static void assertNoStackTrace(String stderr) {
@@ -60,22 +65,35 @@ class HostileTapesTest {
   void aLineBiggerThanTheHeapIsExit70NamingItsLineNotAnOutOfMemoryError() throws IOException {
     Path tape = dir.resolve("huge.tape.ndjson");
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tape))) {
-      out.write("{\"tape\":1,\"outputFormat\":\"stream-json\"}\n{\"t\":0,\"out\":".getBytes(
-          StandardCharsets.UTF_8));
+      out.write(
+          "{\"tape\":1,\"outputFormat\":\"stream-json\"}\n{\"t\":0,\"out\":"
+              .getBytes(StandardCharsets.UTF_8));
       out.write(event("assistant", "x".repeat(64 << 20)).getBytes(StandardCharsets.UTF_8));
       out.write("}\n{\"t\":1,\"exit\":0}\n".getBytes(StandardCharsets.UTF_8));
     }
 
     for (String format : List.of("stream-json", "text", "json")) {
-      FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", tape.toString(),
-          "AGENTDOUBLE_TIMING", "fast", "JAVA_TOOL_OPTIONS", SMALL_HEAP),
-          "-p", "--output-format", format, "read it");
+      FakeProcess.Result r =
+          FakeProcess.run(
+              env(
+                  "AGENTDOUBLE_TAPE",
+                  tape.toString(),
+                  "AGENTDOUBLE_TIMING",
+                  "fast",
+                  "JAVA_TOOL_OPTIONS",
+                  SMALL_HEAP),
+              "-p",
+              "--output-format",
+              format,
+              "read it");
 
       assertThat(r.exit()).as(format + ": " + r.err()).isEqualTo(70);
       assertThat(r.out()).isEmpty();
       // the JVM says "Picked up JAVA_TOOL_OPTIONS: ..." first
-      assertThat(r.err()).contains("\nagentdouble: " + tape + ":2: the line is too long for this "
-          + "JVM's memory: ").contains("give the JVM more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx2g");
+      assertThat(r.err())
+          .contains(
+              "\nagentdouble: " + tape + ":2: the line is too long for this " + "JVM's memory: ")
+          .contains("give the JVM more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx2g");
       assertNoStackTrace(r.err());
     }
   }
@@ -89,22 +107,34 @@ class HostileTapesTest {
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tape), 1 << 20)) {
       out.write("{\"tape\":1,\"outputFormat\":\"stream-json\"}\n".getBytes(StandardCharsets.UTF_8));
       for (int i = 0; i < lines; i++) {
-        out.write(("{\"t\":" + i + ",\"out\":" + event("assistant", text) + "}\n")
-            .getBytes(StandardCharsets.UTF_8));
+        out.write(
+            ("{\"t\":" + i + ",\"out\":" + event("assistant", text) + "}\n")
+                .getBytes(StandardCharsets.UTF_8));
       }
-      out.write(("{\"t\":" + lines + ",\"out\":" + RESULT + "}\n{\"t\":" + lines
-          + ",\"exit\":0}\n").getBytes(StandardCharsets.UTF_8));
+      out.write(
+          ("{\"t\":" + lines + ",\"out\":" + RESULT + "}\n{\"t\":" + lines + ",\"exit\":0}\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
     assertThat(Files.size(tape)).isGreaterThan(200L << 20);
 
     // rendered as text, every line of it is read, parsed and written (json keeps only the
     // result; its memory for a big line is the 64 MiB test's)
     Path stdout = dir.resolve("stdout.txt");
-    Map<String, String> env = env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING",
-        "fast", "AGENTDOUBLE_TEXT_STYLE", "actions", "JAVA_TOOL_OPTIONS", SMALL_HEAP);
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env,
-        List.of("-p", "--output-format", "text", "read it")).redirectOutput(stdout.toFile())
-        .start();
+    Map<String, String> env =
+        env(
+            "AGENTDOUBLE_TAPE",
+            tape.toString(),
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_TEXT_STYLE",
+            "actions",
+            "JAVA_TOOL_OPTIONS",
+            SMALL_HEAP);
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(), env, List.of("-p", "--output-format", "text", "read it"))
+            .redirectOutput(stdout.toFile())
+            .start();
     try {
       p.getOutputStream().close();
       CompletableFuture<byte[]> err = FakeProcess.drain(p.getErrorStream());
@@ -121,19 +151,43 @@ class HostileTapesTest {
 
   @Test
   void aTapeRenamedOverWhileTheRunGoesOnDoesNotChangeWhatItReplays() throws Exception {
-    Path tape = write(dir, "run.tape.ndjson", String.join("\n",
-        "{\"tape\":1,\"outputFormat\":\"stream-json\"}", "{\"t\":0,\"out\":{\"type\":\"first\"}}",
-        "{\"t\":0,\"out\":{\"type\":\"first\",\"n\":2}}", "{\"t\":0,\"exit\":0}", ""));
-    Path next = write(dir, "next.tape.ndjson", String.join("\n",
-        "{\"tape\":1,\"outputFormat\":\"stream-json\"}", "{\"t\":0,\"out\":{\"type\":\"second\"}}",
-        "{\"t\":0,\"exit\":3}", ""));
+    Path tape =
+        write(
+            dir,
+            "run.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1,\"outputFormat\":\"stream-json\"}",
+                "{\"t\":0,\"out\":{\"type\":\"first\"}}",
+                "{\"t\":0,\"out\":{\"type\":\"first\",\"n\":2}}",
+                "{\"t\":0,\"exit\":0}",
+                ""));
+    Path next =
+        write(
+            dir,
+            "next.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1,\"outputFormat\":\"stream-json\"}",
+                "{\"t\":0,\"out\":{\"type\":\"second\"}}",
+                "{\"t\":0,\"exit\":3}",
+                ""));
     // the journal line is written after the tape is checked and before it is replayed: through a
     // FIFO, with a line longer than the pipe holds, it holds the run right between the two
     Path journal = mkfifo(dir.resolve("journal"));
     byte[] prompt = "p".repeat(1 << 20).getBytes(StandardCharsets.UTF_8);
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-        tape.toString(), "AGENTDOUBLE_TIMING", "fast", "AGENTDOUBLE_JOURNAL", journal.toString()),
-        List.of("-p", "--output-format", "stream-json")).start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env(
+                    "AGENTDOUBLE_TAPE",
+                    tape.toString(),
+                    "AGENTDOUBLE_TIMING",
+                    "fast",
+                    "AGENTDOUBLE_JOURNAL",
+                    journal.toString()),
+                List.of("-p", "--output-format", "stream-json"))
+            .start();
     try {
       CompletableFuture<byte[]> out = FakeProcess.drain(p.getInputStream());
       CompletableFuture<byte[]> err = FakeProcess.drain(p.getErrorStream());
@@ -143,8 +197,7 @@ class HostileTapesTest {
       try (InputStream reader = Files.newInputStream(journal)) {
         assertThat(reader.read()).isEqualTo('{'); // the fake is writing the journal line
 
-        Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
+        Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 
         reader.transferTo(OutputStream.nullOutputStream());
       }
@@ -162,21 +215,42 @@ class HostileTapesTest {
   @Test
   void aTapeRenamedOverWhileTheRunWaitsMidReplayDoesNotChangeTheRestOfIt() throws Exception {
     Path gates = Files.createDirectory(dir.resolve("gates"));
-    Path tape = write(dir, "run.tape.ndjson", String.join("\n", "{\"tape\":1}",
-        "{\"t\":0,\"outRaw\":\"first 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
-        "{\"t\":0,\"outRaw\":\"first 2\\n\"}", "{\"t\":0,\"exit\":0}", ""));
-    Path next = write(dir, "next.tape.ndjson", String.join("\n", "{\"tape\":1}",
-        "{\"t\":0,\"outRaw\":\"second 1\\n\"}", "{\"t\":0,\"gate\":\"pause\"}",
-        "{\"t\":0,\"outRaw\":\"second 2\\n\"}", "{\"t\":0,\"exit\":3}", ""));
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-        tape.toString(), "AGENTDOUBLE_GATES", gates.toString()), List.of("-p", "hi")).start();
+    Path tape =
+        write(
+            dir,
+            "run.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"first 1\\n\"}",
+                "{\"t\":0,\"gate\":\"pause\"}",
+                "{\"t\":0,\"outRaw\":\"first 2\\n\"}",
+                "{\"t\":0,\"exit\":0}",
+                ""));
+    Path next =
+        write(
+            dir,
+            "next.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"second 1\\n\"}",
+                "{\"t\":0,\"gate\":\"pause\"}",
+                "{\"t\":0,\"outRaw\":\"second 2\\n\"}",
+                "{\"t\":0,\"exit\":3}",
+                ""));
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_GATES", gates.toString()),
+                List.of("-p", "hi"))
+            .start();
     try {
       p.getOutputStream().close();
       FakeProcess.Drain out = new FakeProcess.Drain(p.getInputStream());
       out.awaitSize("first 1\n".length()); // the run waits at the gate
 
-      Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(next, tape, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Files.createFile(gates.resolve("pause.release"));
 
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -191,16 +265,20 @@ class HostileTapesTest {
   @Test
   void aControlServerThatAnswersGarbageIsExit70InTheFakesOwnWords() throws Exception {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Thread answer = new Thread(() -> {
-        try (Socket s = server.accept()) {
-          s.getOutputStream().write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
-              .getBytes(StandardCharsets.ISO_8859_1));
-          s.getOutputStream().flush();
-          s.getInputStream().transferTo(OutputStream.nullOutputStream()); // held open
-        } catch (IOException e) {
-          // the fake went away
-        }
-      });
+      Thread answer =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  s.getOutputStream()
+                      .write(
+                          "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+                              .getBytes(StandardCharsets.ISO_8859_1));
+                  s.getOutputStream().flush();
+                  s.getInputStream().transferTo(OutputStream.nullOutputStream()); // held open
+                } catch (IOException e) {
+                  // the fake went away
+                }
+              });
       answer.setDaemon(true);
       answer.start();
       String url = "http://127.0.0.1:" + server.getLocalPort() + "/run";
@@ -209,9 +287,13 @@ class HostileTapesTest {
 
       assertThat(r.exit()).isEqualTo(70);
       assertThat(r.out()).isEmpty();
-      assertThat(r.err()).isEqualTo("agentdouble: the control server at " + url + " gave an "
-          + "answer the fake cannot use: malformed chunk size: \"zz\"; is AGENTDOUBLE_URL the "
-          + "address of the test's control server (or of `agentdouble serve`)?\n");
+      assertThat(r.err())
+          .isEqualTo(
+              "agentdouble: the control server at "
+                  + url
+                  + " gave an "
+                  + "answer the fake cannot use: malformed chunk size: \"zz\"; is AGENTDOUBLE_URL the "
+                  + "address of the test's control server (or of `agentdouble serve`)?\n");
     }
   }
 
@@ -219,58 +301,93 @@ class HostileTapesTest {
   void aFifoInATapesFolderIsRefusedWithoutWaitingForAWriter() throws Exception {
     Path tapes = Files.createDirectory(dir.resolve("tapes"));
     mkfifo(tapes.resolve("05-pipe.tape.ndjson"));
-    write(tapes, "10-answer.tape.ndjson", "{\"tape\":1}\n{\"t\":0,\"outRaw\":\"hi\\n\"}\n"
-        + "{\"t\":0,\"exit\":0}\n");
+    write(
+        tapes,
+        "10-answer.tape.ndjson",
+        "{\"tape\":1}\n{\"t\":0,\"outRaw\":\"hi\\n\"}\n" + "{\"t\":0,\"exit\":0}\n");
 
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPES", tapes.toString(),
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "hi");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPES", tapes.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: AGENTDOUBLE_TAPES=" + tapes + ": "
-        + "05-pipe.tape.ndjson is not a regular file (a folder, a FIFO or a device); a tapes folder"
-        + " holds tape files: move it away, or rename it to end in something else than"
-        + " .tape.ndjson\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: AGENTDOUBLE_TAPES="
+                + tapes
+                + ": "
+                + "05-pipe.tape.ndjson is not a regular file (a folder, a FIFO or a device); a tapes folder"
+                + " holds tape files: move it away, or rename it to end in something else than"
+                + " .tape.ndjson\n");
   }
 
   @Test
   void aFifoAsTheTapeIsRefusedWithoutWaitingForAWriter() throws Exception {
     Path fifo = mkfifo(dir.resolve("pipe.tape.ndjson"));
 
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", fifo.toString(),
-        "AGENTDOUBLE_TIMING", "fast"), "-p", "hi");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env("AGENTDOUBLE_TAPE", fifo.toString(), "AGENTDOUBLE_TIMING", "fast"), "-p", "hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: AGENTDOUBLE_TAPE=" + fifo + ": not a regular "
-        + "file (a folder, a FIFO or a device); give a tape file\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: AGENTDOUBLE_TAPE="
+                + fifo
+                + ": not a regular "
+                + "file (a folder, a FIFO or a device); give a tape file\n");
   }
 
   @Test
   void aKeyTwiceInVarsIsExit70NamingLine1() {
-    Path tape = write(dir, "twice.tape.ndjson", "{\"tape\":1,\"vars\":{\"cwd\":\"/a\","
-        + "\"cwd\":\"/b\"}}\n{\"t\":0,\"outRaw\":\"hi\\n\"}\n{\"t\":0,\"exit\":0}\n");
+    Path tape =
+        write(
+            dir,
+            "twice.tape.ndjson",
+            "{\"tape\":1,\"vars\":{\"cwd\":\"/a\","
+                + "\"cwd\":\"/b\"}}\n{\"t\":0,\"outRaw\":\"hi\\n\"}\n{\"t\":0,\"exit\":0}\n");
 
     FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", tape.toString()), "-p", "hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: " + tape + ":1: duplicate key \"cwd\" in \"vars\"; "
-        + "keep one\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: " + tape + ":1: duplicate key \"cwd\" in \"vars\"; " + "keep one\n");
   }
 
   @Test
   void aFrameDueAtTheTopOfTheRangeIsNeverWrittenEarly() throws Exception {
     String far = "999999999999999999"; // the largest "t" a tape takes
-    Path tape = write(dir, "far.tape.ndjson", String.join("\n", "{\"tape\":1}",
-        "{\"t\":0,\"outRaw\":\"now\\n\"}", "{\"t\":" + far + ",\"outRaw\":\"never\\n\"}",
-        "{\"t\":" + far + ",\"exit\":0}", ""));
-    Path scaled = write(dir, "scaled.tape.ndjson", String.join("\n", "{\"tape\":1}",
-        "{\"t\":0,\"outRaw\":\"now\\n\"}", "{\"t\":1,\"outRaw\":\"never\\n\"}",
-        "{\"t\":1,\"exit\":0}", ""));
+    Path tape =
+        write(
+            dir,
+            "far.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"now\\n\"}",
+                "{\"t\":" + far + ",\"outRaw\":\"never\\n\"}",
+                "{\"t\":" + far + ",\"exit\":0}",
+                ""));
+    Path scaled =
+        write(
+            dir,
+            "scaled.tape.ndjson",
+            String.join(
+                "\n",
+                "{\"tape\":1}",
+                "{\"t\":0,\"outRaw\":\"now\\n\"}",
+                "{\"t\":1,\"outRaw\":\"never\\n\"}",
+                "{\"t\":1,\"exit\":0}",
+                ""));
 
-    for (Map<String, String> env : List.of(env("AGENTDOUBLE_TAPE", tape.toString()),
-        env("AGENTDOUBLE_TAPE", scaled.toString(), "AGENTDOUBLE_TIMING", "scale:1e308"))) {
+    for (Map<String, String> env :
+        List.of(
+            env("AGENTDOUBLE_TAPE", tape.toString()),
+            env("AGENTDOUBLE_TAPE", scaled.toString(), "AGENTDOUBLE_TIMING", "scale:1e308"))) {
       Process p = FakeProcess.builder(FakeProcess.launcher(), env, List.of("-p", "hi")).start();
       try {
         p.getOutputStream().close();

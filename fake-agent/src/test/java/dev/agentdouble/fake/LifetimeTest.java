@@ -29,11 +29,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A run never outlives whom it runs for: when the process that started it dies (SIGKILL, so it
- * can clean nothing up), or the owner named in {@code AGENTDOUBLE_OWNER_PID}, a run still
- * waiting — in a hang, at a gate, in a long pause, lingering after its result, reading stdin —
- * ends by SIGHUP, within 2 s by design (the time each took is printed; no test asserts a
- * wall-clock figure). Through the real launcher, with real processes and signals.
+ * A run never outlives whom it runs for: when the process that started it dies (SIGKILL, so it can
+ * clean nothing up), or the owner named in {@code AGENTDOUBLE_OWNER_PID}, a run still waiting — in
+ * a hang, at a gate, in a long pause, lingering after its result, reading stdin — ends by SIGHUP,
+ * within 2 s by design (the time each took is printed; no test asserts a wall-clock figure).
+ * Through the real launcher, with real processes and signals.
  */
 @Timeout(120)
 class LifetimeTest {
@@ -44,7 +44,11 @@ class LifetimeTest {
 
   /** What the run is doing when its parent or owner dies, and how a test knows it got there. */
   enum Wait {
-    HANG, GATE, PAUSE, LINGER, STDIN;
+    HANG,
+    GATE,
+    PAUSE,
+    LINGER,
+    STDIN;
 
     Script script() {
       Script s = Script.of("say hi").init();
@@ -59,7 +63,8 @@ class LifetimeTest {
 
     /** STDIN reads its prompt from stdin, which stays open; the others have it in argv. */
     List<String> args() {
-      return this == STDIN ? List.of("-p", "--output-format", "stream-json")
+      return this == STDIN
+          ? List.of("-p", "--output-format", "stream-json")
           : List.of("-p", "--output-format", "stream-json", "say hi");
     }
 
@@ -73,20 +78,29 @@ class LifetimeTest {
     Path tape = dir.resolve(wait + ".tape.ndjson");
     wait.script().build().write(tape);
     Path gates = Files.createDirectories(dir.resolve("gates"));
-    return env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING",
-        wait == Wait.PAUSE ? "recorded" : "fast", "AGENTDOUBLE_GATES", gates.toString());
+    return env(
+        "AGENTDOUBLE_TAPE",
+        tape.toString(),
+        "AGENTDOUBLE_TIMING",
+        wait == Wait.PAUSE ? "recorded" : "fast",
+        "AGENTDOUBLE_GATES",
+        gates.toString());
   }
 
   /** Waits until the run is where {@code wait} says (so it has read its parent at start). */
   private void awaitWaiting(Wait wait, long pid, Path out) {
-    await().atMost(FakeProcess.TIMEOUT).pollInterval(Duration.ofMillis(20))
-        .until(() -> switch (wait) {
-          case HANG, PAUSE -> lines(out) >= 1;
-          case LINGER -> Files.exists(out)
-              && Files.readString(out).contains("\"type\":\"result\"");
-          case GATE -> Files.exists(dir.resolve("gates/held.reached"));
-          case STDIN -> readingAPipe(pid);
-        });
+    await()
+        .atMost(FakeProcess.TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () ->
+                switch (wait) {
+                  case HANG, PAUSE -> lines(out) >= 1;
+                  case LINGER ->
+                      Files.exists(out) && Files.readString(out).contains("\"type\":\"result\"");
+                  case GATE -> Files.exists(dir.resolve("gates/held.reached"));
+                  case STDIN -> readingAPipe(pid);
+                });
   }
 
   @ParameterizedTest(name = "{0}")
@@ -102,16 +116,20 @@ class LifetimeTest {
       assertThat(new ProcessBuilder("mkfifo", stdin.toString()).start().waitFor()).isZero();
     }
     // the parent: a shell that starts the fake in the background and waits for it
-    List<String> command = new ArrayList<>(List.of("sh", "-c",
-        "\"$0\" \"$@\" <'" + stdin + "' >'" + out + "' 2>'" + err + "' & echo $!; wait",
-        FakeProcess.launcher().toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "sh",
+                "-c",
+                "\"$0\" \"$@\" <'" + stdin + "' >'" + out + "' 2>'" + err + "' & echo $!; wait",
+                FakeProcess.launcher().toString()));
     command.addAll(wait.args());
     ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(), fakeEnv(wait), List.of());
     pb.command(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process parent = pb.start();
     // opening a FIFO waits for its reader: the fake, whose stdin stays open as long as this
-    OutputStream writer = wait.stdinOpen() ? new FileOutputStream(stdin.toFile())
-        : OutputStream.nullOutputStream();
+    OutputStream writer =
+        wait.stdinOpen() ? new FileOutputStream(stdin.toFile()) : OutputStream.nullOutputStream();
     long pid = -1;
     try {
       pid = Long.parseLong(firstLine(parent));
@@ -126,8 +144,11 @@ class LifetimeTest {
       long ms = (System.nanoTime() - killed) / 1_000_000;
       System.out.println("orphan exit (" + wait + ", parent killed): " + ms + " ms");
 
-      assertThat(Files.readString(err)).isEqualTo("agentdouble: the process that started this run ("
-          + parent.pid() + ") has ended: ending the run by SIGHUP\n");
+      assertThat(Files.readString(err))
+          .isEqualTo(
+              "agentdouble: the process that started this run ("
+                  + parent.pid()
+                  + ") has ended: ending the run by SIGHUP\n");
     } finally {
       writer.close();
       FakeProcess.kill(parent);
@@ -144,8 +165,8 @@ class LifetimeTest {
     Map<String, String> env = fakeEnv(wait);
     env.put("AGENTDOUBLE_OWNER_PID", Long.toString(owner.pid()));
     Path out = dir.resolve("out");
-    ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(), env, wait.args())
-        .redirectOutput(out.toFile());
+    ProcessBuilder pb =
+        FakeProcess.builder(FakeProcess.launcher(), env, wait.args()).redirectOutput(out.toFile());
     if (!wait.stdinOpen()) {
       pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     }
@@ -162,8 +183,10 @@ class LifetimeTest {
 
       assertThat(fake.exitValue()).as("death by SIGHUP").isEqualTo(129);
       assertThat(new String(stderr.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8))
-          .isEqualTo("agentdouble: the owner of this run (AGENTDOUBLE_OWNER_PID=" + owner.pid()
-              + ") has ended: ending the run by SIGHUP\n");
+          .isEqualTo(
+              "agentdouble: the owner of this run (AGENTDOUBLE_OWNER_PID="
+                  + owner.pid()
+                  + ") has ended: ending the run by SIGHUP\n");
     } finally {
       fake.getOutputStream().close();
       FakeProcess.kill(fake);
@@ -173,13 +196,22 @@ class LifetimeTest {
 
   @Test
   void anOwnerThatIsNotAProcessIdIsAnError() {
-    FakeProcess.Result r = FakeProcess.run(env("AGENTDOUBLE_TAPE", "builtin:documented-minimal",
-        "AGENTDOUBLE_OWNER_PID", "the test"), "-p", "say hi");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            env(
+                "AGENTDOUBLE_TAPE",
+                "builtin:documented-minimal",
+                "AGENTDOUBLE_OWNER_PID",
+                "the test"),
+            "-p",
+            "say hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: AGENTDOUBLE_OWNER_PID=the test: use the process id "
-        + "of the process the run belongs to, e.g. 4242\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: AGENTDOUBLE_OWNER_PID=the test: use the process id "
+                + "of the process the run belongs to, e.g. 4242\n");
   }
 
   /**
@@ -193,8 +225,8 @@ class LifetimeTest {
   }
 
   private static String firstLine(Process p) throws IOException {
-    BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.US_ASCII));
+    BufferedReader reader =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
     String line = reader.readLine();
     assertThat(line).as("the background job's pid").isNotNull();
     return line.strip();
@@ -212,13 +244,14 @@ class LifetimeTest {
   /** Whether a thread of {@code pid} is blocked reading a pipe: stdin, the fake has no other. */
   private static boolean readingAPipe(long pid) throws IOException {
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-      return tasks.anyMatch(task -> {
-        try {
-          return Files.readString(task.resolve("wchan")).contains("pipe_read");
-        } catch (IOException e) {
-          return false;
-        }
-      });
+      return tasks.anyMatch(
+          task -> {
+            try {
+              return Files.readString(task.resolve("wchan")).contains("pipe_read");
+            } catch (IOException e) {
+              return false;
+            }
+          });
     }
   }
 

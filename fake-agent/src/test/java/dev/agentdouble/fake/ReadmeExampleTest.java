@@ -23,20 +23,27 @@ class ReadmeExampleTest {
     Path cursorAgent = FakeProcess.launcher();
     // README example: begin
     // 1. Script: a run that starts, then dies by SIGKILL in the middle of a line.
-    Tape crash = Script.of("Refactor the checkout flow")
-        .init()                                     // system/init
-        .user()                                     // the prompt, echoed
-        .tool(ToolCall.read("src/checkout.ts", "export function checkout() {}\n"))
-        .stdoutRaw("{\"type\":\"assist")            // a line cut short
-        .stderr("fatal: connection reset\n")
-        .kill("SIGKILL")
-        .build();
+    Tape crash =
+        Script.of("Refactor the checkout flow")
+            .init() // system/init
+            .user() // the prompt, echoed
+            .tool(ToolCall.read("src/checkout.ts", "export function checkout() {}\n"))
+            .stdoutRaw("{\"type\":\"assist") // a line cut short
+            .stderr("fatal: connection reset\n")
+            .kill("SIGKILL")
+            .build();
     Path tape = dir.resolve("crash.tape.ndjson");
     crash.write(tape);
 
     // 2. Run: your code spawns the fake exactly as it would spawn cursor-agent.
-    ProcessBuilder agent = new ProcessBuilder(cursorAgent.toString(),
-        "-p", "--trust", "--output-format", "stream-json", "Refactor the checkout flow");
+    ProcessBuilder agent =
+        new ProcessBuilder(
+            cursorAgent.toString(),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "Refactor the checkout flow");
     agent.environment().put("AGENTDOUBLE_TAPE", tape.toString());
     agent.environment().put("AGENTDOUBLE_JOURNAL", dir.resolve("journal.ndjson").toString());
     agent.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -45,8 +52,8 @@ class ReadmeExampleTest {
     int status = process.waitFor();
 
     // 3. Verify: what your consumer saw, and how the fake was invoked.
-    assertThat(stdout).endsWith("{\"type\":\"assist");        // cut mid-line
-    assertThat(status).isEqualTo(137);                         // 128 + SIGKILL
+    assertThat(stdout).endsWith("{\"type\":\"assist"); // cut mid-line
+    assertThat(status).isEqualTo(137); // 128 + SIGKILL
     assertThat(Files.readString(dir.resolve("journal.ndjson")))
         .contains("\"prompt\":\"Refactor the checkout flow\"", "\"signal\":\"SIGKILL\"");
     // README example: end

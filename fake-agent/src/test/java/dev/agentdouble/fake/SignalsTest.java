@@ -35,9 +35,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(120)
 class SignalsTest {
   /** Runs its arguments with SIGINT at its default action; writes "SIGNAL STATUS" to a file. */
-  static final String PERL_PARENT = "$SIG{INT} = 'DEFAULT'; my $file = shift;"
-      + " system(@ARGV); open(my $o, '>', $file) or die; print $o ($? & 127), ' ', ($? >> 8);"
-      + " close($o);";
+  static final String PERL_PARENT =
+      "$SIG{INT} = 'DEFAULT'; my $file = shift;"
+          + " system(@ARGV); open(my $o, '>', $file) or die; print $o ($? & 127), ' ', ($? >> 8);"
+          + " close($o);";
 
   @TempDir Path dir;
 
@@ -118,9 +119,16 @@ class SignalsTest {
 
   @Test
   void javaSeesExitValue143AfterSigtermMidStream() throws Exception {
-    Process p = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-        heldMidStream().toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "say hi"))
-        .start();
+    Process p =
+        FakeProcess.builder(
+                FakeProcess.launcher(),
+                env(
+                    "AGENTDOUBLE_TAPE",
+                    heldMidStream().toString(),
+                    "AGENTDOUBLE_TIMING",
+                    "recorded"),
+                List.of("-p", "--output-format", "stream-json", "say hi"))
+            .start();
     try {
       p.getOutputStream().close();
       Lines out = new Lines(p.getInputStream());
@@ -141,15 +149,23 @@ class SignalsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"SIGINT, 2 0", "SIGTERM, 15 0", "SIGHUP, 1 0", "SIGPIPE, 13 0", "SIGKILL, 9 0",
-      "SIGQUIT, 0 131"})
+  @CsvSource({
+    "SIGINT, 2 0",
+    "SIGTERM, 15 0",
+    "SIGHUP, 1 0",
+    "SIGPIPE, 13 0",
+    "SIGKILL, 9 0",
+    "SIGQUIT, 0 131"
+  })
   void aTapesKillEndingDiesByItsSignal(String signal, String ending) throws Exception {
     Path tape = dir.resolve("kill.tape.ndjson");
     Script.of("say hi").init().kill(signal).build().write(tape);
     Path status = dir.resolve("status");
-    ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(),
-        env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
-        List.of("-p", "--output-format", "stream-json", "say hi"));
+    ProcessBuilder pb =
+        FakeProcess.builder(
+            FakeProcess.launcher(),
+            env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            List.of("-p", "--output-format", "stream-json", "say hi"));
     pb.command().addAll(0, List.of("perl", "-e", PERL_PARENT, status.toString()));
 
     Process p = pb.start();
@@ -173,13 +189,16 @@ class SignalsTest {
   private record Watched(Process perl, Lines out, Lines err, Path status) {
     static Watched start(Path dir, Path tape) throws IOException {
       Path status = dir.resolve("status");
-      ProcessBuilder pb = FakeProcess.builder(FakeProcess.launcher(), env("AGENTDOUBLE_TAPE",
-          tape.toString(), "AGENTDOUBLE_TIMING", "recorded"), List.of("-p", "--output-format", "stream-json", "say hi"));
+      ProcessBuilder pb =
+          FakeProcess.builder(
+              FakeProcess.launcher(),
+              env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"),
+              List.of("-p", "--output-format", "stream-json", "say hi"));
       pb.command().addAll(0, List.of("perl", "-e", PERL_PARENT, status.toString()));
       Process perl = pb.start();
       perl.getOutputStream().close();
-      return new Watched(perl, new Lines(perl.getInputStream()),
-          new Lines(perl.getErrorStream()), status);
+      return new Watched(
+          perl, new Lines(perl.getInputStream()), new Lines(perl.getErrorStream()), status);
     }
 
     String awaitFirstLine() throws InterruptedException {
@@ -195,8 +214,10 @@ class SignalsTest {
     void signal(String name) throws Exception {
       List<ProcessHandle> children = perl.children().toList();
       assertThat(children).as("the fake under perl").hasSize(1);
-      Process kill = new ProcessBuilder("kill", "-s", name,
-          Long.toString(children.get(0).pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-s", name, Long.toString(children.get(0).pid()))
+              .inheritIO()
+              .start();
       assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(kill.exitValue()).as("kill -s %s", name).isZero();
     }
@@ -226,8 +247,8 @@ class SignalsTest {
   }
 
   /**
-   * A stream read on its own thread; the first line, or some text, can be awaited, and the whole
-   * at its end.
+   * A stream read on its own thread; the first line, or some text, can be awaited, and the whole at
+   * its end.
    */
   private static final class Lines {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -276,8 +297,11 @@ class SignalsTest {
         while (!bytes.toString(StandardCharsets.UTF_8).contains(text)) {
           long left = deadline - System.nanoTime();
           if (ended || left <= 0) {
-            throw new AssertionError("no \"" + text + "\" within 30 s; so far: "
-                + bytes.toString(StandardCharsets.UTF_8));
+            throw new AssertionError(
+                "no \""
+                    + text
+                    + "\" within 30 s; so far: "
+                    + bytes.toString(StandardCharsets.UTF_8));
           }
           TimeUnit.NANOSECONDS.timedWait(bytes, left);
         }

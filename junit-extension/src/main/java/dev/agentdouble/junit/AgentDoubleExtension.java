@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -43,25 +43,31 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * {@code @ExtendWith(AgentDoubleExtension.class)}; programmatic: {@code @RegisterExtension static
  * AgentDoubleExtension agents = AgentDoubleExtension.builder().timing(Timing.RECORDED).build();}.
  *
- * <p>One WireMock server on loopback per JVM decides which tape answers which invocation; each
- * fake keeps to its own URL path, so tests never see each other's stubs. At the end of a test,
- * runs still alive are killed, and (unless relaxed) an invocation that matched nothing or an
- * enqueued tape never used fails the test. A failed test keeps its fake's folder and prints it.
+ * <p>One WireMock server on loopback per JVM decides which tape answers which invocation; each fake
+ * keeps to its own URL path, so tests never see each other's stubs. At the end of a test, runs
+ * still alive are killed, and (unless relaxed) an invocation that matched nothing or an enqueued
+ * tape never used fails the test. A failed test keeps its fake's folder and prints it.
  *
  * <p>A test whose code is blocked reading a run of the fake (a tape that hangs) cannot hang the
- * build: when the test times out, whatever its {@code @Timeout} thread mode, or, without a
- * timeout, at the extension's own deadline ({@link Builder#deadline}), the runs of its fakes still
- * going are ended, so the read returns, and the test fails naming each run, its tape and where it
- * was. No state lives in fields: everything is in the {@link ExtensionContext.Store}.
+ * build: when the test times out, whatever its {@code @Timeout} thread mode, or, without a timeout,
+ * at the extension's own deadline ({@link Builder#deadline}), the runs of its fakes still going are
+ * ended, so the read returns, and the test fails naming each run, its tape and where it was. No
+ * state lives in fields: everything is in the {@link ExtensionContext.Store}.
  */
-public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEachCallback,
-    AfterEachCallback, AfterAllCallback, ParameterResolver, InvocationInterceptor,
-    TestExecutionExceptionHandler {
+public final class AgentDoubleExtension
+    implements BeforeAllCallback,
+        BeforeEachCallback,
+        AfterEachCallback,
+        AfterAllCallback,
+        ParameterResolver,
+        InvocationInterceptor,
+        TestExecutionExceptionHandler {
   private static final Namespace NAMESPACE = Namespace.create(AgentDoubleExtension.class);
   private static final String HANDLE = "fake-agent";
   private static final String GUARD = "guard";
 
   private final Settings settings;
+
   /** The builder's own deadline; empty: from the configuration; {@link Duration#ZERO}: none. */
   private final Optional<Duration> deadline;
 
@@ -124,8 +130,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
      */
     public Builder deadline(Duration limit) {
       if (limit.isNegative() || limit.isZero()) {
-        throw new IllegalArgumentException("deadline must be positive, was " + limit
-            + "; noDeadline() turns it off");
+        throw new IllegalArgumentException(
+            "deadline must be positive, was " + limit + "; noDeadline() turns it off");
       }
       deadline = Optional.of(limit);
       return this;
@@ -138,8 +144,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
 
     public AgentDoubleExtension build() {
-      return new AgentDoubleExtension(new Settings(timing, strictUnmatched, strictUnused,
-          gateTimeout), deadline);
+      return new AgentDoubleExtension(
+          new Settings(timing, strictUnmatched, strictUnused, gateTimeout), deadline);
     }
   }
 
@@ -167,8 +173,9 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     if (context.getTestMethod().isEmpty()) {
-      throw new ExtensionConfigurationException("a FakeAgent parameter belongs to a test method; "
-          + "for one per class use a static FakeAgent field");
+      throw new ExtensionConfigurationException(
+          "a FakeAgent parameter belongs to a test method; "
+              + "for one per class use a static FakeAgent field");
     }
     return handle(context);
   }
@@ -184,14 +191,20 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   }
 
   @Override
-  public void interceptTestMethod(Invocation<Void> invocation,
-      ReflectiveInvocationContext<Method> method, ExtensionContext context) throws Throwable {
+  public void interceptTestMethod(
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext context)
+      throws Throwable {
     guard(invocation, context, false);
   }
 
   @Override
-  public void interceptTestTemplateMethod(Invocation<Void> invocation,
-      ReflectiveInvocationContext<Method> method, ExtensionContext context) throws Throwable {
+  public void interceptTestTemplateMethod(
+      Invocation<Void> invocation,
+      ReflectiveInvocationContext<Method> method,
+      ExtensionContext context)
+      throws Throwable {
     guard(invocation, context, true);
   }
 
@@ -206,20 +219,23 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
       Handle handle = c.getStore(NAMESPACE).get(key(c), Handle.class);
       if (handle != null) {
         // a class's fake may serve other tests: only its runs started from now on are this test's
-        watched.add(new Guard.Watched(handle.agent(), c == context ? 0
-            : handle.agent().runsStarted()));
+        watched.add(
+            new Guard.Watched(handle.agent(), c == context ? 0 : handle.agent().runsStarted()));
       }
     }
-    Optional<Deadline> due = watched.isEmpty() ? Optional.empty()
-        : Deadline.of(context, deadline, template);
+    Optional<Deadline> due =
+        watched.isEmpty() ? Optional.empty() : Deadline.of(context, deadline, template);
     if (due.isEmpty()) {
       invocation.proceed();
       return;
     }
     Guard guard = new Guard(watched, due.get());
     context.getStore(NAMESPACE).put(GUARD + ":" + context.getUniqueId(), guard);
-    Watchdog watchdog = context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(Watchdog.class, k -> new Watchdog(), Watchdog.class);
+    Watchdog watchdog =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(Watchdog.class, k -> new Watchdog(), Watchdog.class);
     ScheduledFuture<?> timer = watchdog.schedule(guard::fire, due.get().after());
     try {
       invocation.proceed();
@@ -296,10 +312,14 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
 
     synchronized Overran failure(Throwable cause) {
-      StringBuilder m = new StringBuilder("fake agent: the test ").append(deadline.describe())
-          .append(" while ").append(ended.size() == 1 ? "a run" : ended.size() + " runs")
-          .append(" of the fake agent ").append(ended.size() == 1 ? "was" : "were")
-          .append(" still going; ended (SIGKILL) so that the test could end:");
+      StringBuilder m =
+          new StringBuilder("fake agent: the test ")
+              .append(deadline.describe())
+              .append(" while ")
+              .append(ended.size() == 1 ? "a run" : ended.size() + " runs")
+              .append(" of the fake agent ")
+              .append(ended.size() == 1 ? "was" : "were")
+              .append(" still going; ended (SIGKILL) so that the test could end:");
       for (String run : ended) {
         m.append("\n  ").append(run);
       }
@@ -314,27 +334,32 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     Class<?> type = context.getRequiredTestClass();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       for (Field field : c.getDeclaredFields()) {
-        if (field.getType() != FakeAgent.class || Modifier.isStatic(field.getModifiers()) != statics) {
+        if (field.getType() != FakeAgent.class
+            || Modifier.isStatic(field.getModifiers()) != statics) {
           continue;
         }
         if (Modifier.isFinal(field.getModifiers())) {
-          throw new ExtensionConfigurationException("FakeAgent field [" + c.getSimpleName() + "."
-              + field.getName() + "] must not be final");
+          throw new ExtensionConfigurationException(
+              "FakeAgent field ["
+                  + c.getSimpleName()
+                  + "."
+                  + field.getName()
+                  + "] must not be final");
         }
         try {
           field.setAccessible(true);
           field.set(instance, handle(context));
         } catch (IllegalAccessException e) {
-          throw new ExtensionConfigurationException("cannot set FakeAgent field ["
-              + c.getSimpleName() + "." + field.getName() + "]", e);
+          throw new ExtensionConfigurationException(
+              "cannot set FakeAgent field [" + c.getSimpleName() + "." + field.getName() + "]", e);
         }
       }
     }
   }
 
   /**
-   * The fake of this context (test or class), made on first use. Keyed by the context's id: a
-   * store lookup also searches the parent contexts, and a test must not get its class's fake.
+   * The fake of this context (test or class), made on first use. Keyed by the context's id: a store
+   * lookup also searches the parent contexts, and a test must not get its class's fake.
    */
   private FakeAgent handle(ExtensionContext context) {
     ExtensionContext.Store store = context.getStore(NAMESPACE);
@@ -404,8 +429,13 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     boolean failed = context.getExecutionException().isPresent() || !problems.isEmpty();
     if (failed) {
       String kept = "the fake agent's folder is kept: " + agent.directory();
-      WorkFolder.keep(agent.directory(), "kept because " + context.getDisplayName() + " ("
-          + context.getUniqueId() + ") failed; delete it when done");
+      WorkFolder.keep(
+          agent.directory(),
+          "kept because "
+              + context.getDisplayName()
+              + " ("
+              + context.getUniqueId()
+              + ") failed; delete it when done");
       context.publishReportEntry("agentdouble", kept);
       System.err.println("agentdouble: " + context.getDisplayName() + ": " + kept);
     } else {
@@ -420,29 +450,40 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
 
   private static void vcr(ExtensionContext context, FakeAgent agent) {
     // on the method for one test; on the class for every test (and a static fake) in it
-    Optional<AgentTape> annotation = context.getTestMethod()
-        .map(m -> m.getAnnotation(AgentTape.class));
+    Optional<AgentTape> annotation =
+        context.getTestMethod().map(m -> m.getAnnotation(AgentTape.class));
     if (annotation.isEmpty()) {
-      annotation = Optional.ofNullable(context.getRequiredTestClass().getAnnotation(AgentTape.class));
+      annotation =
+          Optional.ofNullable(context.getRequiredTestClass().getAnnotation(AgentTape.class));
     }
     if (annotation.isEmpty()) {
       return;
     }
     AgentTape tape = annotation.get();
-    boolean ci = "true".equalsIgnoreCase(context.getConfigurationParameter("agentdouble.ci")
-        .orElse(System.getenv("CI")));
+    boolean ci =
+        "true"
+            .equalsIgnoreCase(
+                context.getConfigurationParameter("agentdouble.ci").orElse(System.getenv("CI")));
     // configuration parameters: set per run, or as system properties (-Dagentdouble.mode=...)
-    AgentTape.Mode mode = tape.mode() != AgentTape.Mode.CONFIGURED ? tape.mode()
-        : configuredMode(context, tape, ci);
-    Path root = Path.of(context.getConfigurationParameter("agentdouble.tapes")
-        .orElse("src/test/resources/agentdouble"));
-    Path file = root.resolve(context.getRequiredTestClass().getSimpleName())
-        .resolve(tape.value() + ".tape.ndjson");
+    AgentTape.Mode mode =
+        tape.mode() != AgentTape.Mode.CONFIGURED ? tape.mode() : configuredMode(context, tape, ci);
+    Path root =
+        Path.of(
+            context
+                .getConfigurationParameter("agentdouble.tapes")
+                .orElse("src/test/resources/agentdouble"));
+    Path file =
+        root.resolve(context.getRequiredTestClass().getSimpleName())
+            .resolve(tape.value() + ".tape.ndjson");
     switch (mode) {
       case REPLAY -> {
         if (!Files.isRegularFile(file)) {
-          throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): no tape at "
-              + file.toAbsolutePath() + "; record it with -Dagentdouble.mode=record (outside CI)");
+          throw new ExtensionConfigurationException(
+              "@AgentTape(\""
+                  + tape.value()
+                  + "\"): no tape at "
+                  + file.toAbsolutePath()
+                  + "; record it with -Dagentdouble.mode=record (outside CI)");
         }
         replayAll(agent, file);
       }
@@ -459,16 +500,21 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
   }
 
   /** The mode {@code agentdouble.mode} names, else {@code auto} ({@code replay} in CI). */
-  private static AgentTape.Mode configuredMode(ExtensionContext context, AgentTape tape,
-      boolean ci) {
-    String mode = context.getConfigurationParameter("agentdouble.mode")
-        .orElse(ci ? "replay" : "auto");
+  private static AgentTape.Mode configuredMode(
+      ExtensionContext context, AgentTape tape, boolean ci) {
+    String mode =
+        context.getConfigurationParameter("agentdouble.mode").orElse(ci ? "replay" : "auto");
     return switch (mode) {
       case "replay" -> AgentTape.Mode.REPLAY;
       case "record" -> AgentTape.Mode.RECORD;
       case "auto" -> AgentTape.Mode.AUTO;
-      default -> throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value()
-          + "\"): agentdouble.mode must be replay, record or auto, was \"" + mode + "\"");
+      default ->
+          throw new ExtensionConfigurationException(
+              "@AgentTape(\""
+                  + tape.value()
+                  + "\"): agentdouble.mode must be replay, record or auto, was \""
+                  + mode
+                  + "\"");
     };
   }
 
@@ -483,7 +529,8 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
         }
         tapes.add(TapeReader.read(next));
       }
-      agent.when(InvocationPattern.invocation())
+      agent
+          .when(InvocationPattern.invocation())
           .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(Tape[]::new))
           .repeatLast();
     } catch (IOException e) {
@@ -491,18 +538,29 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     }
   }
 
-  private static void record(ExtensionContext context, FakeAgent agent, boolean ci, AgentTape tape,
-      Path file) {
+  private static void record(
+      ExtensionContext context, FakeAgent agent, boolean ci, AgentTape tape, Path file) {
     if (ci) {
-      throw new ExtensionConfigurationException("@AgentTape(\"" + tape.value() + "\"): recording "
-          + "is refused when CI=true (no real agent calls in CI); record " + file
-          + " locally and commit it");
+      throw new ExtensionConfigurationException(
+          "@AgentTape(\""
+              + tape.value()
+              + "\"): recording "
+              + "is refused when CI=true (no real agent calls in CI); record "
+              + file
+              + " locally and commit it");
     }
-    Path real = context.getConfigurationParameter("agentdouble.cli").map(Path::of)
-        .or(AgentDoubleExtension::realCliOnPath)
-        .orElseThrow(() -> new ExtensionConfigurationException("@AgentTape(\"" + tape.value()
-            + "\"): recording needs the real cursor-agent: none on PATH; name it with "
-            + "-Dagentdouble.cli=PATH"));
+    Path real =
+        context
+            .getConfigurationParameter("agentdouble.cli")
+            .map(Path::of)
+            .or(AgentDoubleExtension::realCliOnPath)
+            .orElseThrow(
+                () ->
+                    new ExtensionConfigurationException(
+                        "@AgentTape(\""
+                            + tape.value()
+                            + "\"): recording needs the real cursor-agent: none on PATH; name it with "
+                            + "-Dagentdouble.cli=PATH"));
     try {
       agent.recordTo(file, real);
     } catch (IOException e) {
@@ -539,7 +597,10 @@ public final class AgentDoubleExtension implements BeforeAllCallback, BeforeEach
     private static final long serialVersionUID = 1L;
 
     KeptFolder(Path dir) {
-      super("the fake agent's folder is kept: " + dir + " (shims, journal, gates)", null, false,
+      super(
+          "the fake agent's folder is kept: " + dir + " (shims, journal, gates)",
+          null,
+          false,
           false);
     }
   }

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>The mode comes from {@link #mode()}, else the configuration parameter (or system property)
  * {@code agentdouble.mode}: {@link Mode#REPLAY} (the tape must exist), {@link Mode#RECORD} (always
  * re-record), {@link Mode#AUTO} (record when missing). With {@code CI=true} the default is {@code
- * replay} and recording is refused.
- * Recording runs the real CLI ({@code cursor-agent} on PATH, or the configuration parameter
- * {@code agentdouble.cli}) through {@code agentdouble record}; a passed test keeps its runs as
- * {@code <name>.tape.ndjson}, {@code <name>.2.tape.ndjson}, ... (redacted and normalised).
+ * replay} and recording is refused. Recording runs the real CLI ({@code cursor-agent} on PATH, or
+ * the configuration parameter {@code agentdouble.cli}) through {@code agentdouble record}; a passed
+ * test keeps its runs as {@code <name>.tape.ndjson}, {@code <name>.2.tape.ndjson}, ... (redacted
+ * and normalised).
  *
  * <p>The annotation registers {@link AgentDoubleExtension} itself: a test class needs nothing else
  * to be handed a {@link FakeAgent}.
@@ -28,8 +28,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public @interface AgentTape {
   /** What the tape is for: replayed, recorded, or recorded when missing. */
   enum Mode {
-    /** The configuration parameter {@code agentdouble.mode}, else {@link #AUTO} ({@link #REPLAY}
-     *  when {@code CI=true}). */
+    /**
+     * The configuration parameter {@code agentdouble.mode}, else {@link #AUTO} ({@link #REPLAY}
+     * when {@code CI=true}).
+     */
     CONFIGURED,
     /** The tape must exist; it answers every invocation. */
     REPLAY,

@@ -1,19 +1,10 @@
 package dev.agentdouble.junit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.VerificationException;
 import com.github.tomakehurst.wiremock.client.WireMock;
-import com.github.tomakehurst.wiremock.stubbing.Scenario;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.github.tomakehurst.wiremock.verification.NearMiss;
 import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
@@ -22,7 +13,6 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.json.Json;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.Recordings;
@@ -31,12 +21,10 @@ import dev.agentdouble.junit.internal.Shim;
 import dev.agentdouble.junit.internal.Stubs;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
-import dev.agentdouble.tape.TapeWriter;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,14 +38,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * A fake {@code cursor-agent} for one test (or one test class): an executable to hand the code
@@ -81,7 +66,6 @@ public final class FakeAgent {
   /** How long {@link #takeInvocation()} waits by default. */
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
 
-
   private final ControlPlane plane;
   private final FakeAgentRuntime runtime;
   private final String id = UUID.randomUUID().toString();
@@ -89,14 +73,18 @@ public final class FakeAgent {
   private final Path bin;
   private final Path gates;
   private final String path;
+
   /** The invocations that asked for a tape, and those the CLI stopped before (the trust gate). */
   private final String invocations;
+
   private final Map<String, String> shimEnv = new LinkedHashMap<>();
   private final Stubs stubs;
   private volatile boolean strictUnmatched;
   private volatile boolean strictUnused;
+
   /** The bodies of the invocations not taken yet, as the control plane answered them. */
   private final BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
+
   private final AutoCloseable arrivals;
   private int taken;
   private int sequences;
@@ -154,8 +142,8 @@ public final class FakeAgent {
   }
 
   /**
-   * Entries to add to a {@link ProcessBuilder}'s environment for consumers that look the CLI up
-   * on {@code PATH}: {@code PATH} with {@link #binDir()} first, and the fake's configuration.
+   * Entries to add to a {@link ProcessBuilder}'s environment for consumers that look the CLI up on
+   * {@code PATH}: {@code PATH} with {@link #binDir()} first, and the fake's configuration.
    */
   public Map<String, String> environment() {
     Map<String, String> env = new LinkedHashMap<>();
@@ -168,10 +156,10 @@ public final class FakeAgent {
   }
 
   /**
-   * Later invocations run on a machine where every workspace is already trusted, as a
-   * developer's machine is after a first {@code --trust}. By default the fake is a fresh machine,
-   * as CI is: a print run without {@code --trust}, {@code -f} or {@code --yolo} stops at the
-   * workspace trust gate, as the real CLI does.
+   * Later invocations run on a machine where every workspace is already trusted, as a developer's
+   * machine is after a first {@code --trust}. By default the fake is a fresh machine, as CI is: a
+   * print run without {@code --trust}, {@code -f} or {@code --yolo} stops at the workspace trust
+   * gate, as the real CLI does.
    */
   public FakeAgent trustedWorkspaces() {
     synchronized (this) {
@@ -186,9 +174,9 @@ public final class FakeAgent {
   }
 
   /**
-   * The timing policy of later invocations: {@link Timing#FAST} (default), {@link
-   * Timing#RECORDED}, {@link Timing.Scale}, {@link Timing.MaxGap}; {@link Timing#parse} reads one
-   * from its spec ({@code scale:0.5}).
+   * The timing policy of later invocations: {@link Timing#FAST} (default), {@link Timing#RECORDED},
+   * {@link Timing.Scale}, {@link Timing.MaxGap}; {@link Timing#parse} reads one from its spec
+   * ({@code scale:0.5}).
    */
   public FakeAgent timing(Timing policy) {
     Objects.requireNonNull(policy, "policy");
@@ -212,7 +200,6 @@ public final class FakeAgent {
     recordings = new Recordings(dir.resolve("recordings"), target);
     Shim.writeRecording(bin, runtime, dir.resolve("recordings"), realCli, dir.resolve("pids"));
   }
-
 
   /** Answers the next invocation not answered by a stub with {@code tape} (first in, first out). */
   public FakeAgent enqueue(Tape tape) {
@@ -246,8 +233,8 @@ public final class FakeAgent {
   }
 
   /**
-   * What answers the invocations of one pattern: {@code reply(a, b)} answers the first with a,
-   * the second with b, and leaves later ones unmatched unless {@link #repeatLast()} is called.
+   * What answers the invocations of one pattern: {@code reply(a, b)} answers the first with a, the
+   * second with b, and leaves later ones unmatched unless {@link #repeatLast()} is called.
    */
   public final class Stubbing {
     private final InvocationPattern pattern;
@@ -294,14 +281,18 @@ public final class FakeAgent {
     }
   }
 
-
   static Tape resource(String resource) {
     String name = resource.startsWith("/") ? resource.substring(1) : resource;
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     try (InputStream in = loader.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalArgumentException("no tape " + name + " on the test classpath "
-            + "(put it under src/test/resources/" + name + ")");
+        throw new IllegalArgumentException(
+            "no tape "
+                + name
+                + " on the test classpath "
+                + "(put it under src/test/resources/"
+                + name
+                + ")");
       }
       return TapeReader.read(name, in);
     } catch (IOException e) {
@@ -311,8 +302,8 @@ public final class FakeAgent {
 
   /** Every invocation so far, oldest first. */
   public List<Invocation> invocations() {
-    List<LoggedRequest> requests = new ArrayList<>(
-        plane.server().findAll(postRequestedFor(urlMatching(invocations))));
+    List<LoggedRequest> requests =
+        new ArrayList<>(plane.server().findAll(postRequestedFor(urlMatching(invocations))));
     requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
     List<Invocation> invocations = new ArrayList<>();
     for (LoggedRequest request : requests) {
@@ -339,31 +330,58 @@ public final class FakeAgent {
       if (body == null) {
         int all = invocations().size();
         int unused = stubs.unused().size();
-        throw new AssertionError("fake agent not invoked within " + describe(timeout) + " ("
-            + all + (all == 1 ? " invocation" : " invocations") + ", " + taken + " taken, "
-            + unused + (unused == 1 ? " tape" : " tapes") + " queued)");
+        throw new AssertionError(
+            "fake agent not invoked within "
+                + describe(timeout)
+                + " ("
+                + all
+                + (all == 1 ? " invocation" : " invocations")
+                + ", "
+                + taken
+                + " taken, "
+                + unused
+                + (unused == 1 ? " tape" : " tapes")
+                + " queued)");
       }
       taken++;
     }
     return parse(body);
   }
 
-  /** Fails unless exactly {@code times} invocations match {@code pattern}, saying which came closest. */
+  /**
+   * Fails unless exactly {@code times} invocations match {@code pattern}, saying which came
+   * closest.
+   */
   public void verify(int times, InvocationPattern pattern) {
     try {
       plane.server().verify(times, pattern.toRequest(postRequestedFor(urlMatching(invocations))));
     } catch (VerificationException e) {
       int count = count(pattern);
-      StringBuilder message = new StringBuilder("expected " + times
-          + (times == 1 ? " invocation" : " invocations") + " matching " + pattern + ", got " + count
-          + " (of " + invocations().size() + ")");
+      StringBuilder message =
+          new StringBuilder(
+              "expected "
+                  + times
+                  + (times == 1 ? " invocation" : " invocations")
+                  + " matching "
+                  + pattern
+                  + ", got "
+                  + count
+                  + " (of "
+                  + invocations().size()
+                  + ")");
       if (count < times) {
-        List<NearMiss> misses = plane.server().findAllNearMissesFor(
-            pattern.toRequest(postRequestedFor(urlMatching(invocations))));
+        List<NearMiss> misses =
+            plane
+                .server()
+                .findAllNearMissesFor(
+                    pattern.toRequest(postRequestedFor(urlMatching(invocations))));
         if (!misses.isEmpty()) {
           NearMiss closest = misses.get(0);
-          message.append("\nclosest: ").append(parse(closest.getRequest().getBodyAsString()).summary())
-              .append('\n').append(DIFF.render(closest.getDiff()));
+          message
+              .append("\nclosest: ")
+              .append(parse(closest.getRequest().getBodyAsString()).summary())
+              .append('\n')
+              .append(DIFF.render(closest.getDiff()));
         }
       }
       throw new AssertionError(message.toString(), e);
@@ -373,7 +391,10 @@ public final class FakeAgent {
   private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
 
   private int count(InvocationPattern pattern) {
-    return plane.server().findAll(pattern.toRequest(postRequestedFor(urlMatching(invocations)))).size();
+    return plane
+        .server()
+        .findAll(pattern.toRequest(postRequestedFor(urlMatching(invocations))))
+        .size();
   }
 
   /** A condition for Awaitility: whether a run of the fake has reached {@code gate}. */
@@ -406,8 +427,14 @@ public final class FakeAgent {
       while (!Files.exists(file)) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new AssertionError("fake agent did not reach gate \"" + gate + "\" within "
-              + describe(timeout) + " (" + invocations().size() + " invocations)");
+          throw new AssertionError(
+              "fake agent did not reach gate \""
+                  + gate
+                  + "\" within "
+                  + describe(timeout)
+                  + " ("
+                  + invocations().size()
+                  + " invocations)");
         }
         WatchKey key = watch.poll(left, TimeUnit.NANOSECONDS);
         if (key != null) {
@@ -435,7 +462,6 @@ public final class FakeAgent {
     return this;
   }
 
-
   /**
    * Ends this fake: kills runs still alive, checks strictness, removes its stubs. Returns the
    * problems that fail the test, and adds notes (killed processes) to {@code notes}.
@@ -453,14 +479,16 @@ public final class FakeAgent {
     }
     if (strictUnmatched) {
       for (Stubs.Unmatched request : stubs.unmatched()) {
-        problems.add("an invocation matched no stub and no enqueued tape: "
-            + parse(request.body()).summary() + request.closest());
+        problems.add(
+            "an invocation matched no stub and no enqueued tape: "
+                + parse(request.body()).summary()
+                + request.closest());
       }
     }
     if (strictUnused) {
       for (String name : stubs.unused()) {
-        problems.add("enqueued " + name + " was never used (call allowUnused() if that is "
-            + "expected)");
+        problems.add(
+            "enqueued " + name + " was never used (call allowUnused() if that is " + "expected)");
       }
     }
     try {
@@ -469,13 +497,11 @@ public final class FakeAgent {
       throw new IllegalStateException("cannot stop listening for invocations", e);
     }
     stubs.remove();
-    plane.server().removeServeEventsMatching(
-        WireMock.anyRequestedFor(urlMatching(invocations))
-            .build());
+    plane
+        .server()
+        .removeServeEventsMatching(WireMock.anyRequestedFor(urlMatching(invocations)).build());
     return problems;
   }
-
-
 
   /** How many runs have started so far (each shim start counts), first run 0. */
   int runsStarted() {
@@ -487,17 +513,18 @@ public final class FakeAgent {
     return runs.end(from);
   }
 
-
-
-
-
-
-
-
   private static Invocation parse(String body) {
     InvocationRecord r = InvocationRecord.parse(body);
-    return new Invocation(r.argv(), r.prompt(), r.cwd(), r.outputFormat(), r.model(), r.stdin(),
-        r.pid(), r.env(), r.stoppedBy());
+    return new Invocation(
+        r.argv(),
+        r.prompt(),
+        r.cwd(),
+        r.outputFormat(),
+        r.model(),
+        r.stdin(),
+        r.pid(),
+        r.env(),
+        r.stoppedBy());
   }
 
   private static String describe(Duration d) {

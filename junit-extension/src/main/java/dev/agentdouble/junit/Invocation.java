@@ -19,11 +19,18 @@ import java.util.Optional;
  * @param env {@code CURSOR_*} variables (values redacted) and those named in {@code
  *     AGENTDOUBLE_FORWARD_ENV}
  * @param stoppedBy why the CLI ended the run before it needed a tape, e.g. {@code trust-gate} (a
- *     print run in an untrusted workspace) or {@code resume} (a bad {@code --resume} id); empty
- *     for a run a tape answered
+ *     print run in an untrusted workspace) or {@code resume} (a bad {@code --resume} id); empty for
+ *     a run a tape answered
  */
-public record Invocation(List<String> argv, String prompt, String cwd, String outputFormat,
-    Optional<String> model, Optional<String> stdin, long pid, Map<String, String> env,
+public record Invocation(
+    List<String> argv,
+    String prompt,
+    String cwd,
+    String outputFormat,
+    Optional<String> model,
+    Optional<String> stdin,
+    long pid,
+    Map<String, String> env,
     Optional<String> stoppedBy) {
 
   public Invocation {
@@ -34,8 +41,13 @@ public record Invocation(List<String> argv, String prompt, String cwd, String ou
   /** A one-line summary for failure messages. */
   public String summary() {
     String p = prompt.length() > 60 ? prompt.substring(0, 57) + "..." : prompt;
-    return "prompt \"" + p.replace("\n", "\\n") + "\", " + outputFormat
-        + model.map(m -> ", model " + m).orElse("") + ", argv " + argv
+    return "prompt \""
+        + p.replace("\n", "\\n")
+        + "\", "
+        + outputFormat
+        + model.map(m -> ", model " + m).orElse("")
+        + ", argv "
+        + argv
         + stoppedBy.map(s -> ", stopped by the CLI: " + s).orElse("");
   }
 }

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which invocations a stub answers or a verification counts, built from {@link TextMatch}es
- * ({@code containing}, {@code matching}, {@code equalTo}, {@code absent}, ...):
+ * Which invocations a stub answers or a verification counts, built from {@link TextMatch}es ({@code
+ * containing}, {@code matching}, {@code equalTo}, {@code absent}, ...):
  *
  * <pre>{@code
  * agent.when(invocation().prompt(containing("fix")).outputFormat("json")).reply(tape);
@@ -56,7 +56,10 @@ public final class InvocationPattern {
     return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.expected());
   }
 
-  /** The requested output format is {@code format} ({@code text}, {@code json}, {@code stream-json}). */
+  /**
+   * The requested output format is {@code format} ({@code text}, {@code json}, {@code
+   * stream-json}).
+   */
   public InvocationPattern outputFormat(String format) {
     return and(InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(format), "output format " + format);
   }
@@ -67,8 +70,8 @@ public final class InvocationPattern {
   }
 
   /**
-   * The CLI stopped the run before it needed a tape, for this reason: {@code trust-gate},
-   * {@code auth}, {@code resume}, {@code new-session-id}, {@code allowed-tools}, ...
+   * The CLI stopped the run before it needed a tape, for this reason: {@code trust-gate}, {@code
+   * auth}, {@code resume}, {@code new-session-id}, {@code allowed-tools}, ...
    */
   public InvocationPattern stoppedBy(String reason) {
     return and(InvocationRecord.PATH_STOPPED_BY, equalTo(reason), "stopped by " + reason);
@@ -89,8 +92,7 @@ public final class InvocationPattern {
    * only when named in {@code AGENTDOUBLE_FORWARD_ENV}.
    */
   public InvocationPattern env(String name, TextMatch pattern) {
-    return and(InvocationRecord.pathOfEnv(name), pattern,
-        "env " + name + " " + pattern.expected());
+    return and(InvocationRecord.pathOfEnv(name), pattern, "env " + name + " " + pattern.expected());
   }
 
   /** The pattern's conditions added to a WireMock request pattern. */

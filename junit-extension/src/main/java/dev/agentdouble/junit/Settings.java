@@ -12,11 +12,12 @@ import java.util.Objects;
  * @param strictUnused whether an enqueued tape never used fails the test
  * @param gateTimeout how long a run waits at a step gate before giving up (exit 70)
  */
-public record Settings(Timing timing, boolean strictUnmatched, boolean strictUnused,
-    Duration gateTimeout) {
+public record Settings(
+    Timing timing, boolean strictUnmatched, boolean strictUnused, Duration gateTimeout) {
 
   /** Fast timing, strict both ways, 30 s gates. */
-  public static final Settings DEFAULTS = new Settings(Timing.FAST, true, true, Duration.ofSeconds(30));
+  public static final Settings DEFAULTS =
+      new Settings(Timing.FAST, true, true, Duration.ofSeconds(30));
 
   public Settings {
     Objects.requireNonNull(timing, "timing");

@@ -8,8 +8,8 @@ import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /**
  * Runs a {@code @ParameterizedTest} once per variant of a tape: the original, then every {@link
- * dev.agentdouble.variants.Variants variant} (re-chunked, cut mid-line, noisy, ...), each named, so a
- * consumer's parser meets realistic damage in a few lines:
+ * dev.agentdouble.variants.Variants variant} (re-chunked, cut mid-line, noisy, ...), each named, so
+ * a consumer's parser meets realistic damage in a few lines:
  *
  * <pre>{@code
  * @ParameterizedTest

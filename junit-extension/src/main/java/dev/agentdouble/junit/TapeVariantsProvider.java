@@ -12,8 +12,7 @@ import org.junit.jupiter.params.provider.ArgumentsProvider;
 import org.junit.jupiter.params.support.AnnotationConsumer;
 
 /** The arguments of {@link TapeVariants}: named tapes, the original first. */
-final class TapeVariantsProvider implements ArgumentsProvider,
-    AnnotationConsumer<TapeVariants> {
+final class TapeVariantsProvider implements ArgumentsProvider, AnnotationConsumer<TapeVariants> {
   private TapeVariants annotation;
 
   @Override

@@ -149,8 +149,15 @@ public sealed interface TextMatch {
     try {
       Pattern.compile(regex);
     } catch (PatternSyntaxException e) {
-      throw new IllegalArgumentException("not a regular expression: " + regex + " ("
-          + e.getDescription() + " near index " + e.getIndex() + ")", e);
+      throw new IllegalArgumentException(
+          "not a regular expression: "
+              + regex
+              + " ("
+              + e.getDescription()
+              + " near index "
+              + e.getIndex()
+              + ")",
+          e);
     }
   }
 }

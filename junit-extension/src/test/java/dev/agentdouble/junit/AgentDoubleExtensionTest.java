@@ -35,7 +35,8 @@ class AgentDoubleExtensionTest {
   static final List<String> REPLAYED = Collections.synchronizedList(new ArrayList<>());
 
   static Tape says(String text) {
-    return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
+    return new Tape(
+        Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
   }
 
   private static Events run(Class<?> fixture) {
@@ -52,18 +53,31 @@ class AgentDoubleExtensionTest {
     void invokesWithAPromptNoStubExpects(FakeAgent agent) {
       agent.when(invocation().prompt(containing("deploy"))).reply(says("ok"));
       Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy");
-      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "refactor the cart");
+      Runs.run(
+          agent.executable(),
+          "-p",
+          "--trust",
+          "--output-format",
+          "stream-json",
+          "refactor the cart");
     }
   }
 
   @Test
   void anInvocationThatMatchedNothingFailsTheTestNamingIt() {
-    run(UnmatchedInvocation.class).assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(AssertionError.class),
-        message(m -> m.startsWith("fake agent: an invocation matched no stub and no enqueued tape: "
-            + "prompt \"refactor the cart\", stream-json, argv [-p, --trust, --output-format, "
-            + "stream-json, refactor the cart]")
-            && m.contains("closest stub"))));
+    run(UnmatchedInvocation.class)
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(AssertionError.class),
+                message(
+                    m ->
+                        m.startsWith(
+                                "fake agent: an invocation matched no stub and no enqueued tape: "
+                                    + "prompt \"refactor the cart\", stream-json, argv [-p, --trust, --output-format, "
+                                    + "stream-json, refactor the cart]")
+                            && m.contains("closest stub"))));
   }
 
   @ExtendWith(AgentDoubleExtension.class)
@@ -77,14 +91,20 @@ class AgentDoubleExtensionTest {
 
   @Test
   void anEnqueuedTapeNeverUsedFailsTheTest() {
-    run(UnusedTape.class).assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(AssertionError.class),
-        message("fake agent: enqueued tape #2 was never used (call allowUnused() if that is expected)")));
+    run(UnusedTape.class)
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(AssertionError.class),
+                message(
+                    "fake agent: enqueued tape #2 was never used (call allowUnused() if that is expected)")));
   }
 
   static class Relaxed {
     @RegisterExtension
-    static AgentDoubleExtension agents = AgentDoubleExtension.builder().allowUnused().allowUnmatched().build();
+    static AgentDoubleExtension agents =
+        AgentDoubleExtension.builder().allowUnused().allowUnmatched().build();
 
     @Test
     void leavesATapeAndInvokesUnexpectedly(FakeAgent agent) {
@@ -110,9 +130,13 @@ class AgentDoubleExtensionTest {
 
   @Test
   void aFinalFieldIsAConfigurationErrorNamingIt() {
-    run(FinalField.class).assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class),
-        message("FakeAgent field [FinalField.agent] must not be final")));
+    run(FinalField.class)
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(ExtensionConfigurationException.class),
+                message("FakeAgent field [FinalField.agent] must not be final")));
   }
 
   @ExtendWith(AgentDoubleExtension.class)
@@ -143,9 +167,11 @@ class AgentDoubleExtensionTest {
     List<String> seen = new ArrayList<>(LIFECYCLES);
     assertThat(seen).hasSize(6);
     assertThat(seen.get(0)).isEqualTo(seen.get(3)); // one fake for the class
-    assertThat(seen.get(1).substring(5)).isEqualTo(seen.get(2).substring(6)); // field and parameter: same
+    assertThat(seen.get(1).substring(5))
+        .isEqualTo(seen.get(2).substring(6)); // field and parameter: same
     assertThat(seen.get(1)).isNotEqualTo(seen.get(4)); // a new one per test
-    assertThat(seen).allSatisfy(s -> assertThat(Path.of(s.substring(s.indexOf(':') + 1))).doesNotExist());
+    assertThat(seen)
+        .allSatisfy(s -> assertThat(Path.of(s.substring(s.indexOf(':') + 1))).doesNotExist());
   }
 
   static final List<Long> PIDS = Collections.synchronizedList(new ArrayList<>());
@@ -154,9 +180,19 @@ class AgentDoubleExtensionTest {
   static class LeavesAHangingRun {
     @Test
     void startsAHangAndWalksAway(FakeAgent agent) throws Exception {
-      agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "x\n"), new Frame.Hang(0, false))));
-      Process p = new ProcessBuilder(agent.executable().toString(), "-p", "--trust", "--output-format", "stream-json", "hi")
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+      agent.enqueue(
+          new Tape(
+              Header.empty(), List.of(Frame.OutBytes.text(0, "x\n"), new Frame.Hang(0, false))));
+      Process p =
+          new ProcessBuilder(
+                  agent.executable().toString(),
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  "stream-json",
+                  "hi")
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .start();
       p.getInputStream().read();
       PIDS.add(p.pid());
     }
@@ -168,13 +204,15 @@ class AgentDoubleExtensionTest {
     run(LeavesAHangingRun.class).assertStatistics(stats -> stats.succeeded(1));
 
     long pid = PIDS.get(0);
-    ProcessHandle.of(pid).ifPresent(p -> {
-      try {
-        p.onExit().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-    });
+    ProcessHandle.of(pid)
+        .ifPresent(
+            p -> {
+              try {
+                p.onExit().get(10, TimeUnit.SECONDS);
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
     assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
   }
 
@@ -207,11 +245,17 @@ class AgentDoubleExtensionTest {
 
   @Test
   void replayModeWithoutItsTapeSaysWhereItLookedAndHowToRecord() {
-    run(MissingTape.class).assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class),
-        message(m -> m.contains("@AgentTape(\"nothing-here\"): no tape at ")
-            && m.contains("agentdouble/MissingTape/nothing-here.tape.ndjson")
-            && m.contains("-Dagentdouble.mode=record"))));
+    run(MissingTape.class)
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(ExtensionConfigurationException.class),
+                message(
+                    m ->
+                        m.contains("@AgentTape(\"nothing-here\"): no tape at ")
+                            && m.contains("agentdouble/MissingTape/nothing-here.tape.ndjson")
+                            && m.contains("-Dagentdouble.mode=record"))));
   }
 
   @ExtendWith(AgentDoubleExtension.class)
@@ -219,8 +263,12 @@ class AgentDoubleExtensionTest {
     @Test
     @AgentTape(value = "hello", mode = AgentTape.Mode.REPLAY)
     void replays(FakeAgent agent) {
-      REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one").out());
-      REPLAYED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "two").out());
+      REPLAYED.add(
+          Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one")
+              .out());
+      REPLAYED.add(
+          Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "two")
+              .out());
     }
   }
 
@@ -245,8 +293,9 @@ class AgentDoubleExtensionTest {
   static class AnnotationAlone {
     @Test
     void isHandedAFakeThatReplaysTheTape(FakeAgent agent) {
-      ALONE.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json",
-          "one").out());
+      ALONE.add(
+          Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one")
+              .out());
     }
   }
 
@@ -276,10 +325,16 @@ class AgentDoubleExtensionTest {
         .selectors(selectClass(Records.class))
         .execute()
         .testEvents()
-        .assertThatEvents().haveExactly(1, finishedWithFailure(
-            instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("@AgentTape(\"fresh\"): agentdouble.mode must be replay,"
-                + " record or auto, was \"replay-maybe\""))));
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(ExtensionConfigurationException.class),
+                message(
+                    m ->
+                        m.contains(
+                            "@AgentTape(\"fresh\"): agentdouble.mode must be replay,"
+                                + " record or auto, was \"replay-maybe\""))));
   }
 
   @ExtendWith(AgentDoubleExtension.class)
@@ -287,8 +342,24 @@ class AgentDoubleExtensionTest {
     @Test
     @AgentTape("fresh")
     void records(FakeAgent agent) {
-      RECORDED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "first question").out());
-      RECORDED.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "second question").out());
+      RECORDED.add(
+          Runs.run(
+                  agent.executable(),
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  "stream-json",
+                  "first question")
+              .out());
+      RECORDED.add(
+          Runs.run(
+                  agent.executable(),
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  "stream-json",
+                  "second question")
+              .out());
     }
   }
 
@@ -297,15 +368,23 @@ class AgentDoubleExtensionTest {
   @Test
   void recordingIsRefusedOnCi() throws Exception {
     Path root = Files.createTempDirectory("tapes");
-    Events onCi = EngineTestKit.engine("junit-jupiter")
-        .configurationParameter("agentdouble.tapes", root.toString())
-        .configurationParameter("agentdouble.ci", "true")
-        .configurationParameter("agentdouble.mode", "record")
-        .selectors(selectClass(Records.class)).execute().testEvents();
+    Events onCi =
+        EngineTestKit.engine("junit-jupiter")
+            .configurationParameter("agentdouble.tapes", root.toString())
+            .configurationParameter("agentdouble.ci", "true")
+            .configurationParameter("agentdouble.mode", "record")
+            .selectors(selectClass(Records.class))
+            .execute()
+            .testEvents();
 
-    onCi.assertThatEvents().haveExactly(1, finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class),
-        message(m -> m.startsWith("@AgentTape(\"fresh\"): recording is refused when CI=true"))));
+    onCi.assertThatEvents()
+        .haveExactly(
+            1,
+            finishedWithFailure(
+                instanceOf(ExtensionConfigurationException.class),
+                message(
+                    m ->
+                        m.startsWith("@AgentTape(\"fresh\"): recording is refused when CI=true"))));
   }
 
   @Test
@@ -313,10 +392,12 @@ class AgentDoubleExtensionTest {
     Path root = Files.createTempDirectory("tapes");
     // the "real" CLI: a script that answers with a stream-json event naming its prompt
     Path real = root.resolve("real-cursor-agent");
-    Files.writeString(real, "#!/bin/sh\n"
-        + "for last; do :; done\n"
-        + "printf '{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
-        + "[{\"type\":\"text\",\"text\":\"real answer to %s\"}]}}\\n' \"$last\"\n");
+    Files.writeString(
+        real,
+        "#!/bin/sh\n"
+            + "for last; do :; done\n"
+            + "printf '{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
+            + "[{\"type\":\"text\",\"text\":\"real answer to %s\"}]}}\\n' \"$last\"\n");
     real.toFile().setExecutable(true);
     RECORDED.clear();
 
@@ -325,19 +406,24 @@ class AgentDoubleExtensionTest {
         .configurationParameter("agentdouble.ci", "false")
         .configurationParameter("agentdouble.mode", "record")
         .configurationParameter("agentdouble.cli", real.toString())
-        .selectors(selectClass(Records.class)).execute().testEvents()
+        .selectors(selectClass(Records.class))
+        .execute()
+        .testEvents()
         .assertStatistics(stats -> stats.succeeded(1));
     List<String> live = new ArrayList<>(RECORDED);
     RECORDED.clear();
     EngineTestKit.engine("junit-jupiter")
         .configurationParameter("agentdouble.tapes", root.toString())
         .configurationParameter("agentdouble.mode", "replay")
-        .selectors(selectClass(Records.class)).execute().testEvents()
+        .selectors(selectClass(Records.class))
+        .execute()
+        .testEvents()
         .assertStatistics(stats -> stats.succeeded(1));
 
-    assertThat(live).containsExactly(
-        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to first question\"}]}}\n",
-        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to second question\"}]}}\n");
+    assertThat(live)
+        .containsExactly(
+            "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to first question\"}]}}\n",
+            "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"real answer to second question\"}]}}\n");
     assertThat(root.resolve("Records/fresh.tape.ndjson")).exists();
     assertThat(root.resolve("Records/fresh.2.tape.ndjson")).exists();
     assertThat(RECORDED).isEqualTo(live); // replayed in order, byte for byte
@@ -348,7 +434,9 @@ class AgentDoubleExtensionTest {
   static class ClassTape {
     @Test
     void usesTheClassTape(FakeAgent agent) {
-      CLASS_TAPE.add(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one").out());
+      CLASS_TAPE.add(
+          Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one")
+              .out());
     }
   }
 
@@ -362,7 +450,9 @@ class AgentDoubleExtensionTest {
 
     EngineTestKit.engine("junit-jupiter")
         .configurationParameter("agentdouble.tapes", root.toString())
-        .selectors(selectClass(ClassTape.class)).execute().testEvents()
+        .selectors(selectClass(ClassTape.class))
+        .execute()
+        .testEvents()
         .assertStatistics(stats -> stats.succeeded(1));
 
     assertThat(CLASS_TAPE).containsExactly("class tape\n");

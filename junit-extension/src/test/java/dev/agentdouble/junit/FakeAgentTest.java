@@ -1,14 +1,14 @@
 package dev.agentdouble.junit;
 
-import static dev.agentdouble.junit.TextMatch.containing;
 import static dev.agentdouble.junit.InvocationPattern.invocation;
+import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
@@ -29,15 +29,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class FakeAgentTest {
   static Tape says(String text, int exit) {
-    return new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(1, exit)));
+    return new Tape(
+        Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(1, exit)));
   }
 
   @Test
   void answersInvocationsWithEnqueuedTapesInOrder(FakeAgent agent) {
     agent.enqueue(says("first", 0)).enqueue(says("second", 3));
 
-    Runs.Result one = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one");
-    Runs.Result two = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5", "two");
+    Runs.Result one =
+        Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one");
+    Runs.Result two =
+        Runs.run(
+            agent.executable(),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "--model",
+            "gpt-5",
+            "two");
 
     assertThat(one.out()).isEqualTo("first\n");
     assertThat(two.out()).isEqualTo("second\n");
@@ -46,8 +57,9 @@ class FakeAgentTest {
     Invocation second = agent.takeInvocation();
     assertThat(first.prompt()).isEqualTo("one");
     assertThat(second.model()).contains("gpt-5");
-    assertThat(second.argv()).containsExactly("-p", "--trust", "--output-format", "stream-json",
-        "--model", "gpt-5", "two");
+    assertThat(second.argv())
+        .containsExactly(
+            "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5", "two");
     assertThat(agent.invocations()).hasSize(2);
   }
 
@@ -55,15 +67,18 @@ class FakeAgentTest {
   void answersWithBuiltInTapesOfTheCatalog(FakeAgent agent) {
     agent.enqueue(Catalog.tape("usage-limit")).enqueue(Catalog.tape("tool-read"));
 
-    Runs.Result limit = Runs.run(agent.executable(), "-p", "--trust", "--output-format",
-        "stream-json", "refactor it");
-    Runs.Result read = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "what?");
+    Runs.Result limit =
+        Runs.run(
+            agent.executable(), "-p", "--trust", "--output-format", "stream-json", "refactor it");
+    Runs.Result read =
+        Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "what?");
 
     assertThat(limit.exit()).isEqualTo(1);
     assertThat(limit.out().lines()).hasSize(2);
     assertThat(limit.err()).startsWith("ActionRequiredError: You've hit your usage limit");
     assertThat(read.exit()).isZero();
-    assertThat(read.out()).startsWith("{\"type\":\"result\",\"subtype\":\"success\"")
+    assertThat(read.out())
+        .startsWith("{\"type\":\"result\",\"subtype\":\"success\"")
         .contains("exports the `Item` interface");
   }
 
@@ -72,10 +87,30 @@ class FakeAgentTest {
     agent.when(invocation().prompt(containing("deploy"))).reply(says("fails", 1), says("works", 0));
     agent.when(invocation().outputFormat("json")).reply(says("{}", 0)).repeatLast();
 
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy now").exit()).isEqualTo(1);
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "deploy again").out()).isEqualTo("works\n");
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "a").out()).isEqualTo("{}\n");
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "b").out()).isEqualTo("{}\n");
+    assertThat(
+            Runs.run(
+                    agent.executable(),
+                    "-p",
+                    "--trust",
+                    "--output-format",
+                    "stream-json",
+                    "deploy now")
+                .exit())
+        .isEqualTo(1);
+    assertThat(
+            Runs.run(
+                    agent.executable(),
+                    "-p",
+                    "--trust",
+                    "--output-format",
+                    "stream-json",
+                    "deploy again")
+                .out())
+        .isEqualTo("works\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "a").out())
+        .isEqualTo("{}\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "b").out())
+        .isEqualTo("{}\n");
     agent.verify(2, invocation().prompt(containing("deploy")));
   }
 
@@ -84,18 +119,31 @@ class FakeAgentTest {
     agent.allowUnmatched();
     agent.when(invocation().prompt(containing("deploy"))).reply(says("x", 0));
 
-    Runs.Result r = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "something else");
+    Runs.Result r =
+        Runs.run(
+            agent.executable(),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "something else");
 
     assertThat(r.exit()).isEqualTo(70);
-    assertThat(r.err()).startsWith("agentdouble: the control server").contains("has no tape for this invocation");
+    assertThat(r.err())
+        .startsWith("agentdouble: the control server")
+        .contains("has no tape for this invocation");
   }
 
   @Test
   void consumersThatSearchPathFindTheShimThroughTheEnvironment(FakeAgent agent) {
     agent.enqueue(says("via PATH", 0));
 
-    Runs.Result r = Runs.run(Path.of("/bin/sh"), agent.environment(), "-c",
-        "cursor-agent -p --trust --output-format stream-json hi");
+    Runs.Result r =
+        Runs.run(
+            Path.of("/bin/sh"),
+            agent.environment(),
+            "-c",
+            "cursor-agent -p --trust --output-format stream-json hi");
 
     assertThat(r.out()).isEqualTo("via PATH\n");
   }
@@ -109,8 +157,11 @@ class FakeAgentTest {
     agent.enqueue(says("answered", 0));
     Map<String, String> env = new HashMap<>(agent.environment());
     String secret = env.remove("AGENTDOUBLE_SECRET");
-    Path launcher = Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath()
-        .normalize().resolve("fake-agent/bin/cursor-agent");
+    Path launcher =
+        Path.of(System.getProperty("agentdouble.root", ".."))
+            .toAbsolutePath()
+            .normalize()
+            .resolve("fake-agent/bin/cursor-agent");
 
     Runs.Result stranger = Runs.run(launcher, env, "-p", "--trust", "hi");
 
@@ -119,11 +170,11 @@ class FakeAgentTest {
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
     assertThat(Files.readString(agent.executable())).contains("AGENTDOUBLE_SECRET=");
     assertThat(stranger.exit()).isEqualTo(70);
-    assertThat(stranger.err()).contains("refused this invocation (HTTP 401): "
-        + "AGENTDOUBLE_SECRET is not set");
+    assertThat(stranger.err())
+        .contains("refused this invocation (HTTP 401): " + "AGENTDOUBLE_SECRET is not set");
     assertThat(agent.invocations()).isEmpty();
-    Runs.Result shim = Runs.run(agent.executable(), "-p", "--trust", "--output-format",
-        "stream-json", "hi");
+    Runs.Result shim =
+        Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "hi");
     assertThat(shim.out()).isEqualTo("answered\n");
     assertThat(agent.takeInvocation().prompt()).isEqualTo("hi");
   }
@@ -139,10 +190,20 @@ class FakeAgentTest {
 
   @Test
   void stepGatesHoldARunUntilTheTestReleasesIt(FakeAgent agent) throws Exception {
-    agent.enqueue(new Tape(Header.empty(), List.of(Frame.OutBytes.text(0, "before\n"),
-        new Frame.Gate(0, "mid"), Frame.OutBytes.text(0, "after\n"), new Frame.Exit(0, 0))));
+    agent.enqueue(
+        new Tape(
+            Header.empty(),
+            List.of(
+                Frame.OutBytes.text(0, "before\n"),
+                new Frame.Gate(0, "mid"),
+                Frame.OutBytes.text(0, "after\n"),
+                new Frame.Exit(0, 0))));
 
-    CompletableFuture<Runs.Result> run = CompletableFuture.supplyAsync(() -> Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "x"));
+    CompletableFuture<Runs.Result> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                Runs.run(
+                    agent.executable(), "-p", "--trust", "--output-format", "stream-json", "x"));
     await().atMost(Duration.ofSeconds(20)).until(agent.reached("mid"));
     assertThat(run).isNotDone();
     agent.release("mid");
@@ -155,10 +216,12 @@ class FakeAgentTest {
     agent.enqueue(says("ok", 0));
     Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", "refactor the cart");
 
-    assertThatThrownBy(() -> agent.verify(1, invocation().prompt(containing("deploy")).outputFormat("json")))
+    assertThatThrownBy(
+            () -> agent.verify(1, invocation().prompt(containing("deploy")).outputFormat("json")))
         .isInstanceOf(AssertionError.class)
-        .hasMessageStartingWith("expected 1 invocation matching prompt deploy, output format json, got 0 (of 1)\n"
-            + "closest: prompt \"refactor the cart\", json, argv [-p, --trust, --output-format, json, refactor the cart]")
+        .hasMessageStartingWith(
+            "expected 1 invocation matching prompt deploy, output format json, got 0 (of 1)\n"
+                + "closest: prompt \"refactor the cart\", json, argv [-p, --trust, --output-format, json, refactor the cart]")
         .hasMessageContaining("$.prompt");
   }
 
@@ -168,8 +231,8 @@ class FakeAgentTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo(CursorMessages.trustRequired(
-        Path.of("").toAbsolutePath().toString()));
+    assertThat(r.err())
+        .isEqualTo(CursorMessages.trustRequired(Path.of("").toAbsolutePath().toString()));
     assertThat(agent.takeInvocation().stoppedBy()).contains("trust-gate");
     agent.verify(1, invocation().prompt(containing("deploy")).stoppedBy("trust-gate"));
   }
@@ -178,18 +241,20 @@ class FakeAgentTest {
   void trustGivenOnceLastsForTheFakeAndATrustedMachineNeedsNoFlag(FakeAgent agent) {
     agent.enqueue(says("one", 0)).enqueue(says("two", 0));
 
-    assertThat(Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json",
-        "first").out()).isEqualTo("one\n");
-    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "second")
-        .out()).isEqualTo("two\n");
+    assertThat(
+            Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "first")
+                .out())
+        .isEqualTo("one\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "second").out())
+        .isEqualTo("two\n");
   }
 
   @Test
   void aTrustedMachinePassesTheGateWithoutAFlag(FakeAgent agent) {
     agent.trustedWorkspaces().enqueue(says("deployed", 0));
 
-    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "deploy")
-        .out()).isEqualTo("deployed\n");
+    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "deploy").out())
+        .isEqualTo("deployed\n");
     assertThat(agent.takeInvocation().stoppedBy()).isEmpty();
   }
 
@@ -197,8 +262,10 @@ class FakeAgentTest {
   void argvPatternsMatchAnyElement(FakeAgent agent) {
     agent.when(invocation().argv("--force")).reply(says("forced", 0));
 
-    assertThat(Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "--force",
-        "go").out()).isEqualTo("forced\n");
+    assertThat(
+            Runs.run(agent.executable(), "-p", "--output-format", "stream-json", "--force", "go")
+                .out())
+        .isEqualTo("forced\n");
     agent.verify(1, invocation().argv("--force"));
     agent.verify(0, invocation().argv("--trust"));
   }
@@ -208,13 +275,12 @@ class FakeAgentTest {
     assertThatThrownBy(() -> agent.timing(Timing.parse("slow")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("timing slow: use fast, recorded, scale:F or max-gap:MS");
-    assertThatThrownBy(() -> AgentDoubleExtension.builder().timing(Timing.parse("scale:-1"))
-        .build())
+    assertThatThrownBy(
+            () -> AgentDoubleExtension.builder().timing(Timing.parse("scale:-1")).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("timing scale:-1: scale needs a factor >= 0");
     assertThatThrownBy(() -> agent.timing(null)).isInstanceOf(NullPointerException.class);
     assertThat(agent.timing(new Timing.MaxGap(50))).isSameAs(agent);
     assertThat(agent.environment()).containsEntry(FakeEnvironment.TIMING, "max-gap:50");
   }
-
 }

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
- * A test JVM killed outright (SIGKILL) in the middle of a test: the run of the fake it was
- * reading, started through a shell that outlives the JVM, ends anyway (the shim names the JVM as
- * its owner); the JVM could not clean its work folder, and the next start of the extension deletes
- * it, all but the folder it kept for a failed test.
+ * A test JVM killed outright (SIGKILL) in the middle of a test: the run of the fake it was reading,
+ * started through a shell that outlives the JVM, ends anyway (the shim names the JVM as its owner);
+ * the JVM could not clean its work folder, and the next start of the extension deletes it, all but
+ * the folder it kept for a failed test.
  */
 @Timeout(120)
 class KilledJvmTest {
@@ -51,12 +51,20 @@ class KilledJvmTest {
       agent.enqueue(Script.of("say hi").init().hang().build());
       // a shell stays the run's parent ("; :" keeps it from exec-ing): when this JVM is killed,
       // only the owner the shim names ties the run to it
-      Process sh = new ProcessBuilder("sh", "-c", "\"$0\" \"$@\"; :",
-          agent.executable().toString(), "-p", "--trust", "--output-format", "stream-json",
-          "say hi")
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      Process sh =
+          new ProcessBuilder(
+                  "sh",
+                  "-c",
+                  "\"$0\" \"$@\"; :",
+                  agent.executable().toString(),
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  "stream-json",
+                  "say hi")
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
       new BufferedReader(new InputStreamReader(sh.getInputStream(), StandardCharsets.UTF_8))
           .readLine();
       long fake = sh.children().findFirst().orElseThrow().pid();
@@ -85,13 +93,14 @@ class KilledJvmTest {
   @Test
   void theRunOfAKilledJvmEndsAndItsFolderIsCleanedOnTheNextStart() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        KilledJvmTest.class.getName())
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process jvm =
+        new ProcessBuilder(
+                java, "-cp", System.getProperty("java.class.path"), KilledJvmTest.class.getName())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     try {
-      Map<String, String> said = CompletableFuture.supplyAsync(() -> readUntilBlocked(jvm))
-          .get(90, TimeUnit.SECONDS);
+      Map<String, String> said =
+          CompletableFuture.supplyAsync(() -> readUntilBlocked(jvm)).get(90, TimeUnit.SECONDS);
       Path failed = Path.of(said.get("FAILED"));
       List<String> blocked = List.of(said.get("BLOCKED").split(" "));
       Path blocking = Path.of(blocked.get(0));
@@ -105,13 +114,18 @@ class KilledJvmTest {
       long killed = System.nanoTime();
 
       assertThat(fake.onExit().get(30, TimeUnit.SECONDS).isAlive()).as("the run").isFalse();
-      System.out.println("orphan exit (test JVM killed, run's parent alive): "
-          + (System.nanoTime() - killed) / 1_000_000 + " ms");
+      System.out.println(
+          "orphan exit (test JVM killed, run's parent alive): "
+              + (System.nanoTime() - killed) / 1_000_000
+              + " ms");
       assertThat(sh.onExit().get(30, TimeUnit.SECONDS).isAlive()).as("its shell").isFalse();
       // the killed JVM left its work folder; the next start (here, or of any test running in this
       // JVM meanwhile) cleans it
-      EngineTestKit.engine("junit-jupiter").selectors(selectClass(NextStart.class)).execute()
-          .testEvents().assertStatistics(stats -> stats.succeeded(1));
+      EngineTestKit.engine("junit-jupiter")
+          .selectors(selectClass(NextStart.class))
+          .execute()
+          .testEvents()
+          .assertStatistics(stats -> stats.succeeded(1));
 
       assertThat(blocking).as("the blocked test's folder").doesNotExist();
       assertThat(work.resolve("fake-agent.jsa")).doesNotExist();
@@ -127,8 +141,8 @@ class KilledJvmTest {
   private static Map<String, String> readUntilBlocked(Process jvm) {
     Map<String, String> said = new HashMap<>();
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(),
-          StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
       for (String line = out.readLine(); line != null; line = out.readLine()) {
         int space = line.indexOf(' ');
         if (space > 0) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
 import java.io.IOException;
 import java.lang.reflect.AnnotatedElement;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
@@ -31,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * it) never breaks a user's test.
  */
 class PublicApiTest {
-  private static final List<String> FOREIGN = List.of("com.github.tomakehurst.", "org.wiremock.",
-      "wiremock.");
+  private static final List<String> FOREIGN =
+      List.of("com.github.tomakehurst.", "org.wiremock.", "wiremock.");
 
   @Test
   void noPublicSignatureNamesAWireMockType() throws Exception {
@@ -69,7 +68,8 @@ class PublicApiTest {
       annotations(type.getName(), type, violations);
     }
 
-    assertThat(api).as("the public types of dev.agentdouble.junit")
+    assertThat(api)
+        .as("the public types of dev.agentdouble.junit")
         .contains(FakeAgent.class, InvocationPattern.class, TextMatch.class);
     assertThat(violations).as("WireMock types in the public API").isEmpty();
   }
@@ -81,7 +81,10 @@ class PublicApiTest {
 
     check("Sample.patterns", m.getGenericReturnType(), violations);
 
-    assertThat(violations).hasSize(1).first().asString()
+    assertThat(violations)
+        .hasSize(1)
+        .first()
+        .asString()
         .contains("com.github.tomakehurst.wiremock.matching.StringValuePattern");
   }
 
@@ -134,22 +137,26 @@ class PublicApiTest {
   }
 
   /** Every public type of the extension's API packages (not {@code .internal}), nested included. */
-  private static List<Class<?>> publicTypes() throws IOException, URISyntaxException,
-      ClassNotFoundException {
-    Path classes = Path.of(FakeAgent.class.getProtectionDomain().getCodeSource().getLocation()
-        .toURI());
+  private static List<Class<?>> publicTypes()
+      throws IOException, URISyntaxException, ClassNotFoundException {
+    Path classes =
+        Path.of(FakeAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     List<Class<?>> types = new ArrayList<>();
     List<String> names;
     try (Stream<Path> files = Files.walk(classes)) {
-      names = files.map(p -> classes.relativize(p).toString())
-          .filter(n -> n.startsWith("dev/agentdouble/junit/") && n.endsWith(".class"))
-          .filter(n -> !n.contains("/internal/") && !n.endsWith("package-info.class"))
-          .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-          .sorted().toList();
+      names =
+          files
+              .map(p -> classes.relativize(p).toString())
+              .filter(n -> n.startsWith("dev/agentdouble/junit/") && n.endsWith(".class"))
+              .filter(n -> !n.contains("/internal/") && !n.endsWith("package-info.class"))
+              .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
+              .sorted()
+              .toList();
     }
     for (String name : names) {
       Class<?> type = Class.forName(name, false, PublicApiTest.class.getClassLoader());
-      if (Modifier.isPublic(type.getModifiers()) && !type.isAnonymousClass()
+      if (Modifier.isPublic(type.getModifiers())
+          && !type.isAnonymousClass()
           && !type.isSynthetic()) {
         types.add(type);
       }

@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs an executable as the code under test would, stdin from /dev/null, with a bounded wait.
- * Used by the tests of this package and of {@code internal}.
+ * Runs an executable as the code under test would, stdin from /dev/null, with a bounded wait. Used
+ * by the tests of this package and of {@code internal}.
  */
 public final class Runs {
   /** What the run wrote and how it ended. */
@@ -35,8 +35,7 @@ public final class Runs {
    * Runs {@code executable} with {@code env} added to the test's environment; variables the test
    * JVM may have inherited that configure the fake ({@code AGENTDOUBLE_*}) are removed first.
    */
-  public static Result run(Path executable, Map<String, String> env, int seconds,
-      String... args) {
+  public static Result run(Path executable, Map<String, String> env, int seconds, String... args) {
     List<String> command = new ArrayList<>();
     command.add(executable.toString());
     command.addAll(List.of(args));
@@ -52,7 +51,8 @@ public final class Runs {
         p.destroyForcibly();
         throw new AssertionError("no exit within " + seconds + "s: " + command);
       }
-      return new Result(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
+      return new Result(
+          out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (Exception e) {
@@ -62,14 +62,15 @@ public final class Runs {
 
   /** What {@code in} gives until its end, read on another thread. */
   public static CompletableFuture<String> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        in.transferTo(bytes);
-        return bytes.toString(StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (in) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            in.transferTo(bytes);
+            return bytes.toString(StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 }

@@ -16,12 +16,15 @@ class TapeVariantsTest {
   static final List<Integer> EXITS = new CopyOnWriteArrayList<>();
 
   @ParameterizedTest(name = "{0}")
-  @TapeVariants(resource = "tapes/hello.tape.ndjson", seed = 42,
+  @TapeVariants(
+      resource = "tapes/hello.tape.ndjson",
+      seed = 42,
       only = {"rechunk", "cut-mid-line", "noise", "drop-result"})
   void eachVariantReachesTheConsumerThroughTheFake(Tape tape, FakeAgent agent) {
     agent.enqueue(tape);
 
-    Runs.Result r = Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "hi");
+    Runs.Result r =
+        Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "hi");
 
     EXITS.add(r.exit());
     assertThat(r.out()).isNotEmpty();

@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * The {@code agentdouble} command: {@code demo}, {@code replay}, {@code import}, {@code lint},
  * {@code show}, {@code diff}, {@code serve} and more ({@code agentdouble --help}), the commands of
- * a {@link CommandRegistry}. Data goes to stdout, diagnostics to stderr as
- * {@code agentdouble: subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ * a {@link CommandRegistry}. Data goes to stdout, diagnostics to stderr as {@code agentdouble:
+ * subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
  */
 public final class AgentDoubleCommand {
   private AgentDoubleCommand() {}

@@ -42,10 +42,10 @@ import java.util.OptionalLong;
  * {@code conversationId} equal to the session id); ids shorter than 8 characters are left alone.
  * Only whole JSON strings change (and field names, as the fake matches those too), but for the
  * cwd/home prefix; they are spliced into the line's bytes, so key order, number spelling and
- * escapes stay as the CLI wrote them. The user event's text that equals the prompt is never
- * rebased (replay puts the live prompt there). Raw stdout and stderr are kept verbatim, since the
- * fake never substitutes there. Header argv elements equal to (or under) the session id, cwd or
- * home are rebased too, as is the value of an {@code --option=value}.
+ * escapes stay as the CLI wrote them. The user event's text that equals the prompt is never rebased
+ * (replay puts the live prompt there). Raw stdout and stderr are kept verbatim, since the fake
+ * never substitutes there. Header argv elements equal to (or under) the session id, cwd or home are
+ * rebased too, as is the value of an {@code --option=value}.
  *
  * <p>A value is kept as recorded (and declared so) when rebasing it could not be undone at replay:
  * when the tape already holds a string equal to (or under) its canonical value, say a tool output
@@ -57,26 +57,29 @@ import java.util.OptionalLong;
 public final class Normaliser {
   /** The canonical session id. */
   public static final String SESSION_ID = "00000000-0000-4000-8000-000000000001";
+
   /** The canonical working folder. */
   public static final String CWD = "/workspace";
+
   /** The canonical home folder. */
   public static final String HOME = "/home/user";
+
   /** The canonical start of a run: 2026-01-01T00:00:00Z, epoch milliseconds. */
   public static final long EPOCH_MS = 1_767_225_600_000L;
 
   private Normaliser() {}
 
   /**
-   * What the recorder knows about the run it captured; each value is empty where it does not
-   * know, and then the tape itself is asked.
+   * What the recorder knows about the run it captured; each value is empty where it does not know,
+   * and then the tape itself is asked.
    *
    * @param cwd the folder the CLI ran in (its {@code --workspace}, else its working folder)
    * @param home the {@code $HOME} it ran with
    * @param prompt the prompt it was given
    * @param epochMs the wall-clock time the process started, epoch milliseconds (frame time 0)
    */
-  public record Context(Optional<String> cwd, Optional<String> home, Optional<String> prompt,
-      OptionalLong epochMs) {
+  public record Context(
+      Optional<String> cwd, Optional<String> home, Optional<String> prompt, OptionalLong epochMs) {
 
     /** Nothing known: everything is taken from the tape. */
     public static final Context NONE =
@@ -108,9 +111,9 @@ public final class Normaliser {
 
   /** {@code tape} with its volatile values rebased to the canonical ones and declared. */
   public static Tape normalise(Tape tape, Context context) {
-    return Rebase.normalise(tape,
-        new Rebase.Known(context.cwd(), context.home(), context.prompt(),
-            context.epochMs()),
+    return Rebase.normalise(
+        tape,
+        new Rebase.Known(context.cwd(), context.home(), context.prompt(), context.epochMs()),
         new Rebase.Canon(SESSION_ID, CWD, HOME, EPOCH_MS));
   }
 }

@@ -18,23 +18,21 @@ import java.util.regex.Pattern;
  * Takes secrets out of a tape before it is written, so that a recording cannot leak one by
  * omission. Each secret is replaced everywhere — header argv and every other header text, stdout
  * JSON lines, raw stdout, stderr — in its raw form and in the forms JSON writers give it (escaped
- * as {@code JSON.stringify} escapes, with {@code \/}, with {@code \}{@code u} escapes for
- * non-ASCII characters or for every character, escaped twice), by a stable marker naming its
- * source:
+ * as {@code JSON.stringify} escapes, with {@code \/}, with {@code \}{@code u} escapes for non-ASCII
+ * characters or for every character, escaped twice), by a stable marker naming its source:
  *
  * <ul>
- *   <li>the value of an environment variable whose name contains {@code KEY}, {@code TOKEN},
- *       {@code SECRET}, {@code PASSWORD}, {@code PASSWD}, {@code CREDENTIAL} or {@code AUTH}
- *       (any case; {@code AUTHOR} is not {@code AUTH}), at least {@value #MIN_LENGTH} characters:
- *       {@code REDACTED:CURSOR_API_KEY};
- *   <li>the values of {@code --api-key} and {@code --auth-token} ({@code REDACTED:api-key},
- *       {@code REDACTED:auth-token}) and of {@code -H}/{@code --header}: for {@code Name: value}
- *       the whole string becomes {@code Name: REDACTED:header:Name}, the value alone and a
- *       credential after an auth scheme ({@code Bearer xyz}) become {@code
- *       REDACTED:header:Name}. Found in the argv given to {@link #from} and in the tape's own
- *       header argv. In the header argv the value is always replaced; elsewhere only values of at
- *       least {@value #MIN_LENGTH} characters are looked for, so a short value cannot wreck the
- *       tape;
+ *   <li>the value of an environment variable whose name contains {@code KEY}, {@code TOKEN}, {@code
+ *       SECRET}, {@code PASSWORD}, {@code PASSWD}, {@code CREDENTIAL} or {@code AUTH} (any case;
+ *       {@code AUTHOR} is not {@code AUTH}), at least {@value #MIN_LENGTH} characters: {@code
+ *       REDACTED:CURSOR_API_KEY};
+ *   <li>the values of {@code --api-key} and {@code --auth-token} ({@code REDACTED:api-key}, {@code
+ *       REDACTED:auth-token}) and of {@code -H}/{@code --header}: for {@code Name: value} the whole
+ *       string becomes {@code Name: REDACTED:header:Name}, the value alone and a credential after
+ *       an auth scheme ({@code Bearer xyz}) become {@code REDACTED:header:Name}. Found in the argv
+ *       given to {@link #from} and in the tape's own header argv. In the header argv the value is
+ *       always replaced; elsewhere only values of at least {@value #MIN_LENGTH} characters are
+ *       looked for, so a short value cannot wreck the tape;
  *   <li>every text a user pattern matches (in header text, in each JSON string, in raw stdout and
  *       stderr): {@code REDACTED:pattern-1} for the first pattern, and so on; each match is then
  *       replaced wherever it occurs, like any other secret.
@@ -78,8 +76,8 @@ public final class Redactor {
   }
 
   /**
-   * A redactor of the secrets in a run's environment and command line, and of what {@code
-   * patterns} match.
+   * A redactor of the secrets in a run's environment and command line, and of what {@code patterns}
+   * match.
    *
    * @param env the environment the CLI ran with
    * @param argv the arguments it ran with (without the program name)
@@ -139,8 +137,8 @@ public final class Redactor {
   }
 
   /**
-   * What {@link #redact(Tape)} did: the tape without the secrets, and how many replacements it
-   * made per source.
+   * What {@link #redact(Tape)} did: the tape without the secrets, and how many replacements it made
+   * per source.
    *
    * @param tape the redacted tape
    * @param counts replacements per source ({@code CURSOR_API_KEY}, {@code api-key}, {@code
@@ -164,8 +162,12 @@ public final class Redactor {
         return "0";
       }
       StringBuilder sb = new StringBuilder().append(total()).append(" (");
-      counts.forEach((source, n) -> sb.append(sb.charAt(sb.length() - 1) == '(' ? "" : ", ")
-          .append(source).append(' ').append(n));
+      counts.forEach(
+          (source, n) ->
+              sb.append(sb.charAt(sb.length() - 1) == '(' ? "" : ", ")
+                  .append(source)
+                  .append(' ')
+                  .append(n));
       return sb.append(')').toString();
     }
   }

@@ -24,14 +24,27 @@ class CatalogCommandTest {
     List<String> lines = r.out().lines().toList();
     assertThat(lines).hasSize(Catalog.entries().size());
     assertThat(lines).allSatisfy(line -> assertThat(line).matches("[a-z0-9-]+ +[a-z,-]+  .+"));
-    assertThat(lines).anySatisfy(line -> assertThat(line).matches(
-        "documented-minimal +stream-json,json,text  the documented minimal run: .+"));
-    assertThat(lines).anySatisfy(line -> assertThat(line).matches(
-        "text-silent-until-exit +text +--output-format text .+"));
-    assertThat(lines).anySatisfy(line -> assertThat(line).matches(
-        "killed-mid-line +stream-json +killed by SIGKILL .+ \\[unterminated-line\\]"));
-    assertThat(r.err()).isEqualTo("agentdouble: " + Catalog.entries().size()
-        + " built-in tapes; replay one with AGENTDOUBLE_TAPE=builtin:NAME\n");
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "documented-minimal +stream-json,json,text  the documented minimal run: .+"));
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line).matches("text-silent-until-exit +text +--output-format text .+"));
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "killed-mid-line +stream-json +killed by SIGKILL .+ \\[unterminated-line\\]"));
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: "
+                + Catalog.entries().size()
+                + " built-in tapes; replay one with AGENTDOUBLE_TAPE=builtin:NAME\n");
   }
 
   @Test
@@ -53,8 +66,13 @@ class CatalogCommandTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).isEmpty();
     assertThat(Files.readAllBytes(file)).isEqualTo(Catalog.tape("usage-limit").toBytes());
-    assertThat(r.err()).isEqualTo("agentdouble: wrote " + file + " (builtin:usage-limit, "
-        + Catalog.tape("usage-limit").frames().size() + " frames)\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: wrote "
+                + file
+                + " (builtin:usage-limit, "
+                + Catalog.tape("usage-limit").frames().size()
+                + " frames)\n");
   }
 
   @Test
@@ -63,8 +81,9 @@ class CatalogCommandTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: no built-in tape named \"tool-reed\"; did you"
-        + " mean tool-read");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: no built-in tape named \"tool-reed\"; did you" + " mean tool-read");
   }
 
   @Test
@@ -77,9 +96,11 @@ class CatalogCommandTest {
         .startsWith("agentdouble: give --show NAME or --write NAME, not both\n");
     Cli.Result positional = Cli.run("catalog", "usage-limit");
     assertThat(positional.exit()).isEqualTo(2);
-    assertThat(positional.err()).isEqualTo("agentdouble: catalog takes options only, not"
-        + " 'usage-limit'; to print a tape, use --show NAME\n"
-        + "Run 'agentdouble catalog --help' for usage.\n");
+    assertThat(positional.err())
+        .isEqualTo(
+            "agentdouble: catalog takes options only, not"
+                + " 'usage-limit'; to print a tape, use --show NAME\n"
+                + "Run 'agentdouble catalog --help' for usage.\n");
   }
 
   @Test
@@ -88,7 +109,8 @@ class CatalogCommandTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out().lines()).hasSize(2);
-    assertThat(r.out()).startsWith("{\"type\":\"system\",\"subtype\":\"init\"")
+    assertThat(r.out())
+        .startsWith("{\"type\":\"system\",\"subtype\":\"init\"")
         .contains("\"text\":\"Refactor the checkout flow\"");
     assertThat(r.err()).startsWith("ActionRequiredError: You've hit your usage limit");
   }
@@ -98,7 +120,8 @@ class CatalogCommandTest {
     Cli.Result r = Cli.runInstalled("replay", "builtin:usage");
 
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("agentdouble: no built-in tape named \"usage\"; did you mean ")
+    assertThat(r.err())
+        .startsWith("agentdouble: no built-in tape named \"usage\"; did you mean ")
         .contains("usage-limit", "usage-in-result");
   }
 
@@ -106,7 +129,11 @@ class CatalogCommandTest {
   void theManualNamesEveryBuiltinTape() throws Exception {
     String manual = Files.readString(Cli.root().resolve("docs/cli.md"), StandardCharsets.UTF_8);
 
-    assertThat(Catalog.entries()).allSatisfy(e ->
-        assertThat(manual).as("docs/cli.md names %s", e.name()).contains("`" + e.name() + "`"));
+    assertThat(Catalog.entries())
+        .allSatisfy(
+            e ->
+                assertThat(manual)
+                    .as("docs/cli.md names %s", e.name())
+                    .contains("`" + e.name() + "`"));
   }
 }

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class Child implements AutoCloseable {
   /**
-   * How long a test waits for a process to end; generous, the machine is shared (a 100 MB
-   * recording takes more than 90 s on 2 cores at load 20).
+   * How long a test waits for a process to end; generous, the machine is shared (a 100 MB recording
+   * takes more than 90 s on 2 cores at load 20).
    */
   static final Duration PATIENCE = Duration.ofSeconds(240);
 
@@ -57,11 +57,12 @@ final class Child implements AutoCloseable {
     return start(command, dir, env, false);
   }
 
-  private static Child start(List<String> command, Path dir, Map<String, String> env,
-      boolean keep) {
+  private static Child start(
+      List<String> command, Path dir, Map<String, String> env, boolean keep) {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     // the fake's configuration and the real CLI's credentials come from the test, never the JVM
-    pb.environment().keySet()
+    pb.environment()
+        .keySet()
         .removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("CURSOR_"));
     // a machine whose workspaces are trusted, as those of the recorded runs were; the trust
     // gate itself is tested in fake-agent
@@ -90,8 +91,12 @@ final class Child implements AutoCloseable {
     Path bin = dir.resolve(".no-build");
     try {
       Files.createDirectories(bin);
-      Path mvn = Cli.write(bin, "mvn", "#!/bin/sh\necho 'stale jars: the launcher tried to build "
-          + "during a test' >&2\nexit 1\n");
+      Path mvn =
+          Cli.write(
+              bin,
+              "mvn",
+              "#!/bin/sh\necho 'stale jars: the launcher tried to build "
+                  + "during a test' >&2\nexit 1\n");
       Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -130,8 +135,8 @@ final class Child implements AutoCloseable {
   }
 
   /**
-   * Sends SIGTERM. Not {@link Process#destroy()}: that also closes this side of the pipes, and
-   * the test would stop seeing what the process writes afterwards.
+   * Sends SIGTERM. Not {@link Process#destroy()}: that also closes this side of the pipes, and the
+   * test would stop seeing what the process writes afterwards.
    */
   void terminate() {
     process.toHandle().destroy();
@@ -151,7 +156,8 @@ final class Child implements AutoCloseable {
 
   /** Waits until stdout holds {@code text}, at most {@link #PATIENCE}. */
   void awaitOut(String text) {
-    Awaitility.await("\"" + text + "\" on the stdout of " + command).atMost(PATIENCE)
+    Awaitility.await("\"" + text + "\" on the stdout of " + command)
+        .atMost(PATIENCE)
         .pollInterval(Duration.ofMillis(20))
         .until(() -> out().contains(text) || (!process.isAlive() && out.done()));
     assertThat(out()).as("stdout of %s (stderr: %s)", command, err()).contains(text);
@@ -159,7 +165,8 @@ final class Child implements AutoCloseable {
 
   /** Waits until stderr holds {@code text}, at most {@link #PATIENCE}. */
   void awaitErr(String text) {
-    Awaitility.await("\"" + text + "\" on the stderr of " + command).atMost(PATIENCE)
+    Awaitility.await("\"" + text + "\" on the stderr of " + command)
+        .atMost(PATIENCE)
         .pollInterval(Duration.ofMillis(20))
         .until(() -> err().contains(text) || (!process.isAlive() && err.done()));
     assertThat(err()).as("stderr of %s (stdout: %s)", command, out()).contains(text);
@@ -167,11 +174,16 @@ final class Child implements AutoCloseable {
 
   /** Waits until the process has written {@code outBytes} and {@code errBytes} bytes. */
   void awaitBytes(int outBytes, int errBytes) {
-    Awaitility.await(outBytes + " bytes on the stdout and " + errBytes + " on the stderr of "
-        + command).atMost(PATIENCE).pollInterval(Duration.ofMillis(20))
-        .until(() -> (out.count() >= outBytes && err.count() >= errBytes)
-            || (!process.isAlive() && out.done() && err.done()));
-    assertThat(new long[] {out.count(), err.count()}).as("bytes on stdout, stderr of %s", command)
+    Awaitility.await(
+            outBytes + " bytes on the stdout and " + errBytes + " on the stderr of " + command)
+        .atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () ->
+                (out.count() >= outBytes && err.count() >= errBytes)
+                    || (!process.isAlive() && out.done() && err.done()));
+    assertThat(new long[] {out.count(), err.count()})
+        .as("bytes on stdout, stderr of %s", command)
         .containsExactly(outBytes, errBytes);
   }
 
@@ -200,8 +212,8 @@ final class Child implements AutoCloseable {
       if (!process.waitFor(patience.toSeconds(), TimeUnit.SECONDS)) {
         String state = "stdout so far: " + out.sofar() + "\nstderr so far: " + err.sofar();
         close();
-        throw new AssertionError(command + " did not end within " + patience.toSeconds()
-            + " s\n" + state);
+        throw new AssertionError(
+            command + " did not end within " + patience.toSeconds() + " s\n" + state);
       }
       out.join();
       err.join();
@@ -269,7 +281,9 @@ final class Child implements AutoCloseable {
   }
 
   private static String abbreviate(String s) {
-    return s.length() <= 2000 ? s : s.substring(0, 1000) + " [...] " + s.substring(s.length() - 1000);
+    return s.length() <= 2000
+        ? s
+        : s.substring(0, 1000) + " [...] " + s.substring(s.length() - 1000);
   }
 
   @Override
@@ -289,25 +303,28 @@ final class Child implements AutoCloseable {
 
     Stream(InputStream in, boolean keep, String name) {
       this.keep = keep;
-      this.thread = new Thread(() -> {
-        byte[] buf = new byte[65536];
-        try (in) {
-          int n;
-          while ((n = in.read(buf)) != -1) {
-            synchronized (this) {
-              count += n;
-              md.update(buf, 0, n);
-              if (keep) {
-                kept.write(buf, 0, n);
-              }
-            }
-          }
-        } catch (IOException e) {
-          // the process went away
-        } finally {
-          done = true;
-        }
-      }, name);
+      this.thread =
+          new Thread(
+              () -> {
+                byte[] buf = new byte[65536];
+                try (in) {
+                  int n;
+                  while ((n = in.read(buf)) != -1) {
+                    synchronized (this) {
+                      count += n;
+                      md.update(buf, 0, n);
+                      if (keep) {
+                        kept.write(buf, 0, n);
+                      }
+                    }
+                  }
+                } catch (IOException e) {
+                  // the process went away
+                } finally {
+                  done = true;
+                }
+              },
+              name);
       thread.setDaemon(true);
       thread.start();
     }

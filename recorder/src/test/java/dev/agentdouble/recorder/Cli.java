@@ -1,7 +1,5 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.AgentDoubleCommand;
-import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,8 +11,9 @@ import java.nio.file.Path;
 
 /**
  * Runs the {@code agentdouble} command in-process with captured streams. {@link #run} goes through
- * the public {@link AgentDoubleCommand#run}; {@link #runInstalled} gives the commands that start the fake
- * agent (demo, replay) this project as their installation, without touching system properties.
+ * the public {@link AgentDoubleCommand#run}; {@link #runInstalled} gives the commands that start
+ * the fake agent (demo, replay) this project as their installation, without touching system
+ * properties.
  */
 final class Cli {
   private Cli() {}
@@ -67,7 +66,8 @@ final class Cli {
   /** The shared folder beside the project ({@code agentdouble.shared}). */
   static Path shared() {
     return Path.of(System.getProperty("agentdouble.shared", root().resolve("../shared").toString()))
-        .toAbsolutePath().normalize();
+        .toAbsolutePath()
+        .normalize();
   }
 
   static Path write(Path dir, String name, String text) {

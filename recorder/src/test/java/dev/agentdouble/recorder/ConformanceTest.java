@@ -48,8 +48,16 @@ public class ConformanceTest {
 
     /** {@code agentdouble import} of this case, raw or normalising, to {@code tape}. */
     String[] importArgs(boolean raw, Path tape) {
-      List<String> args = new ArrayList<>(List.of("import", "--stdout", stdout().toString(),
-          "--exit", Integer.toString(exit()), "--out", tape.toString()));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "import",
+                  "--stdout",
+                  stdout().toString(),
+                  "--exit",
+                  Integer.toString(exit()),
+                  "--out",
+                  tape.toString()));
       if (Files.exists(stderr())) {
         args.addAll(List.of("--stderr", stderr().toString()));
       }
@@ -85,8 +93,8 @@ public class ConformanceTest {
   }
 
   /**
-   * Skipped, with the reason, when the corpus is absent: a skipped factory produces no test at
-   * all, so without this the reports would not show that nothing was checked.
+   * Skipped, with the reason, when the corpus is absent: a skipped factory produces no test at all,
+   * so without this the reports would not show that nothing was checked.
    */
   @Test
   void theCorpusIsBesideTheProject() {
@@ -95,49 +103,75 @@ public class ConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> everyCaptureImportsRawAndLintsWithoutErrors() {
-    return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-      Path tape = dir.resolve(c.name() + ".raw.tape.ndjson");
-      Cli.Result imported = Cli.run(c.importArgs(true, tape));
-      assertThat(imported.exit()).as("import of %s: %s", c.name(), imported).isZero();
+    return cases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () -> {
+                      Path tape = dir.resolve(c.name() + ".raw.tape.ndjson");
+                      Cli.Result imported = Cli.run(c.importArgs(true, tape));
+                      assertThat(imported.exit())
+                          .as("import of %s: %s", c.name(), imported)
+                          .isZero();
 
-      Cli.Result lint = c.excerpt()
-          ? Cli.run("lint", "--excerpt", tape.toString())
-          : Cli.run("lint", tape.toString());
+                      Cli.Result lint =
+                          c.excerpt()
+                              ? Cli.run("lint", "--excerpt", tape.toString())
+                              : Cli.run("lint", tape.toString());
 
-      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
-      assertThat(lint.out()).as("findings of %s", c.name()).doesNotContain(": error [");
-      assertThat(lint.err()).contains("linted 1 tape: 0 errors");
-    }));
+                      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
+                      assertThat(lint.out())
+                          .as("findings of %s", c.name())
+                          .doesNotContain(": error [");
+                      assertThat(lint.err()).contains("linted 1 tape: 0 errors");
+                    }));
   }
 
   @TestFactory
   Stream<DynamicTest> everyNormalisedCaptureLintsWithoutErrors() {
-    return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-      Path tape = dir.resolve(c.name() + ".tape.ndjson");
-      Cli.Result imported = Cli.run(c.importArgs(false, tape));
-      assertThat(imported.exit()).as("import of %s: %s", c.name(), imported).isZero();
+    return cases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () -> {
+                      Path tape = dir.resolve(c.name() + ".tape.ndjson");
+                      Cli.Result imported = Cli.run(c.importArgs(false, tape));
+                      assertThat(imported.exit())
+                          .as("import of %s: %s", c.name(), imported)
+                          .isZero();
 
-      Cli.Result lint = c.excerpt()
-          ? Cli.run("lint", "--excerpt", tape.toString())
-          : Cli.run("lint", tape.toString());
+                      Cli.Result lint =
+                          c.excerpt()
+                              ? Cli.run("lint", "--excerpt", tape.toString())
+                              : Cli.run("lint", tape.toString());
 
-      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
-    }));
+                      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
+                    }));
   }
 
   @TestFactory
   Stream<DynamicTest> everyRawCaptureReplaysByteForByte() {
-    return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-      Path tape = dir.resolve(c.name() + ".replay.tape.ndjson");
-      assertThat(Cli.run(c.importArgs(true, tape)).exit()).isZero();
+    return cases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () -> {
+                      Path tape = dir.resolve(c.name() + ".replay.tape.ndjson");
+                      assertThat(Cli.run(c.importArgs(true, tape)).exit()).isZero();
 
-      Cli.Result replay = Cli.runInstalled("replay", "--timing", "fast", tape.toString());
+                      Cli.Result replay =
+                          Cli.runInstalled("replay", "--timing", "fast", tape.toString());
 
-      assertThat(replay.stdout()).as("stdout of %s", c.name())
-          .isEqualTo(Files.readAllBytes(c.stdout()));
-      assertThat(replay.err()).as("stderr of %s", c.name()).isEqualTo(
-          Files.exists(c.stderr()) ? Files.readString(c.stderr()) : "");
-      assertThat(replay.exit()).as("exit of %s", c.name()).isEqualTo(c.exit());
-    }));
+                      assertThat(replay.stdout())
+                          .as("stdout of %s", c.name())
+                          .isEqualTo(Files.readAllBytes(c.stdout()));
+                      assertThat(replay.err())
+                          .as("stderr of %s", c.name())
+                          .isEqualTo(Files.exists(c.stderr()) ? Files.readString(c.stderr()) : "");
+                      assertThat(replay.exit()).as("exit of %s", c.name()).isEqualTo(c.exit());
+                    }));
   }
 }

@@ -98,15 +98,25 @@ class ContractLiteralsTest {
     }
 
     assertThat(files).as("the sources scanned").hasSizeGreaterThan(100);
-    assertThat(offending).as("use the constants of dev.agentdouble.contract.FakeEnvironment")
+    assertThat(offending)
+        .as("use the constants of dev.agentdouble.contract.FakeEnvironment")
         .isEmpty();
   }
 
   @Test
   void theScanFindsLiteralsAndTextBlocksButNotComments() {
     String prefix = FakeEnvironment.PREFIX;
-    String src = "// \"" + prefix + "A\"\n/* \"" + prefix + "B\" */ char q = '\"';\n"
-        + "String s = \"x\\\"" + prefix + "C\";\nString t = \"\"\"\n  " + prefix + "D\n  \"\"\";";
+    String src =
+        "// \""
+            + prefix
+            + "A\"\n/* \""
+            + prefix
+            + "B\" */ char q = '\"';\n"
+            + "String s = \"x\\\""
+            + prefix
+            + "C\";\nString t = \"\"\"\n  "
+            + prefix
+            + "D\n  \"\"\";";
 
     assertThat(literals(src)).containsExactly("x\\\"" + prefix + "C", "\n  " + prefix + "D\n  ");
   }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdouble.importer.Capture;
 import dev.agentdouble.drift.Drift;
+import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
 import dev.agentdouble.tape.Tape;
@@ -21,10 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 class DriftCommandTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String SID = "4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27";
-  static final String INIT = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-      + "\"cwd\":\"/w\",\"session_id\":\"" + SID + "\",\"model\":\"Auto\"}";
-  static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":5,"
-      + "\"is_error\":false,\"result\":\"hello\",\"session_id\":\"" + SID + "\"}";
+  static final String INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+          + "\"cwd\":\"/w\",\"session_id\":\""
+          + SID
+          + "\",\"model\":\"Auto\"}";
+  static final String RESULT =
+      "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":5,"
+          + "\"is_error\":false,\"result\":\"hello\",\"session_id\":\""
+          + SID
+          + "\"}";
   static final String RESULT_WITH_USAGE = RESULT.replace("}", ",\"usage\":{\"inputTokens\":7}}");
 
   @TempDir Path dir;
@@ -41,27 +47,38 @@ class DriftCommandTest {
   @Test
   void tapesOfTheSameShapeHaveNoDriftAndExit0() {
     Path old = Cli.write(dir, "old.tape.ndjson", tape(INIT, RESULT));
-    Path now = Cli.write(dir, "new.tape.ndjson",
-        tape(INIT.replace("/w", "/elsewhere"), RESULT.replace("hello", "bye")));
+    Path now =
+        Cli.write(
+            dir,
+            "new.tape.ndjson",
+            tape(INIT.replace("/w", "/elsewhere"), RESULT.replace("hello", "bye")));
 
     Cli.Result r = Cli.run("drift", old.toString(), now.toString());
 
     assertThat(r.exit()).as(r.toString()).isZero();
     assertThat(r.out()).isEqualTo("no drift\n");
-    assertThat(r.err()).isEqualTo("agentdouble: no drift from " + old + " (1 tape) to " + now
-        + " (1 tape)\n");
+    assertThat(r.err())
+        .isEqualTo("agentdouble: no drift from " + old + " (1 tape) to " + now + " (1 tape)\n");
   }
 
   @Test
   void driftPrintsTheReportOnStdoutAndExits1() {
     Path old = Cli.write(dir, "old.tape.ndjson", tape(INIT, RESULT));
-    Path now = Cli.write(dir, "new.tape.ndjson", tape(INIT.replace(",\"model\":\"Auto\"", ""),
-        "{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"hm\"}", RESULT_WITH_USAGE));
+    Path now =
+        Cli.write(
+            dir,
+            "new.tape.ndjson",
+            tape(
+                INIT.replace(",\"model\":\"Auto\"", ""),
+                "{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"hm\"}",
+                RESULT_WITH_USAGE));
 
     Cli.Result r = Cli.run("drift", old.toString(), now.toString());
 
     assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
         new event kinds
           + thinking/delta
 
@@ -72,8 +89,13 @@ class DriftCommandTest {
         system/init
           - model  string
         """);
-    assertThat(r.err()).isEqualTo("agentdouble: drift from " + old + " (1 tape) to " + now
-        + " (1 tape): 1 new event kind, 2 added fields, 1 removed field\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: drift from "
+                + old
+                + " (1 tape) to "
+                + now
+                + " (1 tape): 1 new event kind, 2 added fields, 1 removed field\n");
   }
 
   @Test
@@ -102,10 +124,16 @@ class DriftCommandTest {
     Cli.Result r = Cli.run("drift", "--stdout", old.toString(), now.getParent().toString());
 
     assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-    assertThat(r.out()).isEqualTo("result/success\n  + usage              object\n"
-        + "  + usage.inputTokens  integer\n");
-    assertThat(r.err()).isEqualTo("agentdouble: drift from " + old + " (1 capture) to "
-        + now.getParent() + " (1 capture): 2 added fields\n");
+    assertThat(r.out())
+        .isEqualTo(
+            "result/success\n  + usage              object\n" + "  + usage.inputTokens  integer\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: drift from "
+                + old
+                + " (1 capture) to "
+                + now.getParent()
+                + " (1 capture): 2 added fields\n");
   }
 
   @Test
@@ -116,8 +144,8 @@ class DriftCommandTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: " + dir.resolve("nope")
-        + ": no such file or folder\n");
+    assertThat(r.err())
+        .isEqualTo("agentdouble: " + dir.resolve("nope") + ": no such file or folder\n");
   }
 
   @Test
@@ -130,8 +158,12 @@ class DriftCommandTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: " + now + ": no *.tape.ndjson files in this "
-        + "folder; for captured stdout, add --stdout\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: "
+                + now
+                + ": no *.tape.ndjson files in this "
+                + "folder; for captured stdout, add --stdout\n");
   }
 
   @Test
@@ -154,7 +186,8 @@ class DriftCommandTest {
     Cli.Result r = Cli.run("drift", old.toString(), now.toString());
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: " + now + ":1: not a tape")
+    assertThat(r.err())
+        .startsWith("agentdouble: " + now + ":1: not a tape")
         .endsWith("; for captured stdout, add --stdout\n");
   }
 
@@ -164,8 +197,10 @@ class DriftCommandTest {
     Cli.Result three = Cli.run("drift", "a", "b", "c");
 
     assertThat(one.exit()).isEqualTo(2);
-    assertThat(one.err()).isEqualTo("agentdouble: drift takes OLD and NEW, was 1 path\n"
-        + "Run 'agentdouble drift --help' for usage.\n");
+    assertThat(one.err())
+        .isEqualTo(
+            "agentdouble: drift takes OLD and NEW, was 1 path\n"
+                + "Run 'agentdouble drift --help' for usage.\n");
     assertThat(three.exit()).isEqualTo(2);
     assertThat(three.err()).startsWith("agentdouble: drift takes OLD and NEW, was 3 paths\n");
   }
@@ -175,7 +210,8 @@ class DriftCommandTest {
     Cli.Result r = Cli.run("drift", "--help");
 
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).startsWith("usage: agentdouble drift [--stdout] OLD NEW")
+    assertThat(r.out())
+        .startsWith("usage: agentdouble drift [--stdout] OLD NEW")
         .contains("*.tape.ndjson", "--stdout", "0 no drift, 1 drift, 2 trouble");
     assertThat(r.err()).isEmpty();
   }
@@ -194,28 +230,34 @@ class DriftCommandTest {
     List<Tape> newTapes = new ArrayList<>();
     try (Stream<Path> cases = Files.list(corpus)) {
       for (Path c : cases.sorted().toList()) {
-        String version = Files.isRegularFile(c.resolve("case.json"))
-            ? JSON.readTree(c.resolve("case.json").toFile()).path("cliVersion").asText() : "";
-        Path side = version.startsWith("2026.01.28") ? old
-            : version.startsWith("2026.07.20") ? now : null;
+        String version =
+            Files.isRegularFile(c.resolve("case.json"))
+                ? JSON.readTree(c.resolve("case.json").toFile()).path("cliVersion").asText()
+                : "";
+        Path side =
+            version.startsWith("2026.01.28") ? old : version.startsWith("2026.07.20") ? now : null;
         if (side != null) {
           Path stdout = c.resolve("stdout.ndjson");
           Files.createSymbolicLink(side.resolve(c.getFileName() + ".ndjson"), stdout);
-          (side == old ? oldTapes : newTapes).add(Importer.importRun(
-              Capture.exited(Files.readAllBytes(stdout), new byte[0], 0),
-              ImportOptions.builder().raw(true).build()));
+          (side == old ? oldTapes : newTapes)
+              .add(
+                  Importer.importRun(
+                      Capture.exited(Files.readAllBytes(stdout), new byte[0], 0),
+                      ImportOptions.builder().raw(true).build()));
         }
       }
     }
-    assumeTrue(!oldTapes.isEmpty() && !newTapes.isEmpty(), "no 2026.01.28 and 2026.07.20 "
-        + "captures in " + corpus + ": conformance test skipped");
+    assumeTrue(
+        !oldTapes.isEmpty() && !newTapes.isEmpty(),
+        "no 2026.01.28 and 2026.07.20 " + "captures in " + corpus + ": conformance test skipped");
 
     Cli.Result r = Cli.run("drift", "--stdout", old.toString(), now.toString());
 
     assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-    assertThat(r.out()).isEqualTo(Drift.compare(Drift.schema(oldTapes), Drift.schema(newTapes))
-        .render());
-    assertThat(r.out()).containsPattern("\\+ tool_call\\.hookAdditionalContexts +array\n")
+    assertThat(r.out())
+        .isEqualTo(Drift.compare(Drift.schema(oldTapes), Drift.schema(newTapes)).render());
+    assertThat(r.out())
+        .containsPattern("\\+ tool_call\\.hookAdditionalContexts +array\n")
         .containsPattern("\\+ tool_call\\.toolCallId +string\n")
         .containsPattern("\\+ tool_call\\.startedAtMs +string\n")
         .containsPattern("\\+ tool_call\\.completedAtMs +string\n")

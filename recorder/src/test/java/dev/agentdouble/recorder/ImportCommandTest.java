@@ -15,16 +15,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ImportCommandTest {
   static final String SID = "4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27";
-  static final String INIT = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-      + "\"cwd\":\"/home/dev/shop\",\"session_id\":\"" + SID + "\",\"model\":\"Auto\","
-      + "\"permissionMode\":\"default\"}";
-  static final String USER = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
-      + "[{\"type\":\"text\",\"text\":\"What does cart.ts export?\"}]},\"session_id\":\"" + SID + "\"}";
-  static final String THINKING = "{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"Looking\","
-      + "\"session_id\":\"" + SID + "\",\"timestamp_ms\":1790000000600}";
-  static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":900,"
-      + "\"duration_api_ms\":900,\"is_error\":false,\"result\":\"Item and total\",\"session_id\":\""
-      + SID + "\",\"request_id\":\"r-1\",\"timestamp_ms\":1790000001500}";
+  static final String INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+          + "\"cwd\":\"/home/dev/shop\",\"session_id\":\""
+          + SID
+          + "\",\"model\":\"Auto\","
+          + "\"permissionMode\":\"default\"}";
+  static final String USER =
+      "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
+          + "[{\"type\":\"text\",\"text\":\"What does cart.ts export?\"}]},\"session_id\":\""
+          + SID
+          + "\"}";
+  static final String THINKING =
+      "{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"Looking\","
+          + "\"session_id\":\""
+          + SID
+          + "\",\"timestamp_ms\":1790000000600}";
+  static final String RESULT =
+      "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":900,"
+          + "\"duration_api_ms\":900,\"is_error\":false,\"result\":\"Item and total\",\"session_id\":\""
+          + SID
+          + "\",\"request_id\":\"r-1\",\"timestamp_ms\":1790000001500}";
   static final String STDOUT = INIT + "\n" + USER + "\n" + THINKING + "\n" + RESULT + "\n";
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -42,8 +53,8 @@ class ImportCommandTest {
   void rawImportKeepsEveryByteAndDeclaresNoVars() throws Exception {
     Path tape = dir.resolve("run.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--raw", "--stdout", stdout(STDOUT).toString(), "--out",
-        tape.toString());
+    Cli.Result r =
+        Cli.run("import", "--raw", "--stdout", stdout(STDOUT).toString(), "--out", tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
     assertThat(r.out()).isEmpty();
@@ -56,24 +67,33 @@ class ImportCommandTest {
     assertThat(header.get("importedAt").asText())
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
     assertThat(header.has("vars")).isFalse();
-    assertThat(lines.subList(1, lines.size())).containsExactly(
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":0,\"out\":" + USER + "}",
-        "{\"t\":0,\"out\":" + THINKING + "}",
-        "{\"t\":900,\"out\":" + RESULT + "}",
-        "{\"t\":900,\"exit\":0}");
+    assertThat(lines.subList(1, lines.size()))
+        .containsExactly(
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":0,\"out\":" + USER + "}",
+            "{\"t\":0,\"out\":" + THINKING + "}",
+            "{\"t\":900,\"out\":" + RESULT + "}",
+            "{\"t\":900,\"exit\":0}");
   }
 
   @Test
   void normalisingImportDeclaresTheVolatileValuesWithoutChangingThem() throws Exception {
     Path tape = dir.resolve("run.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--out",
-        tape.toString(), "--cli-version", "2026.10.01-e373342");
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--out",
+            tape.toString(),
+            "--cli-version",
+            "2026.10.01-e373342");
 
     assertThat(r.exit()).as("%s", r).isZero();
-    assertThat(r.err()).isEqualTo("agentdouble: wrote " + tape
-        + " (5 frames, vars: sessionId cwd prompt epochMs)\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: wrote " + tape + " (5 frames, vars: sessionId cwd prompt epochMs)\n");
     JsonNode header = JSON.readTree(lines(tape).get(0));
     assertThat(header.get("cliVersion").asText()).isEqualTo("2026.10.01-e373342");
     JsonNode vars = header.get("vars");
@@ -89,13 +109,22 @@ class ImportCommandTest {
     Path err = Cli.write(dir, "stderr.txt", "Error: Authentication required.\n");
     Path tape = dir.resolve("auth.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--stdout", stdout("").toString(), "--stderr", err.toString(),
-        "--exit", "1", "--out", tape.toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout("").toString(),
+            "--stderr",
+            err.toString(),
+            "--exit",
+            "1",
+            "--out",
+            tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
-    assertThat(lines(tape).subList(1, 3)).containsExactly(
-        "{\"t\":0,\"err\":\"Error: Authentication required.\\n\"}",
-        "{\"t\":0,\"exit\":1}");
+    assertThat(lines(tape).subList(1, 3))
+        .containsExactly(
+            "{\"t\":0,\"err\":\"Error: Authentication required.\\n\"}", "{\"t\":0,\"exit\":1}");
   }
 
   @ParameterizedTest
@@ -103,13 +132,21 @@ class ImportCommandTest {
   void aSignalCanBeNamedWithOrWithoutSigOrByNumber(String signal) {
     Path tape = dir.resolve("killed.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--raw", "--stdout",
-        stdout(INIT + "\n{\"type\":\"tool_call\",\"subt").toString(), "--signal", signal,
-        "--out", tape.toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--raw",
+            "--stdout",
+            stdout(INIT + "\n{\"type\":\"tool_call\",\"subt").toString(),
+            "--signal",
+            signal,
+            "--out",
+            tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
     List<String> lines = lines(tape);
-    assertThat(lines.get(2)).isEqualTo("{\"t\":0,\"outRaw\":\"{\\\"type\\\":\\\"tool_call\\\",\\\"subt\"}");
+    assertThat(lines.get(2))
+        .isEqualTo("{\"t\":0,\"outRaw\":\"{\\\"type\\\":\\\"tool_call\\\",\\\"subt\"}");
     assertThat(lines.get(lines.size() - 1)).isEqualTo("{\"t\":0,\"kill\":\"SIGKILL\"}");
   }
 
@@ -118,31 +155,59 @@ class ImportCommandTest {
   void aSignalNoTapeCanEndWithIsAUsageErrorListingTheOnesThatCan(String signal) {
     Path tape = dir.resolve("killed.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--signal", signal,
-        "--out", tape.toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--signal",
+            signal,
+            "--out",
+            tape.toString());
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: --signal '" + signal + "' is not a signal a "
-        + "tape can end with; use one of SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGKILL, SIGUSR1, "
-        + "SIGUSR2, SIGPIPE, SIGALRM, SIGTERM").doesNotContain("Exception");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: --signal '"
+                + signal
+                + "' is not a signal a "
+                + "tape can end with; use one of SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGKILL, SIGUSR1, "
+                + "SIGUSR2, SIGPIPE, SIGALRM, SIGTERM")
+        .doesNotContain("Exception");
     assertThat(tape).doesNotExist();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"256", "-1", "one"})
   void anExitCodeOutside0To255IsAUsageError(String code) {
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--exit", code,
-        "--out", dir.resolve("t.tape.ndjson").toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--exit",
+            code,
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: --exit must be a code from 0 to 255, was '"
-        + code + "'\n");
+    assertThat(r.err())
+        .startsWith("agentdouble: --exit must be a code from 0 to 255, was '" + code + "'\n");
   }
 
   @Test
   void exitAndSignalTogetherAreAUsageError() {
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--exit", "1",
-        "--signal", "KILL", "--out", dir.resolve("t.tape.ndjson").toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--exit",
+            "1",
+            "--signal",
+            "KILL",
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).startsWith("agentdouble: give --exit or --signal, not both\n");
@@ -154,8 +219,10 @@ class ImportCommandTest {
     Cli.Result noOut = Cli.run("import", "--stdout", stdout(STDOUT).toString());
 
     assertThat(noStdout.exit()).isEqualTo(2);
-    assertThat(noStdout.err()).isEqualTo("agentdouble: import needs --stdout FILE\n"
-        + "Run 'agentdouble import --help' for usage.\n");
+    assertThat(noStdout.err())
+        .isEqualTo(
+            "agentdouble: import needs --stdout FILE\n"
+                + "Run 'agentdouble import --help' for usage.\n");
     assertThat(noOut.exit()).isEqualTo(2);
     assertThat(noOut.err()).startsWith("agentdouble: import needs --out TAPE\n");
   }
@@ -165,28 +232,47 @@ class ImportCommandTest {
     Cli.Result forStdout = Cli.run("import", "captured.ndjson", "--out", "t.tape.ndjson");
     Cli.Result forOut = Cli.run("import", "--stdout", "captured.ndjson", "t.tape.ndjson");
 
-    assertThat(forStdout.err()).startsWith("agentdouble: import takes no positional arguments, "
-        + "was 'captured.ndjson'; did you mean --stdout captured.ndjson?\n");
-    assertThat(forOut.err()).startsWith("agentdouble: import takes no positional arguments, "
-        + "was 't.tape.ndjson'; did you mean --out t.tape.ndjson?\n");
+    assertThat(forStdout.err())
+        .startsWith(
+            "agentdouble: import takes no positional arguments, "
+                + "was 'captured.ndjson'; did you mean --stdout captured.ndjson?\n");
+    assertThat(forOut.err())
+        .startsWith(
+            "agentdouble: import takes no positional arguments, "
+                + "was 't.tape.ndjson'; did you mean --out t.tape.ndjson?\n");
   }
 
   @Test
   void anUnknownOutputFormatIsAUsageError() {
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--output-format",
-        "ndjson", "--out", dir.resolve("t.tape.ndjson").toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--output-format",
+            "ndjson",
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith(
-        "agentdouble: --output-format must be text, json or stream-json, was 'ndjson'\n");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: --output-format must be text, json or stream-json, was 'ndjson'\n");
   }
 
   @Test
   void theOutputFormatGoesIntoTheHeader() throws Exception {
     Path tape = dir.resolve("json.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--stdout", stdout(RESULT + "\n").toString(),
-        "--output-format", "json", "--out", tape.toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(RESULT + "\n").toString(),
+            "--output-format",
+            "json",
+            "--out",
+            tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
     assertThat(JSON.readTree(lines(tape).get(0)).get("outputFormat").asText()).isEqualTo("json");
@@ -206,8 +292,15 @@ class ImportCommandTest {
 
   @Test
   void aFolderGivenAsStderrIsNamedAndExits1() {
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--stderr",
-        dir.toString(), "--out", dir.resolve("t.tape.ndjson").toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--stderr",
+            dir.toString(),
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("agentdouble: " + dir + ": is a directory, not a file\n");
@@ -219,11 +312,17 @@ class ImportCommandTest {
     Path unreadable = Path.of("/proc/self/mem");
     Assumptions.assumeTrue(Files.exists(unreadable), "no /proc");
 
-    Cli.Result r = Cli.run("import", "--stdout", unreadable.toString(), "--out",
-        dir.resolve("t.tape.ndjson").toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            unreadable.toString(),
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
 
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("agentdouble: /proc/self/mem: cannot read: ")
+    assertThat(r.err())
+        .startsWith("agentdouble: /proc/self/mem: cannot read: ")
         .doesNotContain("Exception");
   }
 
@@ -232,11 +331,12 @@ class ImportCommandTest {
     Path notAFolder = Cli.write(dir, "plain-file", "x");
     Path tape = notAFolder.resolve("t.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--out",
-        tape.toString());
+    Cli.Result r =
+        Cli.run("import", "--stdout", stdout(STDOUT).toString(), "--out", tape.toString());
 
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("agentdouble: " + tape + ": cannot write the tape: ")
+    assertThat(r.err())
+        .startsWith("agentdouble: " + tape + ": cannot write the tape: ")
         .contains(notAFolder.toString());
   }
 
@@ -244,8 +344,14 @@ class ImportCommandTest {
   void aLineThatIsNotJsonIsKeptVerbatim() {
     Path tape = dir.resolve("t.tape.ndjson");
 
-    Cli.Result r = Cli.run("import", "--raw", "--stdout",
-        stdout(INIT + "\nnot json\n" + RESULT + "\n").toString(), "--out", tape.toString());
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--raw",
+            "--stdout",
+            stdout(INIT + "\nnot json\n" + RESULT + "\n").toString(),
+            "--out",
+            tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
     assertThat(lines(tape).get(2)).isEqualTo("{\"t\":0,\"outRaw\":\"not json\\n\"}");

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The shell launchers ({@code fake-agent/bin/cursor-agent}, {@code ./agentdouble}) and the
  * environment table of docs/cli.md say what {@link Launch} and {@link FakeEnvironment} say: the
- * same JVM options, main classes and system properties, and no variable the contract does not
- * name.
+ * same JVM options, main classes and system properties, and no variable the contract does not name.
  */
 class LaunchContractTest {
   private static final Pattern NAME = Pattern.compile(FakeEnvironment.PREFIX + "[A-Z_]*[A-Z]");
@@ -70,8 +69,11 @@ class LaunchContractTest {
 
     List<String> run = words(script, "set --");
     assertThat(before(run, "-D")).isEqualTo(Launch.FAKE_JVM_OPTIONS);
-    assertThat(run).contains("-D" + Launch.TTY_PROPERTY + "=\"$tty\"",
-        "-D" + Launch.INVOKED_AS_PROPERTY + "=\"$0\"", Launch.FAKE_MAIN);
+    assertThat(run)
+        .contains(
+            "-D" + Launch.TTY_PROPERTY + "=\"$tty\"",
+            "-D" + Launch.INVOKED_AS_PROPERTY + "=\"$0\"",
+            Launch.FAKE_MAIN);
     List<String> archive = words(script, "if \"$java\" -XX:ArchiveClassesAtExit=\"$tmp\"");
     assertThat(before(archive, "-cp")).isEqualTo(Launch.ARCHIVE_JVM_OPTIONS);
     assertThat(archive).contains(Launch.TRAINING_MAIN);
@@ -82,12 +84,15 @@ class LaunchContractTest {
     String script = read("agentdouble");
 
     assertThat(script).contains("opts=\"" + Launch.joined(Launch.COMMAND_JVM_OPTIONS) + "\"\n");
-    assertThat(script).contains("[ \"${1:-}\" = record ] && opts=\""
-        + Launch.joined(Launch.RECORDER_JVM_OPTIONS) + "\"\n");
+    assertThat(script)
+        .contains(
+            "[ \"${1:-}\" = record ] && opts=\""
+                + Launch.joined(Launch.RECORDER_JVM_OPTIONS)
+                + "\"\n");
     // one way in for every command, serve included (the registry finds it)
     assertThat(script.split("exec \"\\$java\"", -1)).hasSize(2);
-    assertThat(script).contains("-D" + Launch.HOME_PROPERTY + "=\"$root\"",
-        Launch.RECORDER_MAIN + " \"$@\"");
+    assertThat(script)
+        .contains("-D" + Launch.HOME_PROPERTY + "=\"$root\"", Launch.RECORDER_MAIN + " \"$@\"");
   }
 
   @Test
@@ -113,13 +118,31 @@ class LaunchContractTest {
 
   @Test
   void aFakeShimExecsTheFakeWithTheContractsOptions() {
-    String sh = Launch.fakeShim(Path.of("/j/bin/java"), Optional.empty(), "/cp/a.jar",
-        Map.of(FakeEnvironment.TIMING, "it's fast"), Optional.empty(), "x");
+    String sh =
+        Launch.fakeShim(
+            Path.of("/j/bin/java"),
+            Optional.empty(),
+            "/cp/a.jar",
+            Map.of(FakeEnvironment.TIMING, "it's fast"),
+            Optional.empty(),
+            "x");
 
-    assertThat(sh).startsWith("#!/bin/sh\n# x\nunset " + FakeEnvironment.TAPE + " "
-        + FakeEnvironment.TAPES + "\n" + FakeEnvironment.TIMING + "='it'\\''s fast'\n");
-    assertThat(sh).contains("exec '/j/bin/java' " + Launch.joined(Launch.FAKE_JVM_OPTIONS)
-        + " -D" + Launch.TTY_PROPERTY + "=\"$tty\"");
+    assertThat(sh)
+        .startsWith(
+            "#!/bin/sh\n# x\nunset "
+                + FakeEnvironment.TAPE
+                + " "
+                + FakeEnvironment.TAPES
+                + "\n"
+                + FakeEnvironment.TIMING
+                + "='it'\\''s fast'\n");
+    assertThat(sh)
+        .contains(
+            "exec '/j/bin/java' "
+                + Launch.joined(Launch.FAKE_JVM_OPTIONS)
+                + " -D"
+                + Launch.TTY_PROPERTY
+                + "=\"$tty\"");
     assertThat(sh).endsWith(" -cp '/cp/a.jar' " + Launch.FAKE_MAIN + " \"$@\"\n");
   }
 }

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The {@code ./agentdouble} launcher as a user runs it: a real process, its real exit status.
- * A stand-in {@code mvn} that fails comes first on PATH, so a launcher that finds the jars stale
+ * The {@code ./agentdouble} launcher as a user runs it: a real process, its real exit status. A
+ * stand-in {@code mvn} that fails comes first on PATH, so a launcher that finds the jars stale
  * fails the test instead of starting a nested build.
  */
 @Timeout(120)
@@ -40,8 +40,12 @@ class LauncherTest {
   @BeforeEach
   void noNestedBuild() throws IOException {
     bin = Files.createDirectory(dir.resolve("bin"));
-    Path mvn = Cli.write(bin, "mvn", "#!/bin/sh\necho 'stale jars: the launcher tried to build "
-        + "during a test' >&2\nexit 1\n");
+    Path mvn =
+        Cli.write(
+            bin,
+            "mvn",
+            "#!/bin/sh\necho 'stale jars: the launcher tried to build "
+                + "during a test' >&2\nexit 1\n");
     Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
@@ -58,13 +62,15 @@ class LauncherTest {
     return new Result(c.stdout(), c.err(), exit);
   }
 
-
   @Test
   void recordRunsWithTheSameJvmOptionsAsRecordingShims() throws IOException {
     String launcher = Files.readString(Cli.root().resolve("agentdouble"));
 
-    assertThat(launcher).contains("[ \"${1:-}\" = record ] && opts=\""
-        + Launch.joined(Launch.RECORDER_JVM_OPTIONS) + "\"");
+    assertThat(launcher)
+        .contains(
+            "[ \"${1:-}\" = record ] && opts=\""
+                + Launch.joined(Launch.RECORDER_JVM_OPTIONS)
+                + "\"");
   }
 
   @Test
@@ -91,19 +97,27 @@ class LauncherTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: unknown option '--fix'\n"
-        + "Run 'agentdouble lint --help' for usage.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: unknown option '--fix'\n" + "Run 'agentdouble lint --help' for usage.\n");
   }
 
   @Test
   void replayFindsTheFakeAgentAndEndsAsTheTape() {
-    String init = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-        + "\"cwd\":\"/w\",\"session_id\":\"4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27\","
-        + "\"model\":\"Auto\",\"permissionMode\":\"default\"}";
-    Path tape = Cli.write(dir, "killed.tape.ndjson", "{\"tape\":1}\n"
-        + "{\"t\":0,\"out\":" + init + "}\n"
-        + "{\"t\":0,\"err\":\"dying\\n\"}\n"
-        + "{\"t\":1,\"kill\":\"SIGKILL\"}\n");
+    String init =
+        "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+            + "\"cwd\":\"/w\",\"session_id\":\"4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27\","
+            + "\"model\":\"Auto\",\"permissionMode\":\"default\"}";
+    Path tape =
+        Cli.write(
+            dir,
+            "killed.tape.ndjson",
+            "{\"tape\":1}\n"
+                + "{\"t\":0,\"out\":"
+                + init
+                + "}\n"
+                + "{\"t\":0,\"err\":\"dying\\n\"}\n"
+                + "{\"t\":1,\"kill\":\"SIGKILL\"}\n");
 
     Result r = agentdouble("replay", "--timing", "fast", tape.toString());
 
@@ -115,16 +129,16 @@ class LauncherTest {
   /**
    * SIGINT and SIGTERM to {@code agentdouble replay} reach the fake it runs, which ends as it takes
    * them (an abort, or a death by SIGTERM), and replay ends with it: when replay has ended, so has
-   * the fake. (A perl parent gives SIGINT back its default action: the build may run this test
-   * with SIGINT ignored, which a JVM started from it would keep.)
+   * the fake. (A perl parent gives SIGINT back its default action: the build may run this test with
+   * SIGINT ignored, which a JVM started from it would keep.)
    */
   @ParameterizedTest(name = "SIG{0}")
   @ValueSource(strings = {"INT", "TERM"})
   void replayPassesSigintAndSigtermToTheFakeAndEndsWithIt(String signal) throws Exception {
     Path tape = dir.resolve("hang.tape.ndjson");
     Script.of("say hi").init().hang().build().write(tape);
-    List<String> command = new ArrayList<>(List.of("perl", "-e",
-        "$SIG{INT} = 'DEFAULT'; exec @ARGV or die"));
+    List<String> command =
+        new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die"));
     command.addAll(Child.agentdouble("replay", "--timing", "fast", tape.toString()));
     try (Child replay = Child.start(command, dir, Child.noBuild(dir))) {
       replay.awaitOut("\"subtype\":\"init\"");
@@ -149,11 +163,13 @@ class LauncherTest {
   @Test
   void theDemoIgnoresTheCallersProfile() throws IOException {
     Path loggedOut = Cli.write(dir, "profile.json", "{\"loggedIn\":false}");
-    List<String> command = List.of(Cli.root().resolve("agentdouble").toString(), "demo",
-        "--timing", "fast");
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    List<String> command =
+        List.of(Cli.root().resolve("agentdouble").toString(), "demo", "--timing", "fast");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     pb.environment().put("AGENTDOUBLE_PROFILE", loggedOut.toString());
     pb.environment().put("AGENTDOUBLE_TEXT_STYLE", "final");

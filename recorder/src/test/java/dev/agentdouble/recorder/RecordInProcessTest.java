@@ -15,10 +15,10 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * {@code record} through {@link AgentDoubleCommand#run} inside a JVM that does other things: while it
- * records, SIGINT and SIGTERM are the recorder's to forward; afterwards they are the JVM's again,
- * however recordings overlapped. Isolated: it looks at this JVM's signal handlers, which any other
- * in-process recording would change meanwhile.
+ * {@code record} through {@link AgentDoubleCommand#run} inside a JVM that does other things: while
+ * it records, SIGINT and SIGTERM are the recorder's to forward; afterwards they are the JVM's
+ * again, however recordings overlapped. Isolated: it looks at this JVM's signal handlers, which any
+ * other in-process recording would change meanwhile.
  */
 @Isolated
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -34,13 +34,30 @@ class RecordInProcessTest {
     Path second = Child.script(dir, "second.sh", "#!/bin/sh\nsleep 4\necho second\n");
 
     // first starts, second starts while first runs, first ends while second runs
-    CompletableFuture<Cli.Result> a = CompletableFuture.supplyAsync(() -> Cli.run("record",
-        "--quiet", "--out", dir.resolve("first.tape.ndjson").toString(), "--", first.toString()));
+    CompletableFuture<Cli.Result> a =
+        CompletableFuture.supplyAsync(
+            () ->
+                Cli.run(
+                    "record",
+                    "--quiet",
+                    "--out",
+                    dir.resolve("first.tape.ndjson").toString(),
+                    "--",
+                    first.toString()));
     // the recorder takes SIGTERM over once its child runs (first.sh runs for 2 s)
-    Awaitility.await("the recorder's SIGTERM handler").atMost(Duration.ofSeconds(30))
+    Awaitility.await("the recorder's SIGTERM handler")
+        .atMost(Duration.ofSeconds(30))
         .until(() -> owner("TERM").equals(RECORDER));
-    CompletableFuture<Cli.Result> b = CompletableFuture.supplyAsync(() -> Cli.run("record",
-        "--quiet", "--out", dir.resolve("second.tape.ndjson").toString(), "--", second.toString()));
+    CompletableFuture<Cli.Result> b =
+        CompletableFuture.supplyAsync(
+            () ->
+                Cli.run(
+                    "record",
+                    "--quiet",
+                    "--out",
+                    dir.resolve("second.tape.ndjson").toString(),
+                    "--",
+                    second.toString()));
 
     assertThat(a.get(60, TimeUnit.SECONDS).out()).isEqualTo("first\n");
     assertThat(b.get(60, TimeUnit.SECONDS).out()).isEqualTo("second\n");

@@ -32,8 +32,8 @@ class RecordRedactionTest {
 
   /** {@link #record}, still running. */
   private Child start(Path tape, String... command) {
-    List<String> args = new ArrayList<>(List.of("record", "--quiet", "--out", tape.toString(),
-        "--"));
+    List<String> args =
+        new ArrayList<>(List.of("record", "--quiet", "--out", tape.toString(), "--"));
     args.addAll(List.of(command));
     Map<String, String> env = new HashMap<>(Child.noBuild(dir));
     env.put("CURSOR_API_KEY", KEY);
@@ -43,11 +43,16 @@ class RecordRedactionTest {
   @Test
   void secretsFromEnvAndArgvNeverReachTheTapeButReachTheCaller() throws Exception {
     Path script = dir.resolve("leaky.sh");
-    Files.writeString(script, String.join("\n", "#!/bin/sh",
-        "printf '{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"%s\",\"key\":\"%s\"}\\n' \"$PWD\" \"$CURSOR_API_KEY\"",
-        "printf 'raw line with %s\\n' \"$2\"",
-        "printf 'stderr %s\\n' \"$CURSOR_API_KEY\" >&2",
-        "exit 3", ""));
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "printf '{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"%s\",\"key\":\"%s\"}\\n' \"$PWD\" \"$CURSOR_API_KEY\"",
+            "printf 'raw line with %s\\n' \"$2\"",
+            "printf 'stderr %s\\n' \"$CURSOR_API_KEY\" >&2",
+            "exit 3",
+            ""));
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("run.tape.ndjson");
 
@@ -57,8 +62,11 @@ class RecordRedactionTest {
     assertThat(r.out()).contains(KEY, TOKEN); // the caller sees the run as it was
     assertThat(r.err()).contains(KEY);
     String bytes = Files.readString(tape, StandardCharsets.UTF_8);
-    assertThat(bytes).doesNotContain(KEY).doesNotContain(TOKEN)
-        .doesNotContain(TOKEN.replace("\"", "\\\"")).doesNotContain(TOKEN.replace("/", "\\/"));
+    assertThat(bytes)
+        .doesNotContain(KEY)
+        .doesNotContain(TOKEN)
+        .doesNotContain(TOKEN.replace("\"", "\\\""))
+        .doesNotContain(TOKEN.replace("/", "\\/"));
     assertThat(bytes).contains("REDACTED:CURSOR_API_KEY", "REDACTED:auth-token");
     // normalised by default: the working folder became the canonical one, declared in vars
     assertThat(bytes).contains("\"cwd\":\"/workspace\"").doesNotContain(dir.toString());
@@ -66,22 +74,27 @@ class RecordRedactionTest {
   }
 
   /**
-   * A secret written in two writes (two reads, two frames), on stderr and as raw stdout, is
-   * still taken out of the tape; the caller sees the run as it was. The second writes wait until
-   * the test has seen the first ones passed through, so they are read apart whatever the load.
+   * A secret written in two writes (two reads, two frames), on stderr and as raw stdout, is still
+   * taken out of the tape; the caller sees the run as it was. The second writes wait until the test
+   * has seen the first ones passed through, so they are read apart whatever the load.
    */
   @Test
   void aSecretSplitAcrossTwoWritesNeverReachesTheTape() throws Exception {
     Path script = dir.resolve("split.sh");
-    Files.writeString(script, String.join("\n", "#!/bin/sh",
-        "half=${#CURSOR_API_KEY}; half=$((half / 2))",
-        "first=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c1-$half)",
-        "rest=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c$((half + 1))-)",
-        "printf 'Error: key %s' \"$first\" >&2; printf 'raw %s' \"$first\"",
-        "read seen",
-        "sleep 0.3",
-        "printf '%s rejected\\n' \"$rest\" >&2; printf '%s end\\n' \"$rest\"",
-        "exit 1", ""));
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "half=${#CURSOR_API_KEY}; half=$((half / 2))",
+            "first=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c1-$half)",
+            "rest=$(printf '%s' \"$CURSOR_API_KEY\" | cut -c$((half + 1))-)",
+            "printf 'Error: key %s' \"$first\" >&2; printf 'raw %s' \"$first\"",
+            "read seen",
+            "sleep 0.3",
+            "printf '%s rejected\\n' \"$rest\" >&2; printf '%s end\\n' \"$rest\"",
+            "exit 1",
+            ""));
     script.toFile().setExecutable(true);
     Path tape = dir.resolve("split.tape.ndjson");
 
@@ -94,13 +107,20 @@ class RecordRedactionTest {
     assertThat(r.out()).isEqualTo("raw " + KEY + " end\n");
     assertThat(r.err()).isEqualTo("Error: key " + KEY + " rejected\n");
     Tape recorded = Tape.read(tape);
-    assertThat(Frames.kinds(recorded)).as("two writes on each stream: two frames each")
-        .containsExactlyInAnyOrder("err Error: key REDACTED:CURSOR_API_KEY",
-            "outRaw raw REDACTED:CURSOR_API_KEY", "err  rejected\n", "outRaw  end\n", "exit 1");
+    assertThat(Frames.kinds(recorded))
+        .as("two writes on each stream: two frames each")
+        .containsExactlyInAnyOrder(
+            "err Error: key REDACTED:CURSOR_API_KEY",
+            "outRaw raw REDACTED:CURSOR_API_KEY",
+            "err  rejected\n",
+            "outRaw  end\n",
+            "exit 1");
     String bytes = Files.readString(tape, StandardCharsets.UTF_8);
-    assertThat(bytes).doesNotContain(KEY.substring(0, KEY.length() / 2))
+    assertThat(bytes)
+        .doesNotContain(KEY.substring(0, KEY.length() / 2))
         .doesNotContain(KEY.substring(KEY.length() / 2));
   }
+
   /**
    * A JSON line written in two writes, holding the key with every character {@code \}{@code
    * u}-escaped and cut between the writes, leaves no piece of the escaped key in the tape.
@@ -112,45 +132,66 @@ class RecordRedactionTest {
       escaped.append(String.format("\\u%04x", (int) c));
     }
     int cut = escaped.length() / 2 + 3;
-    Path script = Child.script(dir, "escaped.sh", String.join("\n", "#!/bin/sh",
-        "printf '%s' '{\"type\":\"assistant\",\"text\":\"key " + escaped.substring(0, cut) + "'",
-        "sleep 0.3",
-        "printf '%s\\n' '" + escaped.substring(cut) + " end\"}'", ""));
+    Path script =
+        Child.script(
+            dir,
+            "escaped.sh",
+            String.join(
+                "\n",
+                "#!/bin/sh",
+                "printf '%s' '{\"type\":\"assistant\",\"text\":\"key "
+                    + escaped.substring(0, cut)
+                    + "'",
+                "sleep 0.3",
+                "printf '%s\\n' '" + escaped.substring(cut) + " end\"}'",
+                ""));
     Path tape = dir.resolve("escaped.tape.ndjson");
 
     Child r = record(tape, script.toString());
 
     assertThat(r.waitFor()).isZero();
-    assertThat(r.out()).isEqualTo("{\"type\":\"assistant\",\"text\":\"key " + escaped + " end\"}\n");
+    assertThat(r.out())
+        .isEqualTo("{\"type\":\"assistant\",\"text\":\"key " + escaped + " end\"}\n");
     String bytes = Files.readString(tape, StandardCharsets.UTF_8);
-    assertThat(bytes).contains("REDACTED:CURSOR_API_KEY")
-        .doesNotContain(escaped.substring(0, cut)).doesNotContain(escaped.substring(cut));
+    assertThat(bytes)
+        .contains("REDACTED:CURSOR_API_KEY")
+        .doesNotContain(escaped.substring(0, cut))
+        .doesNotContain(escaped.substring(cut));
     assertThat(new String(Frames.stdout(Tape.read(tape)), StandardCharsets.UTF_8))
         .isEqualTo("{\"type\":\"assistant\",\"text\":\"key REDACTED:CURSOR_API_KEY end\"}\n");
   }
 
   /**
    * {@code record --into DIR} names each tape after its prompt: after redaction. A key in argv
-   * (even as the last argument, the prompt coming on stdin) and a prompt a {@code --redact}
-   * pattern matches reach neither a file name nor the summary line.
+   * (even as the last argument, the prompt coming on stdin) and a prompt a {@code --redact} pattern
+   * matches reach neither a file name nor the summary line.
    */
   @Test
   void secretsReachNoFileNameAndNoSummary() throws Exception {
     Path script = Child.script(dir, "quiet.sh", "#!/bin/sh\necho ok\n");
     Path into = dir.resolve("tapes");
     String pass = "hunter2-abcdef99";
-    List<List<String>> argvs = List.of(
-        List.of("-p", "--api-key", KEY, "deploy with " + pass),
-        List.of("-p", "--api-key", KEY),
-        List.of("-p", "--api-key=" + KEY),
-        List.of("-p", "-H", "Authorization: Bearer " + KEY));
+    List<List<String>> argvs =
+        List.of(
+            List.of("-p", "--api-key", KEY, "deploy with " + pass),
+            List.of("-p", "--api-key", KEY),
+            List.of("-p", "--api-key=" + KEY),
+            List.of("-p", "-H", "Authorization: Bearer " + KEY));
     List<String> summaries = new ArrayList<>();
     for (List<String> argv : argvs) {
-      List<String> args = new ArrayList<>(List.of("record", "--into", into.toString(), "--redact",
-          "hunter2-[a-z0-9]+", "--", script.toString()));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "record",
+                  "--into",
+                  into.toString(),
+                  "--redact",
+                  "hunter2-[a-z0-9]+",
+                  "--",
+                  script.toString()));
       args.addAll(argv);
-      Child r = Child.start(Child.agentdouble(args.toArray(new String[0])), dir,
-          Child.noBuild(dir));
+      Child r =
+          Child.start(Child.agentdouble(args.toArray(new String[0])), dir, Child.noBuild(dir));
       assertThat(r.waitFor()).as("%s", r.err()).isZero();
       assertThat(r.out()).isEqualTo("ok\n");
       summaries.add(r.err());
@@ -166,8 +207,9 @@ class RecordRedactionTest {
       assertThat(summaries).as("summaries").noneMatch(e -> e.contains(leak));
     }
     assertThat(names).anyMatch(n -> n.contains("-deploy-with-redacted-pattern-1-"));
-    assertThat(summaries).allMatch(e -> e.startsWith("agentdouble: recorded ")
-        && e.contains(" -> " + into.resolve("")));
+    assertThat(summaries)
+        .allMatch(
+            e -> e.startsWith("agentdouble: recorded ") && e.contains(" -> " + into.resolve("")));
     for (String name : names) {
       assertThat(Files.readString(into.resolve(name))).doesNotContain(KEY).doesNotContain(pass);
     }
@@ -179,7 +221,8 @@ class RecordRedactionTest {
     Cli.Result r = Cli.run("record", "--api-key=" + KEY, "--", "true");
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: unknown option '--api-key=REDACTED:api-key'\n")
+    assertThat(r.err())
+        .startsWith("agentdouble: unknown option '--api-key=REDACTED:api-key'\n")
         .doesNotContain(KEY);
   }
 }

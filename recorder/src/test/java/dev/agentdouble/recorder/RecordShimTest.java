@@ -17,16 +17,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The recording shim end to end: {@code agentdouble shim --record-into DIR --real CLI --bin B}
- * in front of a stand-in for the real CLI (the fake agent on a tape). Software that calls
- * {@code B/cursor-agent} sees exactly what the CLI itself would have shown it, and every call
- * leaves one tape in DIR.
+ * The recording shim end to end: {@code agentdouble shim --record-into DIR --real CLI --bin B} in
+ * front of a stand-in for the real CLI (the fake agent on a tape). Software that calls {@code
+ * B/cursor-agent} sees exactly what the CLI itself would have shown it, and every call leaves one
+ * tape in DIR.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RecordShimTest {
   @TempDir Path dir;
 
-  private static final String CLI_TAPE = """
+  private static final String CLI_TAPE =
+      """
       {"tape":1,"outputFormat":"stream-json","source":"scripted"}
       {"t":0,"out":{"type":"system","subtype":"init","model":"Auto"}}
       {"t":0,"err":"warning: slow network\\n"}
@@ -43,13 +44,20 @@ class RecordShimTest {
     env.put("AGENTDOUBLE_TAPE", Cli.write(dir, "cli.tape.ndjson", CLI_TAPE).toString());
     env.put("AGENTDOUBLE_TIMING", "fast");
 
-    Cli.Result shim = Cli.runInstalled("shim", "--record-into", tapes.toString(), "--real",
-        real.toString(), "--bin", bin.toString());
+    Cli.Result shim =
+        Cli.runInstalled(
+            "shim",
+            "--record-into",
+            tapes.toString(),
+            "--real",
+            real.toString(),
+            "--bin",
+            bin.toString());
     assertThat(shim.exit()).as("%s", shim).isZero();
 
     List<String> first = List.of("-p", "--output-format", "stream-json", "Fix the flaky test");
-    List<String> second = List.of("-p", "--output-format", "stream-json", "--model", "gpt-5",
-        "Explain this repo");
+    List<String> second =
+        List.of("-p", "--output-format", "stream-json", "--model", "gpt-5", "Explain this repo");
     Child direct = Child.start(command(real, first), dir, env);
     Child viaShim = Child.start(command(bin.resolve("cursor-agent"), first), dir, env);
     Child viaAgent = Child.start(command(bin.resolve("agent"), second), dir, env);
@@ -70,8 +78,9 @@ class RecordShimTest {
     List<List<String>> argvs = new ArrayList<>();
     for (Path file : recorded) {
       assertThat(file.getFileName().toString())
-          .matches("\\d{8}-\\d{6}-\\d{3}-(fix-the-flaky-test|explain-this-repo)-[0-9a-f]+"
-              + "\\.tape\\.ndjson");
+          .matches(
+              "\\d{8}-\\d{6}-\\d{3}-(fix-the-flaky-test|explain-this-repo)-[0-9a-f]+"
+                  + "\\.tape\\.ndjson");
       Tape tape = Frames.read(file);
       argvs.add(tape.header().argv());
       assertThat(tape.header().cli()).contains("cursor-agent");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdouble.recorder.AgentDoubleCommand;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayInputStream;
@@ -34,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code agentdouble record} on real programs: small sh and python3 scripts that write partial
- * lines, split characters, interleave stderr, flood both streams, die by signal, ignore SIGTERM
- * or read stdin. The recorder runs as a process through the project's launcher ({@code
- * ./agentdouble}) wherever signals or the caller's own stdin are involved, in-process otherwise.
- * Every run is checked twice: what the caller saw (the passthrough) and what the tape says.
+ * lines, split characters, interleave stderr, flood both streams, die by signal, ignore SIGTERM or
+ * read stdin. The recorder runs as a process through the project's launcher ({@code ./agentdouble})
+ * wherever signals or the caller's own stdin are involved, in-process otherwise. Every run is
+ * checked twice: what the caller saw (the passthrough) and what the tape says.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RecordTest {
@@ -58,7 +57,11 @@ class RecordTest {
    */
   @Test
   void passesPartialLinesThroughAndRecordsEachWriteThatEndsMidLine() {
-    Path script = Child.script(dir, "partial.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "partial.sh",
+            """
         #!/bin/sh
         printf '{"type":"a",'
         read seen
@@ -76,19 +79,25 @@ class RecordTest {
     r.send("seen");
 
     assertThat(r.waitFor()).as("%s", r.err()).isZero();
-    assertThat(r.out()).isEqualTo("{\"type\":\"a\",\"b\":1}\n{\"type\":\"c\"}\nno newline at the end");
+    assertThat(r.out())
+        .isEqualTo("{\"type\":\"a\",\"b\":1}\n{\"type\":\"c\"}\nno newline at the end");
     assertThat(r.err()).isEmpty();
-    assertThat(Frames.kinds(Frames.read(tape()))).containsExactly(
-        "outRaw {\"type\":\"a\",",
-        "outRaw \"b\":1}\n",
-        "out {\"type\":\"c\"}",
-        "outRaw no newline at the end",
-        "exit 0");
+    assertThat(Frames.kinds(Frames.read(tape())))
+        .containsExactly(
+            "outRaw {\"type\":\"a\",",
+            "outRaw \"b\":1}\n",
+            "out {\"type\":\"c\"}",
+            "outRaw no newline at the end",
+            "exit 0");
   }
 
   @Test
   void reassemblesCharactersSplitAcrossWritesWithoutReplacingABit() {
-    Path script = Child.script(dir, "split.py", """
+    Path script =
+        Child.script(
+            dir,
+            "split.py",
+            """
         import os, sys, time
         def w(fd, b):
             os.write(fd, b)
@@ -102,8 +111,15 @@ class RecordTest {
         w(2, b"\\x9f\\x98\\x80\\n")
         """);
 
-    Child r = record("record", "--quiet", "--out", tape().toString(), "--", Child.python3(),
-        script.toString());
+    Child r =
+        record(
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            Child.python3(),
+            script.toString());
     // bytes written on stdout and stderr after each write of the script
     int[][] after = {{4, 0}, {8, 0}, {12, 0}, {12, 6}, {19, 6}, {19, 10}};
     for (int[] written : after) {
@@ -116,14 +132,15 @@ class RecordTest {
     assertThat(r.stderr()).isEqualTo("warn 😀\n".getBytes(StandardCharsets.UTF_8));
     Tape tape = Frames.read(tape());
     // every frame holds whole characters: the incomplete tail of a read waits for the next one
-    assertThat(Frames.kinds(tape)).containsExactly(
-        "outRaw caf",
-        "outRaw é ",
-        "outRaw ✓\n",
-        "err warn ",
-        "outRaw 😀 end\n",
-        "err 😀\n",
-        "exit 0");
+    assertThat(Frames.kinds(tape))
+        .containsExactly(
+            "outRaw caf",
+            "outRaw é ",
+            "outRaw ✓\n",
+            "err warn ",
+            "outRaw 😀 end\n",
+            "err 😀\n",
+            "exit 0");
     assertThat(Cli.read(tape())).doesNotContain("\uFFFD", "outB64", "errB64");
     assertThat(Frames.stdout(tape)).isEqualTo(r.stdout());
     assertThat(Frames.stderr(tape)).isEqualTo(r.stderr());
@@ -133,7 +150,11 @@ class RecordTest {
   void keepsTheOrderOfWritesAcrossStdoutAndStderr() {
     // each write waits until the test has seen the one before passed through, then 150 ms: its
     // order and its distance to the one before are the recorder's to keep, whatever the load
-    Path script = Child.script(dir, "interleave.py", """
+    Path script =
+        Child.script(
+            dir,
+            "interleave.py",
+            """
         import sys, time
         def seen():
             sys.stdin.readline()
@@ -147,8 +168,15 @@ class RecordTest {
             seen()
         """);
 
-    Child r = record("record", "--quiet", "--out", tape().toString(), "--", Child.python3(),
-        script.toString());
+    Child r =
+        record(
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            Child.python3(),
+            script.toString());
     for (int i = 0; i < 3; i++) {
       r.awaitOut("{\"n\":" + i + "}\n");
       r.send("seen");
@@ -160,16 +188,21 @@ class RecordTest {
     assertThat(r.out()).isEqualTo("{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n");
     assertThat(r.err()).isEqualTo("err 0\nerr 1\nerr 2\n");
     Tape tape = Frames.read(tape());
-    assertThat(Frames.kinds(tape)).containsExactly(
-        "out {\"n\":0}", "err err 0\n",
-        "out {\"n\":1}", "err err 1\n",
-        "out {\"n\":2}", "err err 2\n",
-        "exit 0");
+    assertThat(Frames.kinds(tape))
+        .containsExactly(
+            "out {\"n\":0}",
+            "err err 0\n",
+            "out {\"n\":1}",
+            "err err 1\n",
+            "out {\"n\":2}",
+            "err err 2\n",
+            "exit 0");
     // a write comes 150 ms or more after the recorder read the one before: so do their times
     // (in whole milliseconds, each rounded down)
     List<Long> t = tape.frames().stream().map(Frame::t).toList();
     for (int i = 1; i < 6; i++) {
-      assertThat(t.get(i)).as("t of frame %d in %s", i, t)
+      assertThat(t.get(i))
+          .as("t of frame %d in %s", i, t)
           .isGreaterThanOrEqualTo(t.get(i - 1) + 149);
     }
   }
@@ -182,7 +215,11 @@ class RecordTest {
    */
   @Test
   void exitsWithTheChildsStatusAndSaysWhatItRecorded() {
-    Path script = Child.script(dir, "fail.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "fail.sh",
+            """
         #!/bin/sh
         echo '{"type":"system","subtype":"init"}'
         read seen
@@ -196,18 +233,23 @@ class RecordTest {
 
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(3);
     assertThat(r.out()).isEqualTo("{\"type\":\"system\",\"subtype\":\"init\"}\n");
-    assertThat(r.err()).startsWith("oops\nagentdouble: recorded 1 event, 0 tool calls, ")
+    assertThat(r.err())
+        .startsWith("oops\nagentdouble: recorded 1 event, 0 tool calls, ")
         .endsWith(" -> " + tape() + "\n");
     Tape tape = Frames.read(tape());
-    assertThat(Frames.kinds(tape)).containsExactly(
-        "out {\"type\":\"system\",\"subtype\":\"init\"}", "err oops\n", "exit 3");
+    assertThat(Frames.kinds(tape))
+        .containsExactly("out {\"type\":\"system\",\"subtype\":\"init\"}", "err oops\n", "exit 3");
     assertThat(tape.header().cli()).contains("fail.sh");
     assertThat(tape.header().extras()).doesNotContainKey("interrupted");
   }
 
   @Test
   void aChildKilledMidLineEndsTheTapeWithItsSignalAndKeepsTheLastBytes() {
-    Path script = Child.script(dir, "killed.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "killed.sh",
+            """
         #!/bin/sh
         printf 'line one\\n'
         printf '{"type":"tool_call","subt'
@@ -218,10 +260,9 @@ class RecordTest {
 
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(137);
     assertThat(r.out()).isEqualTo("line one\n{\"type\":\"tool_call\",\"subt");
-    assertThat(Frames.kinds(Frames.read(tape()))).containsExactly(
-        "outRaw line one\n",
-        "outRaw {\"type\":\"tool_call\",\"subt",
-        "kill SIGKILL");
+    assertThat(Frames.kinds(Frames.read(tape())))
+        .containsExactly(
+            "outRaw line one\n", "outRaw {\"type\":\"tool_call\",\"subt", "kill SIGKILL");
   }
 
   /**
@@ -235,7 +276,11 @@ class RecordTest {
     int times = (50 << 20) / Math.min(outBlock.length, errBlock.length) + 1;
     Cli.write(dir, "out.block", outBlock);
     Cli.write(dir, "err.block", errBlock);
-    Path script = Child.script(dir, "flood.py", """
+    Path script =
+        Child.script(
+            dir,
+            "flood.py",
+            """
         import os, sys, threading
         times = int(sys.argv[1])
         def pump(fd, name):
@@ -251,9 +296,19 @@ class RecordTest {
         t.join()
         """);
 
-    Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
-        tape().toString(), "--", Child.python3(), script.toString(), Integer.toString(times)),
-        dir, Child.noBuild(dir));
+    Child r =
+        Child.startHashing(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                tape().toString(),
+                "--",
+                Child.python3(),
+                script.toString(),
+                Integer.toString(times)),
+            dir,
+            Child.noBuild(dir));
 
     assertThat(r.waitFor()).isZero();
     String out = Child.digest(outBlock, times);
@@ -273,12 +328,19 @@ class RecordTest {
    */
   @Test
   void recordsARunThreeTimesLargerThanItsHeap() throws IOException {
-    byte[] block = block("{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":"
-        + "\"call_%08d\",\"session_id\":\"9b2f3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d\",\"text\":"
-        + "\"sk-live-0123456789 %s\",\"timestamp_ms\":1784819288214}\n", 3);
+    byte[] block =
+        block(
+            "{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":"
+                + "\"call_%08d\",\"session_id\":\"9b2f3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d\",\"text\":"
+                + "\"sk-live-0123456789 %s\",\"timestamp_ms\":1784819288214}\n",
+            3);
     int times = (96 << 20) / block.length + 1;
     Cli.write(dir, "out.block", block);
-    Path script = Child.script(dir, "big.py", """
+    Path script =
+        Child.script(
+            dir,
+            "big.py",
+            """
         import os, sys
         with open("out.block", "rb") as f:
             block = f.read()
@@ -291,9 +353,19 @@ class RecordTest {
     env.put("JDK_JAVA_OPTIONS", "-Xmx32m");
     env.put("LIVE_API_KEY", "sk-live-0123456789");
 
-    Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
-        tape().toString(), "--", Child.python3(), script.toString(), Integer.toString(times)),
-        dir, env);
+    Child r =
+        Child.startHashing(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                tape().toString(),
+                "--",
+                Child.python3(),
+                script.toString(),
+                Integer.toString(times)),
+            dir,
+            env);
 
     assertThat(r.waitFor()).isZero();
     assertThat(r.outDigest()).isEqualTo(Child.digest(block, times));
@@ -333,7 +405,11 @@ class RecordTest {
 
   @Test
   void theCallersStdinReachesTheChild() throws IOException {
-    Path script = Child.script(dir, "echo.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "echo.sh",
+            """
         #!/bin/sh
         read line
         echo "got: $line"
@@ -356,8 +432,17 @@ class RecordTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    int status = AgentDoubleCommand.run(new ByteArrayInputStream(input), new PrintStream(out, true),
-        new PrintStream(err, true), "record", "--quiet", "--out", tape().toString(), "--", "cat");
+    int status =
+        AgentDoubleCommand.run(
+            new ByteArrayInputStream(input),
+            new PrintStream(out, true),
+            new PrintStream(err, true),
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            "cat");
 
     assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
     assertThat(out.toByteArray()).isEqualTo(input);
@@ -371,8 +456,13 @@ class RecordTest {
 
   /** A command that would leave {@code marker} behind if it were run, and talk. */
   private Path paidRun(Path marker) {
-    return Child.script(dir, "paid.sh", "#!/bin/sh\necho ran > '" + marker + "'\n"
-        + "echo 'all of stdout'\necho 'and stderr' >&2\nexit 3\n");
+    return Child.script(
+        dir,
+        "paid.sh",
+        "#!/bin/sh\necho ran > '"
+            + marker
+            + "'\n"
+            + "echo 'all of stdout'\necho 'and stderr' >&2\nexit 3\n");
   }
 
   /** A tape that could not be written is found out before the command runs: nothing is paid for. */
@@ -387,8 +477,15 @@ class RecordTest {
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(125);
     assertThat(marker).as("the command's marker").doesNotExist();
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: record: cannot write " + target + ": "
-        + blocker + ": not a folder; " + dir.resolve("paid.sh") + " was not run\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: record: cannot write "
+                + target
+                + ": "
+                + blocker
+                + ": not a folder; "
+                + dir.resolve("paid.sh")
+                + " was not run\n");
     assertThat(blocker).isRegularFile();
   }
 
@@ -401,9 +498,14 @@ class RecordTest {
 
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(125);
     assertThat(marker).as("the command's marker").doesNotExist();
-    assertThat(r.err()).isEqualTo("agentdouble: record: cannot write " + target + ": is a "
-        + "folder; --out names the tape's file (--into DIR names a folder); "
-        + dir.resolve("paid.sh") + " was not run\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: record: cannot write "
+                + target
+                + ": is a "
+                + "folder; --out names the tape's file (--into DIR names a folder); "
+                + dir.resolve("paid.sh")
+                + " was not run\n");
     assertThat(target).isEmptyDirectory();
   }
 
@@ -421,8 +523,10 @@ class RecordTest {
 
       assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(125);
       assertThat(marker).as("the command's marker").doesNotExist();
-      assertThat(r.err()).startsWith("agentdouble: record: cannot write " + target + ": ")
-          .contains("permission denied").endsWith(" was not run\n");
+      assertThat(r.err())
+          .startsWith("agentdouble: record: cannot write " + target + ": ")
+          .contains("permission denied")
+          .endsWith(" was not run\n");
       assertThat(folder).isEmptyDirectory();
     } finally {
       Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -434,8 +538,8 @@ class RecordTest {
     Path marker = dir.resolve("ran");
     Path target = dir.resolve("new/sub/run.tape.ndjson");
 
-    Child r = record("record", "--quiet", "--out", target.toString(), "--",
-        paidRun(marker).toString());
+    Child r =
+        record("record", "--quiet", "--out", target.toString(), "--", paidRun(marker).toString());
 
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(3);
     assertThat(marker).exists();
@@ -451,7 +555,11 @@ class RecordTest {
       throws IOException {
     Path folder = Files.createDirectory(dir.resolve("tapes"));
     Path target = folder.resolve("run.tape.ndjson");
-    Path script = Child.script(dir, "talk.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "talk.sh",
+            """
         #!/bin/sh
         echo 'all of stdout'
         rm -r tapes && echo 'a file where the folder was' > tapes
@@ -463,20 +571,29 @@ class RecordTest {
 
     assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(125);
     assertThat(r.out()).isEqualTo("all of stdout\n");
-    assertThat(r.err()).startsWith("and stderr\nagentdouble: record: cannot write " + target + ": ")
+    assertThat(r.err())
+        .startsWith("and stderr\nagentdouble: record: cannot write " + target + ": ")
         .endsWith("(the run's output was shown above)\n");
     assertThat(folder).isRegularFile();
   }
 
   @Test
   void aCommandThatIsNotFoundExits127() {
-    Cli.Result r = Cli.run("record", "--out", tape().toString(), "--",
-        dir.resolve("no-such-cli").toString(), "-p", "hi");
+    Cli.Result r =
+        Cli.run(
+            "record",
+            "--out",
+            tape().toString(),
+            "--",
+            dir.resolve("no-such-cli").toString(),
+            "-p",
+            "hi");
 
     assertThat(r.exit()).isEqualTo(127);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: record: cannot run " + dir.resolve("no-such-cli")
-        + ": not found\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: record: cannot run " + dir.resolve("no-such-cli") + ": not found\n");
     assertThat(tape()).doesNotExist();
   }
 
@@ -487,14 +604,18 @@ class RecordTest {
     Cli.Result r = Cli.run("record", "--out", tape().toString(), "--", notExecutable.toString());
 
     assertThat(r.exit()).isEqualTo(126);
-    assertThat(r.err()).isEqualTo("agentdouble: record: cannot run " + notExecutable
-        + ": not executable\n");
+    assertThat(r.err())
+        .isEqualTo("agentdouble: record: cannot run " + notExecutable + ": not executable\n");
     assertThat(tape()).doesNotExist();
   }
 
   @Test
   void sigtermIsForwardedToTheChildAndTheTapeIsWrittenMarkedInterrupted() throws Exception {
-    Path script = Child.script(dir, "stubborn.py", """
+    Path script =
+        Child.script(
+            dir,
+            "stubborn.py",
+            """
         import os, signal, time
         def on_term(sig, frame):
             os.write(1, b"got SIGTERM, carrying on\\n")
@@ -505,12 +626,20 @@ class RecordTest {
             time.sleep(0.05)
         """);
 
-    try (Child r = record("record", "--quiet", "--out", tape().toString(), "--",
-        Child.python3(), script.toString())) {
+    try (Child r =
+        record(
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            Child.python3(),
+            script.toString())) {
       r.awaitOut("ready ");
       long childPid = Long.parseLong(r.out().strip().substring("ready ".length()));
       assertThat(ProcessHandle.of(childPid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid))
-          .as("the script runs as the recorder's child").contains(r.pid());
+          .as("the script runs as the recorder's child")
+          .contains(r.pid());
 
       r.terminate();
       r.awaitOut("got SIGTERM, carrying on\n");
@@ -520,18 +649,25 @@ class RecordTest {
       assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(137);
       Tape tape = Frames.read(tape());
       assertThat(tape.header().extras()).containsEntry("interrupted", "true");
-      assertThat(Frames.kinds(tape)).containsExactly(
-          "outRaw ready " + childPid + "\n",
-          "outRaw got SIGTERM, carrying on\n",
-          "kill SIGKILL");
+      assertThat(Frames.kinds(tape))
+          .containsExactly(
+              "outRaw ready " + childPid + "\n",
+              "outRaw got SIGTERM, carrying on\n",
+              "kill SIGKILL");
     }
   }
 
   @Test
   void sigintIsForwardedAndAChildThatDiesOfItEndsTheTapeWithIt() throws Exception {
-    assumeFalse(ignored(2), "SIGINT is ignored in this test's process group (started with & "
-        + "without job control?): the recorder would inherit that");
-    Path script = Child.script(dir, "interrupted.py", """
+    assumeFalse(
+        ignored(2),
+        "SIGINT is ignored in this test's process group (started with & "
+            + "without job control?): the recorder would inherit that");
+    Path script =
+        Child.script(
+            dir,
+            "interrupted.py",
+            """
         import os, signal, time
         def on_int(sig, frame):
             os.write(1, b"got SIGINT, dying of it\\n")
@@ -544,8 +680,15 @@ class RecordTest {
             time.sleep(0.05)
         """);
 
-    try (Child r = record("record", "--quiet", "--out", tape().toString(), "--",
-        Child.python3(), script.toString())) {
+    try (Child r =
+        record(
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            Child.python3(),
+            script.toString())) {
       r.awaitOut("ready\n");
 
       Process kill = new ProcessBuilder("kill", "-INT", Long.toString(r.pid())).start();
@@ -555,8 +698,8 @@ class RecordTest {
       assertThat(r.out()).isEqualTo("ready\ngot SIGINT, dying of it\n");
       Tape tape = Frames.read(tape());
       assertThat(tape.header().extras()).containsEntry("interrupted", "true");
-      assertThat(Frames.kinds(tape)).containsExactly(
-          "outRaw ready\n", "outRaw got SIGINT, dying of it\n", "kill SIGINT");
+      assertThat(Frames.kinds(tape))
+          .containsExactly("outRaw ready\n", "outRaw got SIGINT, dying of it\n", "kill SIGINT");
     }
   }
 
@@ -567,7 +710,11 @@ class RecordTest {
   @Test
   void aSignalWhileTheTapeIsWrittenNeitherLosesItNorMarksItInterrupted() throws Exception {
     Path pidFile = dir.resolve("child.pid");
-    Path script = Child.script(dir, "long.py", """
+    Path script =
+        Child.script(
+            dir,
+            "long.py",
+            """
         import os, sys
         with open(sys.argv[1], "w") as f:
             f.write("%d\\n" % os.getpid())
@@ -578,18 +725,31 @@ class RecordTest {
                 view = view[os.write(1, view):]
         """);
 
-    try (Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
-        tape().toString(), "--", Child.python3(), script.toString(), pidFile.toString()), dir,
-        Child.noBuild(dir))) {
-      Awaitility.await("the child's pid in " + pidFile).atMost(Child.PATIENCE)
+    try (Child r =
+        Child.startHashing(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                tape().toString(),
+                "--",
+                Child.python3(),
+                script.toString(),
+                pidFile.toString()),
+            dir,
+            Child.noBuild(dir))) {
+      Awaitility.await("the child's pid in " + pidFile)
+          .atMost(Child.PATIENCE)
           .until(() -> Files.exists(pidFile) && Cli.read(pidFile).endsWith("\n"));
       long pid = Long.parseLong(Cli.read(pidFile).strip());
       ProcessHandle.of(pid).ifPresent(child -> child.onExit().join());
       // the recorder has reaped it: it is past waiting for the child, into writing the tape
-      Awaitility.await("the recorder reaping its child").atMost(Child.PATIENCE)
+      Awaitility.await("the recorder reaping its child")
+          .atMost(Child.PATIENCE)
           .pollInterval(Duration.ofMillis(5))
           .until(() -> r.process().descendants().findAny().isEmpty());
-      Assumptions.assumeTrue(r.process().isAlive(),
+      Assumptions.assumeTrue(
+          r.process().isAlive(),
           "the recorder had written the tape before the signal: nothing to see this time");
 
       r.terminate();
@@ -617,12 +777,16 @@ class RecordTest {
   }
 
   /**
-   * A stdout line longer than one read of the pipe (64 KiB), written with one write, is one
-   * {@code out} frame: the reads it took are not partial writes.
+   * A stdout line longer than one read of the pipe (64 KiB), written with one write, is one {@code
+   * out} frame: the reads it took are not partial writes.
    */
   @Test
   void aJsonLineLongerThanOneReadIsOneOutFrame() {
-    Path script = Child.script(dir, "big.py", """
+    Path script =
+        Child.script(
+            dir,
+            "big.py",
+            """
         import json, os
         event = {"type": "tool_call", "subtype": "completed",
                  "content": "".join("line %d of the file: ünïcödé ✓ 😀\\n" % i for i in range(30000))}
@@ -632,15 +796,26 @@ class RecordTest {
             view = view[os.write(1, view):]
         """);
 
-    Child r = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
-        tape().toString(), "--", Child.python3(), script.toString()), dir, Child.noBuild(dir));
+    Child r =
+        Child.startHashing(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                tape().toString(),
+                "--",
+                Child.python3(),
+                script.toString()),
+            dir,
+            Child.noBuild(dir));
 
     assertThat(r.waitFor()).isZero();
     Tape tape = Frames.read(tape());
     List<String> shapes = new ArrayList<>();
     for (Frame f : tape.frames()) {
-      shapes.add(f.getClass().getSimpleName() + (f instanceof Frame.OutBytes o
-          ? "(" + o.bytes().length + " bytes)" : ""));
+      shapes.add(
+          f.getClass().getSimpleName()
+              + (f instanceof Frame.OutBytes o ? "(" + o.bytes().length + " bytes)" : ""));
     }
     assertThat(shapes).containsExactly("Out", "Exit");
     assertThat(Frames.digest(tape, true)).isEqualTo(r.outDigest());
@@ -656,7 +831,11 @@ class RecordTest {
   @Test
   void outputWrittenAfterTheCommandExitedByAProcessItStartedIsPassedThroughAndRecorded() {
     Path marker = dir.resolve("wrote-all");
-    Path script = Child.script(dir, "late.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "late.sh",
+            """
         #!/bin/sh
         (
           while kill -0 $$ 2>/dev/null; do sleep 0.01; done
@@ -687,13 +866,17 @@ class RecordTest {
 
   /**
    * A process the command started that keeps its stdout open for good does not keep the recorder:
-   * it stops reading once the grace after the command's exit is over, says so, and writes the
-   * tape with the command's status.
+   * it stops reading once the grace after the command's exit is over, says so, and writes the tape
+   * with the command's status.
    */
   @Test
   void aProcessThatKeepsTheOutputOpenDoesNotHoldTheRecorderPastTheGrace() throws IOException {
     Path pidFile = dir.resolve("holder.pid");
-    Path script = Child.script(dir, "holder.sh", """
+    Path script =
+        Child.script(
+            dir,
+            "holder.sh",
+            """
         #!/bin/sh
         sleep 3600 &
         echo $! > holder.pid
@@ -701,13 +884,25 @@ class RecordTest {
         exit 4
         """);
 
-    try (Child r = record("record", "--grace", "200", "--quiet", "--out", tape().toString(), "--",
-        script.toString())) {
+    try (Child r =
+        record(
+            "record",
+            "--grace",
+            "200",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            script.toString())) {
       assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(4);
       assertThat(r.out()).isEqualTo("first\n");
-      assertThat(r.err()).isEqualTo("agentdouble: record: stopped reading stdout and stderr 200 ms "
-          + "after " + script + " exited: a process it started still holds them open (--grace MS "
-          + "to wait longer)\n");
+      assertThat(r.err())
+          .isEqualTo(
+              "agentdouble: record: stopped reading stdout and stderr 200 ms "
+                  + "after "
+                  + script
+                  + " exited: a process it started still holds them open (--grace MS "
+                  + "to wait longer)\n");
       assertThat(Frames.kinds(Frames.read(tape()))).containsExactly("outRaw first\n", "exit 4");
     } finally {
       if (Files.exists(pidFile)) {
@@ -722,8 +917,10 @@ class RecordTest {
     Cli.Result r = Cli.run("record", "--grace", "3s", "--out", tape().toString(), "--", "true");
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: --grace must be a number of milliseconds from 0 "
-        + "to 86400000, was '3s'\n");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: --grace must be a number of milliseconds from 0 "
+                + "to 86400000, was '3s'\n");
     assertThat(tape()).doesNotExist();
   }
 
@@ -735,7 +932,11 @@ class RecordTest {
   void theTempFileOfAKilledRecorderIsRemovedByTheNextRecordingInItsFolder() throws IOException {
     Path folder = Files.createDirectory(dir.resolve("tapes"));
     Path target = folder.resolve("big.tape.ndjson");
-    Path script = Child.script(dir, "many.py", """
+    Path script =
+        Child.script(
+            dir,
+            "many.py",
+            """
         import os
         block = b'{"type":"assistant","message":{"role":"assistant","content":"a line"}}\\n' * 1000
         for _ in range(600):
@@ -745,13 +946,30 @@ class RecordTest {
         """);
     ProcessHandle parent = ProcessHandle.current().parent().orElseThrow();
     // the temp file of a recorder that is running (this JVM's parent stands in for it)
-    Path running = Cli.write(folder, ".other.tape.ndjson.agentdouble-" + parent.pid() + "-"
-        + Long.toHexString(parent.info().startInstant().orElseThrow().toEpochMilli()) + "-1.tmp",
-        "being written");
+    Path running =
+        Cli.write(
+            folder,
+            ".other.tape.ndjson.agentdouble-"
+                + parent.pid()
+                + "-"
+                + Long.toHexString(parent.info().startInstant().orElseThrow().toEpochMilli())
+                + "-1.tmp",
+            "being written");
     Path temp;
-    try (Child killed = Child.startHashing(Child.agentdouble("record", "--quiet", "--out",
-        target.toString(), "--", Child.python3(), script.toString()), dir, Child.noBuild(dir))) {
-      Awaitility.await("the recorder's temp file in " + folder).atMost(Child.PATIENCE)
+    try (Child killed =
+        Child.startHashing(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                target.toString(),
+                "--",
+                Child.python3(),
+                script.toString()),
+            dir,
+            Child.noBuild(dir))) {
+      Awaitility.await("the recorder's temp file in " + folder)
+          .atMost(Child.PATIENCE)
           .pollInterval(Duration.ofMillis(2))
           .until(() -> tempFiles(folder, "big.tape.ndjson").size() == 1);
       temp = tempFiles(folder, "big.tape.ndjson").get(0);
@@ -761,8 +979,15 @@ class RecordTest {
     assertThat(temp).as("what SIGKILL left").exists();
     assertThat(target).doesNotExist();
 
-    Child next = record("record", "--quiet", "--out", folder.resolve("next.tape.ndjson").toString(),
-        "--", "echo", "next");
+    Child next =
+        record(
+            "record",
+            "--quiet",
+            "--out",
+            folder.resolve("next.tape.ndjson").toString(),
+            "--",
+            "echo",
+            "next");
 
     assertThat(next.waitFor()).as("%s", next.err()).isZero();
     assertThat(temp).doesNotExist();
@@ -773,72 +998,94 @@ class RecordTest {
   /** The temp files in {@code folder} of tapes whose names start with {@code tape}. */
   private static List<Path> tempFiles(Path folder, String tape) throws IOException {
     try (var files = Files.list(folder)) {
-      return files.filter(p -> p.getFileName().toString().startsWith("." + tape)
-          && p.getFileName().toString().endsWith(".tmp")).toList();
+      return files
+          .filter(
+              p ->
+                  p.getFileName().toString().startsWith("." + tape)
+                      && p.getFileName().toString().endsWith(".tmp"))
+          .toList();
     }
   }
 
   /**
    * A read is kept, with its time, before it is passed on: a caller slow to take stdout (here, one
    * that takes it only once stderr has shown what the command wrote after that stdout was read)
-   * cannot move it behind what came later. The command writes on stderr after the recorder has
-   * read its stdout line (it waits for its stdin, which the caller gives once stdout is in).
+   * cannot move it behind what came later. The command writes on stderr after the recorder has read
+   * its stdout line (it waits for its stdin, which the caller gives once stdout is in).
    */
   @Test
   void aReadIsKeptInTheOrderOfReadingWhateverThePassthroughWaitsFor() throws Exception {
     CountDownLatch stdoutRead = new CountDownLatch(1);
     CountDownLatch stderrShown = new CountDownLatch(1);
     // the command's stdin: "go" once the recorder has its stdout line
-    InputStream stdin = new InputStream() {
-      private final byte[] go = "go\n".getBytes(StandardCharsets.UTF_8);
-      private int at;
+    InputStream stdin =
+        new InputStream() {
+          private final byte[] go = "go\n".getBytes(StandardCharsets.UTF_8);
+          private int at;
 
-      @Override
-      public int read() throws IOException {
-        await(stdoutRead);
-        return at < go.length ? go[at++] : -1;
-      }
-    };
+          @Override
+          public int read() throws IOException {
+            await(stdoutRead);
+            return at < go.length ? go[at++] : -1;
+          }
+        };
     // the caller's stdout takes the line only once stderr was shown
-    OutputStream slowStdout = new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
+    OutputStream slowStdout =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        stdoutRead.countDown();
-        await(stderrShown);
-      }
-    };
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            stdoutRead.countDown();
+            await(stderrShown);
+          }
+        };
     ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    OutputStream stderr = new OutputStream() {
-      @Override
-      public void write(int b) {
-        errBytes.write(b);
-      }
+    OutputStream stderr =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            errBytes.write(b);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        errBytes.write(b, off, len);
-        stderrShown.countDown();
-      }
-    };
-    Path script = Child.script(dir, "answer.sh", """
+          @Override
+          public void write(byte[] b, int off, int len) {
+            errBytes.write(b, off, len);
+            stderrShown.countDown();
+          }
+        };
+    Path script =
+        Child.script(
+            dir,
+            "answer.sh",
+            """
         #!/bin/sh
         echo '{"type":"system","subtype":"init"}'
         read go
         echo 'after the init line' >&2
         """);
 
-    int status = AgentDoubleCommand.run(stdin, new PrintStream(slowStdout, true),
-        new PrintStream(stderr, true), "record", "--quiet", "--out", tape().toString(), "--",
-        script.toString());
+    int status =
+        AgentDoubleCommand.run(
+            stdin,
+            new PrintStream(slowStdout, true),
+            new PrintStream(stderr, true),
+            "record",
+            "--quiet",
+            "--out",
+            tape().toString(),
+            "--",
+            script.toString());
 
     assertThat(status).as(errBytes.toString(StandardCharsets.UTF_8)).isZero();
-    assertThat(Frames.kinds(Frames.read(tape()))).containsExactly(
-        "out {\"type\":\"system\",\"subtype\":\"init\"}", "err after the init line\n", "exit 0");
+    assertThat(Frames.kinds(Frames.read(tape())))
+        .containsExactly(
+            "out {\"type\":\"system\",\"subtype\":\"init\"}",
+            "err after the init line\n",
+            "exit 0");
   }
 
   private static void await(CountDownLatch latch) throws IOException {

@@ -2,7 +2,6 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,17 +15,27 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class ReplayCommandTest {
   static final String SID = "4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27";
-  static final String INIT = "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-      + "\"cwd\":\"/home/dev/shop\",\"session_id\":\"" + SID + "\",\"model\":\"Auto\","
-      + "\"permissionMode\":\"default\"}";
-  static final String USER = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
-      + "[{\"type\":\"text\",\"text\":\"-v or not\"}]},\"session_id\":\"" + SID + "\"}";
-  static final String ASSISTANT = "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\","
-      + "\"content\":[{\"type\":\"text\",\"text\":\"Item and total\"}]},\"session_id\":\"" + SID
-      + "\"}";
-  static final String RESULT = "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":2250,"
-      + "\"duration_api_ms\":2250,\"is_error\":false,\"result\":\"Item and total\",\"session_id\":\""
-      + SID + "\",\"request_id\":\"r-1\"}";
+  static final String INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
+          + "\"cwd\":\"/home/dev/shop\",\"session_id\":\""
+          + SID
+          + "\",\"model\":\"Auto\","
+          + "\"permissionMode\":\"default\"}";
+  static final String USER =
+      "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
+          + "[{\"type\":\"text\",\"text\":\"-v or not\"}]},\"session_id\":\""
+          + SID
+          + "\"}";
+  static final String ASSISTANT =
+      "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\","
+          + "\"content\":[{\"type\":\"text\",\"text\":\"Item and total\"}]},\"session_id\":\""
+          + SID
+          + "\"}";
+  static final String RESULT =
+      "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":2250,"
+          + "\"duration_api_ms\":2250,\"is_error\":false,\"result\":\"Item and total\",\"session_id\":\""
+          + SID
+          + "\",\"request_id\":\"r-1\"}";
 
   @TempDir Path dir;
 
@@ -36,18 +45,21 @@ class ReplayCommandTest {
 
   @Test
   void aRawTapeReplaysByteForByteWithItsExitStatus() {
-    Path tape = tape("{\"tape\":1}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"outRaw\":\"not json\\n\"}",
-        "{\"t\":2,\"outRaw\":\"{\\\"type\\\":\\\"assist\"}",
-        "{\"t\":3,\"outRaw\":\"ant\\\"}\\n\"}",
-        "{\"t\":4,\"outB64\":\"/+4K\"}",
-        "{\"t\":5,\"err\":\"warning: slow\\n\"}",
-        "{\"t\":6,\"exit\":3}");
+    Path tape =
+        tape(
+            "{\"tape\":1}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":1,\"outRaw\":\"not json\\n\"}",
+            "{\"t\":2,\"outRaw\":\"{\\\"type\\\":\\\"assist\"}",
+            "{\"t\":3,\"outRaw\":\"ant\\\"}\\n\"}",
+            "{\"t\":4,\"outB64\":\"/+4K\"}",
+            "{\"t\":5,\"err\":\"warning: slow\\n\"}",
+            "{\"t\":6,\"exit\":3}");
 
     Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", tape.toString());
 
-    byte[] text = (INIT + "\nnot json\n{\"type\":\"assistant\"}\n").getBytes(StandardCharsets.UTF_8);
+    byte[] text =
+        (INIT + "\nnot json\n{\"type\":\"assistant\"}\n").getBytes(StandardCharsets.UTF_8);
     byte[] expected = new byte[text.length + 3];
     System.arraycopy(text, 0, expected, 0, text.length);
     expected[text.length] = (byte) 0xff;
@@ -60,10 +72,12 @@ class ReplayCommandTest {
 
   @Test
   void aTapeThatDiesBySigkillExits137() {
-    Path tape = tape("{\"tape\":1}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"outRaw\":\"{\\\"type\\\":\\\"tool_call\\\",\\\"subt\"}",
-        "{\"t\":2,\"kill\":\"SIGKILL\"}");
+    Path tape =
+        tape(
+            "{\"tape\":1}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":1,\"outRaw\":\"{\\\"type\\\":\\\"tool_call\\\",\\\"subt\"}",
+            "{\"t\":2,\"kill\":\"SIGKILL\"}");
 
     Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", tape.toString());
 
@@ -73,32 +87,40 @@ class ReplayCommandTest {
 
   @Test
   void rendersAStreamJsonTapeAsTheJsonFormat() {
-    Path tape = tape("{\"tape\":1}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"out\":" + USER + "}",
-        "{\"t\":2,\"out\":" + ASSISTANT + "}",
-        "{\"t\":3,\"out\":" + RESULT + "}",
-        "{\"t\":3,\"exit\":0}");
+    Path tape =
+        tape(
+            "{\"tape\":1}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":1,\"out\":" + USER + "}",
+            "{\"t\":2,\"out\":" + ASSISTANT + "}",
+            "{\"t\":3,\"out\":" + RESULT + "}",
+            "{\"t\":3,\"exit\":0}");
 
-    Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", "--output-format", "json",
-        tape.toString());
+    Cli.Result r =
+        Cli.runInstalled("replay", "--timing", "fast", "--output-format", "json", tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
-    assertThat(r.out()).isEqualTo("{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
-        + "\"duration_ms\":2250,\"duration_api_ms\":2250,\"result\":\"Item and total\","
-        + "\"session_id\":\"" + SID + "\",\"request_id\":\"r-1\"}\n");
+    assertThat(r.out())
+        .isEqualTo(
+            "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                + "\"duration_ms\":2250,\"duration_api_ms\":2250,\"result\":\"Item and total\","
+                + "\"session_id\":\""
+                + SID
+                + "\",\"request_id\":\"r-1\"}\n");
   }
 
   @Test
   void rendersAStreamJsonTapeAsText() {
-    Path tape = tape("{\"tape\":1}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":2,\"out\":" + ASSISTANT + "}",
-        "{\"t\":3,\"out\":" + RESULT + "}",
-        "{\"t\":3,\"exit\":0}");
+    Path tape =
+        tape(
+            "{\"tape\":1}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":2,\"out\":" + ASSISTANT + "}",
+            "{\"t\":3,\"out\":" + RESULT + "}",
+            "{\"t\":3,\"exit\":0}");
 
-    Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", "--output-format", "text",
-        tape.toString());
+    Cli.Result r =
+        Cli.runInstalled("replay", "--timing", "fast", "--output-format", "text", tape.toString());
 
     assertThat(r.exit()).as("%s", r).isZero();
     assertThat(r.out()).contains("Item and total").doesNotContain("{\"type\"");
@@ -107,11 +129,13 @@ class ReplayCommandTest {
   @Test
   void theTapesPromptIsPassedEvenWhenItStartsWithADash() {
     // vars.prompt "-v or not" must reach the fake as the prompt, not as --version
-    Path tape = tape("{\"tape\":1,\"vars\":{\"sessionId\":\"" + SID + "\",\"prompt\":\"-v or not\"}}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"out\":" + USER + "}",
-        "{\"t\":3,\"out\":" + RESULT + "}",
-        "{\"t\":3,\"exit\":0}");
+    Path tape =
+        tape(
+            "{\"tape\":1,\"vars\":{\"sessionId\":\"" + SID + "\",\"prompt\":\"-v or not\"}}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":1,\"out\":" + USER + "}",
+            "{\"t\":3,\"out\":" + RESULT + "}",
+            "{\"t\":3,\"exit\":0}");
 
     Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", tape.toString());
 
@@ -121,31 +145,40 @@ class ReplayCommandTest {
 
   @Test
   void aPromptGivenWithPromptReplacesTheRecordedOne() {
-    Path tape = tape("{\"tape\":1,\"vars\":{\"sessionId\":\"" + SID + "\",\"prompt\":\"-v or not\"}}",
-        "{\"t\":0,\"out\":" + INIT + "}",
-        "{\"t\":1,\"out\":" + USER + "}",
-        "{\"t\":3,\"out\":" + RESULT + "}",
-        "{\"t\":3,\"exit\":0}");
+    Path tape =
+        tape(
+            "{\"tape\":1,\"vars\":{\"sessionId\":\"" + SID + "\",\"prompt\":\"-v or not\"}}",
+            "{\"t\":0,\"out\":" + INIT + "}",
+            "{\"t\":1,\"out\":" + USER + "}",
+            "{\"t\":3,\"out\":" + RESULT + "}",
+            "{\"t\":3,\"exit\":0}");
 
-    Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", "--prompt", "a live prompt",
-        tape.toString());
+    Cli.Result r =
+        Cli.runInstalled(
+            "replay", "--timing", "fast", "--prompt", "a live prompt", tape.toString());
 
     assertThat(r.out()).contains("\"text\":\"a live prompt\"").doesNotContain("-v or not");
   }
 
   @Test
   void aTapeTheFakeRejectsExits70WithItsMessage() {
-    Path tape = tape("{\"tape\":1,\"outputFormat\":\"json\"}",
-        "{\"t\":0,\"out\":" + RESULT + "}",
-        "{\"t\":0,\"exit\":0}");
+    Path tape =
+        tape(
+            "{\"tape\":1,\"outputFormat\":\"json\"}",
+            "{\"t\":0,\"out\":" + RESULT + "}",
+            "{\"t\":0,\"exit\":0}");
 
-    Cli.Result r = Cli.runInstalled("replay", "--timing", "fast", "--output-format",
-        "stream-json", tape.toString());
+    Cli.Result r =
+        Cli.runInstalled(
+            "replay", "--timing", "fast", "--output-format", "stream-json", tape.toString());
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: " + tape.toAbsolutePath()
-        + ": recorded in json, which cannot be rendered faithfully as stream-json");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: "
+                + tape.toAbsolutePath()
+                + ": recorded in json, which cannot be rendered faithfully as stream-json");
   }
 
   @Test
@@ -156,8 +189,9 @@ class ReplayCommandTest {
 
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: " + tape
-        + ":3: frame after the terminal \"exit\" frame (line 2)\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: " + tape + ":3: frame after the terminal \"exit\" frame (line 2)\n");
   }
 
   @Test
@@ -176,14 +210,20 @@ class ReplayCommandTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
 
-    int exit = AgentDoubleCommand.installedAt(dir.resolve("not-an-installation"))
-        .run(new ByteArrayInputStream(new byte[0]),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), errStream,
-            "replay", tape.toString());
+    int exit =
+        AgentDoubleCommand.installedAt(dir.resolve("not-an-installation"))
+            .run(
+                new ByteArrayInputStream(new byte[0]),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                errStream,
+                "replay",
+                tape.toString());
 
     assertThat(exit).isEqualTo(1);
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("agentdouble: "
-        + dir.resolve("not-an-installation/fake-agent/bin/cursor-agent")
-        + ": missing or not executable");
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .startsWith(
+            "agentdouble: "
+                + dir.resolve("not-an-installation/fake-agent/bin/cursor-agent")
+                + ": missing or not executable");
   }
 }

@@ -21,13 +21,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Recording and replaying undo each other.
  *
  * <p>record(replay(T)) = T: the fake agent replays a tape with its recorded timing and {@code
- * agentdouble record --raw} records it. The frames come back the same, byte for byte, with the
- * same ending, none before its time (the recorder's clock starts before the fake's, which never
- * writes early). What a pipe cannot tell is taken out of the scheduler's hands: the replayed tape
- * has a step gate after each write, which the test releases {@value #PAUSE_MS} ms after it saw
- * the write passed through, so every write is read on its own and every pause is one the recorder
- * sees, however loaded the machine (with a fixed schedule alone, a recorder held up for 100 ms
- * reads two writes as one).
+ * agentdouble record --raw} records it. The frames come back the same, byte for byte, with the same
+ * ending, none before its time (the recorder's clock starts before the fake's, which never writes
+ * early). What a pipe cannot tell is taken out of the scheduler's hands: the replayed tape has a
+ * step gate after each write, which the test releases {@value #PAUSE_MS} ms after it saw the write
+ * passed through, so every write is read on its own and every pause is one the recorder sees,
+ * however loaded the machine (with a fixed schedule alone, a recorder held up for 100 ms reads two
+ * writes as one).
  *
  * <p>replay(record(run)) = run: what a real program wrote on stdout and stderr, and its exit
  * status, come back byte for byte from the fake.
@@ -44,8 +44,10 @@ class RoundTripTest {
    * line, split writes 100 ms apart (far above the 10 ms in which reads are taken to continue a
    * write), and the first frame at 2 s, when the fake is surely up, so no frame is overdue.
    */
-  static final Map<String, String> TAPES = Map.of(
-      "exit", """
+  static final Map<String, String> TAPES =
+      Map.of(
+          "exit",
+              """
           {"tape":1,"outputFormat":"stream-json","source":"scripted"}
           {"t":2000,"out":{"type":"system","subtype":"init","model":"Auto"}}
           {"t":2100,"outRaw":"{\\"type\\":\\"assistant\\",\\"mess"}
@@ -58,7 +60,8 @@ class RoundTripTest {
           {"t":2800,"out":{"type":"result","subtype":"success","result":"done"}}
           {"t":2900,"exit":3}
           """,
-      "kill", """
+          "kill",
+              """
           {"tape":1,"outputFormat":"stream-json","source":"scripted"}
           {"t":2000,"out":{"type":"system","subtype":"init","model":"Auto"}}
           {"t":2100,"err":"fatal: connection reset\\n"}
@@ -85,9 +88,22 @@ class RoundTripTest {
       throw new UncheckedIOException(e);
     }
 
-    Child r = Child.start(Child.agentdouble("record", "--raw", "--quiet", "--out",
-        recorded.toString(), "--", fake.toString(), "-p", "--output-format", "stream-json",
-        "hi"), dir, env);
+    Child r =
+        Child.start(
+            Child.agentdouble(
+                "record",
+                "--raw",
+                "--quiet",
+                "--out",
+                recorded.toString(),
+                "--",
+                fake.toString(),
+                "-p",
+                "--output-format",
+                "stream-json",
+                "hi"),
+            dir,
+            env);
     int out = 0;
     int err = 0;
     for (int i = 0; i < t.frames().size() - 1; i++) {
@@ -109,12 +125,14 @@ class RoundTripTest {
     List<Long> want = t.frames().stream().map(Frame::t).toList();
     List<Long> got = back.frames().stream().map(Frame::t).toList();
     for (int i = 0; i < want.size(); i++) {
-      assertThat(got.get(i)).as("t of frame %d in %s (the tape's: %s)", i, got, want)
+      assertThat(got.get(i))
+          .as("t of frame %d in %s (the tape's: %s)", i, got, want)
           .isGreaterThanOrEqualTo(want.get(i));
       if (i > 0) {
         // the test held the replay that long after it saw frame i - 1, which the recorder had
         // timed before passing it on (times in whole milliseconds, each rounded down)
-        assertThat(got.get(i)).as("t of frame %d in %s", i, got)
+        assertThat(got.get(i))
+            .as("t of frame %d in %s", i, got)
             .isGreaterThanOrEqualTo(got.get(i - 1) + PAUSE_MS - 1);
       }
     }
@@ -130,7 +148,11 @@ class RoundTripTest {
       gated.append(lines.get(i)).append('\n');
       if (i < lines.size() - 1) {
         String t = lines.get(i).replaceAll("^\\{\"t\":(\\d+),.*", "$1");
-        gated.append("{\"t\":").append(t).append(",\"gate\":\"after-").append(i - 1)
+        gated
+            .append("{\"t\":")
+            .append(t)
+            .append(",\"gate\":\"after-")
+            .append(i - 1)
             .append("\"}\n");
       }
     }
@@ -150,8 +172,10 @@ class RoundTripTest {
     }
   }
 
-  static final Map<String, String> RUNS = Map.of(
-      "exit.py", """
+  static final Map<String, String> RUNS =
+      Map.of(
+          "exit.py",
+              """
           import os, sys, time
           def w(fd, b):
               os.write(fd, b)
@@ -168,7 +192,8 @@ class RoundTripTest {
           w(1, b'last line without newline')
           sys.exit(3)
           """,
-      "kill.py", """
+          "kill.py",
+              """
           import os, signal, time
           os.write(1, b'{"type":"system","subtype":"init"}\\n')
           time.sleep(0.05)
@@ -183,13 +208,26 @@ class RoundTripTest {
   void replayingARecordingReproducesTheRun(String name) {
     Path script = Child.script(dir, name, RUNS.get(name));
     Path tape = dir.resolve("run.tape.ndjson");
-    Child run = Child.start(Child.agentdouble("record", "--quiet", "--out", tape.toString(), "--",
-        Child.python3(), script.toString()), dir, Child.noBuild(dir));
+    Child run =
+        Child.start(
+            Child.agentdouble(
+                "record",
+                "--quiet",
+                "--out",
+                tape.toString(),
+                "--",
+                Child.python3(),
+                script.toString()),
+            dir,
+            Child.noBuild(dir));
     int status = run.waitFor();
     assertThat(status).as("%s", run.err()).isEqualTo(name.equals("exit.py") ? 3 : 137);
 
-    Child replay = Child.start(Child.agentdouble("replay", "--timing", "fast", tape.toString()),
-        dir, Child.noBuild(dir));
+    Child replay =
+        Child.start(
+            Child.agentdouble("replay", "--timing", "fast", tape.toString()),
+            dir,
+            Child.noBuild(dir));
 
     assertThat(replay.waitFor()).as("%s", replay.err()).isEqualTo(status);
     assertThat(replay.stdout()).isEqualTo(run.stdout());

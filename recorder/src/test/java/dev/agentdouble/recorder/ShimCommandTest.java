@@ -20,20 +20,46 @@ class ShimCommandTest {
   @Test
   void aReplayShimWorksForAConsumerThatScrubsItsEnvironment() throws Exception {
     Path tape = dir.resolve("hello.tape.ndjson");
-    Script.of("hi").init().user().assistant("Hello from the shim.").result().exit(0).build().write(tape);
+    Script.of("hi")
+        .init()
+        .user()
+        .assistant("Hello from the shim.")
+        .result()
+        .exit(0)
+        .build()
+        .write(tape);
     Path journal = dir.resolve("journal.ndjson");
     Path bin = dir.resolve("bin");
 
-    Cli.Result made = Cli.runInstalled("shim", "--tape", tape.toString(), "--timing", "fast",
-        "--journal", journal.toString(), "--bin", bin.toString());
+    Cli.Result made =
+        Cli.runInstalled(
+            "shim",
+            "--tape",
+            tape.toString(),
+            "--timing",
+            "fast",
+            "--journal",
+            journal.toString(),
+            "--bin",
+            bin.toString());
 
     assertThat(made.exit()).isZero();
     assertThat(bin.resolve("cursor-agent")).isExecutable();
     assertThat(bin.resolve("agent")).isExecutable();
     // env -i: nothing but PATH reaches the shim, as with consumers that scrub their children
-    Process p = new ProcessBuilder("env", "-i", "PATH=" + bin + ":/usr/bin:/bin", "agent", "-p",
-        "--trust", "--output-format", "json", "hi")
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process p =
+        new ProcessBuilder(
+                "env",
+                "-i",
+                "PATH=" + bin + ":/usr/bin:/bin",
+                "agent",
+                "-p",
+                "--trust",
+                "--output-format",
+                "json",
+                "hi")
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();
@@ -45,11 +71,18 @@ class ShimCommandTest {
   void aShimNeedsExactlyOneSourceAndABinFolder() {
     Cli.Result none = Cli.runInstalled("shim", "--bin", dir.toString());
     Cli.Result noBin = Cli.runInstalled("shim", "--tape", "x.tape.ndjson");
-    Cli.Result missing = Cli.runInstalled("shim", "--tape", dir.resolve("nope.tape.ndjson").toString(),
-        "--bin", dir.resolve("bin").toString());
+    Cli.Result missing =
+        Cli.runInstalled(
+            "shim",
+            "--tape",
+            dir.resolve("nope.tape.ndjson").toString(),
+            "--bin",
+            dir.resolve("bin").toString());
 
     assertThat(none.exit()).isEqualTo(2);
-    assertThat(none.err()).startsWith("agentdouble: shim needs exactly one of --record-into DIR, --tape FILE, --tapes DIR");
+    assertThat(none.err())
+        .startsWith(
+            "agentdouble: shim needs exactly one of --record-into DIR, --tape FILE, --tapes DIR");
     assertThat(noBin.exit()).isEqualTo(2);
     assertThat(noBin.err()).startsWith("agentdouble: shim needs --bin BINDIR");
     assertThat(missing.exit()).isEqualTo(1);

@@ -2,9 +2,9 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Help, and command lines that cannot be run: exit 2, one clear line, never a stack trace. */
 class UsageTest {
@@ -15,9 +15,16 @@ class UsageTest {
     Cli.Result r = Cli.run(flag);
 
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).startsWith("usage: agentdouble <command> [options]")
-        .contains("demo", "replay TAPE", "import --stdout FILE", "lint TAPE...", "show TAPE...",
-            "diff A B [--timing]", "drift [--stdout] OLD NEW",
+    assertThat(r.out())
+        .startsWith("usage: agentdouble <command> [options]")
+        .contains(
+            "demo",
+            "replay TAPE",
+            "import --stdout FILE",
+            "lint TAPE...",
+            "show TAPE...",
+            "diff A B [--timing]",
+            "drift [--stdout] OLD NEW",
             "catalog [--show NAME | --write NAME --out FILE]");
     assertThat(r.err()).isEmpty();
   }
@@ -25,7 +32,9 @@ class UsageTest {
   /** {@code serve} comes from the JUnit extension, not on this module's classpath. */
   @Test
   void helpIsTheRegistrysOwnCommandsLaidOutInColumns() {
-    assertThat(Cli.run("--help").out()).isEqualTo("""
+    assertThat(Cli.run("--help").out())
+        .isEqualTo(
+            """
         usage: agentdouble <command> [options]
 
         Commands:
@@ -65,7 +74,8 @@ class UsageTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
+  @ValueSource(
+      strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
   void everyCommandExplainsItselfWithHelp(String command) {
     Cli.Result longFlag = Cli.run(command, "--help");
     Cli.Result shortFlag = Cli.run(command, "-h");
@@ -78,12 +88,20 @@ class UsageTest {
 
   @Test
   void commandHelpNamesEveryOption() {
-    assertThat(Cli.run("import", "--help").out()).contains("--stdout FILE", "--stderr FILE",
-        "--exit N", "--signal NAME", "--raw", "--output-format F", "--cli-version V", "--out TAPE");
-    assertThat(Cli.run("replay", "--help").out()).contains("--output-format F", "--timing T",
-        "--prompt P", "128 + n");
-    assertThat(Cli.run("lint", "--help").out()).contains("--excerpt",
-        "FILE:LINE: error|warning [code] message");
+    assertThat(Cli.run("import", "--help").out())
+        .contains(
+            "--stdout FILE",
+            "--stderr FILE",
+            "--exit N",
+            "--signal NAME",
+            "--raw",
+            "--output-format F",
+            "--cli-version V",
+            "--out TAPE");
+    assertThat(Cli.run("replay", "--help").out())
+        .contains("--output-format F", "--timing T", "--prompt P", "128 + n");
+    assertThat(Cli.run("lint", "--help").out())
+        .contains("--excerpt", "FILE:LINE: error|warning [code] message");
     assertThat(Cli.run("demo", "--help").out()).contains("--timing T");
   }
 
@@ -94,7 +112,8 @@ class UsageTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: unknown command 'serve'; commands are demo, ")
+    assertThat(r.err())
+        .startsWith("agentdouble: unknown command 'serve'; commands are demo, ")
         .doesNotContain("Exception");
   }
 
@@ -104,20 +123,27 @@ class UsageTest {
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog\n"
-        + "Run 'agentdouble --help' for usage.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: unknown command 'record-all'; commands are demo, "
+                + "record, shim, replay, import, lint, show, diff, vary, drift, catalog\n"
+                + "Run 'agentdouble --help' for usage.\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
+  @ValueSource(
+      strings = {"demo", "replay", "import", "lint", "show", "diff", "vary", "drift", "catalog"})
   void anUnknownOptionExits2AndPointsAtTheCommandsHelp(String command) {
     Cli.Result r = Cli.run(command, "--verbose", "x.tape.ndjson");
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: unknown option '--verbose'\n"
-        + "Run 'agentdouble " + command + " --help' for usage.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: unknown option '--verbose'\n"
+                + "Run 'agentdouble "
+                + command
+                + " --help' for usage.\n");
   }
 
   @Test
@@ -131,8 +157,8 @@ class UsageTest {
   @Test
   void anOptionWithoutItsValueSaysSo() {
     Cli.Result atTheEnd = Cli.run("replay", "x.tape.ndjson", "--timing");
-    Cli.Result beforeAnotherOption = Cli.run("import", "--stdout", "s.ndjson", "--exit", "--out",
-        "t.tape.ndjson");
+    Cli.Result beforeAnotherOption =
+        Cli.run("import", "--stdout", "s.ndjson", "--exit", "--out", "t.tape.ndjson");
 
     assertThat(atTheEnd.exit()).isEqualTo(2);
     assertThat(atTheEnd.err()).startsWith("agentdouble: --timing needs a value\n");
@@ -156,10 +182,11 @@ class UsageTest {
     Cli.Result demoTiming = Cli.run("demo", "--timing", "scale:-1");
 
     assertThat(format.exit()).isEqualTo(2);
-    assertThat(format.err()).startsWith(
-        "agentdouble: --output-format must be text, json or stream-json, was 'yaml'\n");
+    assertThat(format.err())
+        .startsWith("agentdouble: --output-format must be text, json or stream-json, was 'yaml'\n");
     assertThat(timing.exit()).isEqualTo(2);
-    assertThat(timing.err()).startsWith("agentdouble: --timing must be fast, recorded, scale:F")
+    assertThat(timing.err())
+        .startsWith("agentdouble: --timing must be fast, recorded, scale:F")
         .contains("was 'slow'");
     assertThat(demoTiming.exit()).isEqualTo(2);
     assertThat(demoTiming.err()).contains("was 'scale:-1'");
@@ -176,16 +203,26 @@ class UsageTest {
   @Test
   void noUsageErrorPrintsAStackTrace() {
     String[][] lines = {
-        {"bogus"}, {"import"}, {"import", "--stdout"}, {"import", "--stdout", "a", "--out", "b",
-            "--exit", "x"}, {"import", "--stdout", "a", "--out", "b", "--signal", "99999999999"},
-        {"lint", "--"}, {"show", "-x"}, {"replay", "--prompt"}, {"demo", "--timing", "max-gap:x"},
-        {"diff", "a"}, {"diff", "--timing"}};
+      {"bogus"},
+      {"import"},
+      {"import", "--stdout"},
+      {"import", "--stdout", "a", "--out", "b", "--exit", "x"},
+      {"import", "--stdout", "a", "--out", "b", "--signal", "99999999999"},
+      {"lint", "--"},
+      {"show", "-x"},
+      {"replay", "--prompt"},
+      {"demo", "--timing", "max-gap:x"},
+      {"diff", "a"},
+      {"diff", "--timing"}
+    };
     for (String[] line : lines) {
       Cli.Result r = Cli.run(line);
 
       assertThat(r.exit()).as("exit of %s", String.join(" ", line)).isEqualTo(2);
-      assertThat(r.err()).as("stderr of %s", String.join(" ", line))
-          .startsWith("agentdouble: ").doesNotContain("Exception", "\tat ");
+      assertThat(r.err())
+          .as("stderr of %s", String.join(" ", line))
+          .startsWith("agentdouble: ")
+          .doesNotContain("Exception", "\tat ");
     }
   }
 }

@@ -2,8 +2,8 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import dev.agentdouble.tape.TapeWriter;
@@ -26,7 +26,8 @@ class VaryCommandTest {
     Cli.Result r = Cli.run("vary", "--list");
 
     assertThat(r.exit()).isZero();
-    assertThat(new String(r.stdout(), StandardCharsets.UTF_8)).contains("rechunk", "cut-mid-line", "partial-output");
+    assertThat(new String(r.stdout(), StandardCharsets.UTF_8))
+        .contains("rechunk", "cut-mid-line", "partial-output");
   }
 
   @Test
@@ -46,7 +47,8 @@ class VaryCommandTest {
   void writesAVariantToAFile() throws Exception {
     Path out = dir.resolve("v.tape.ndjson");
 
-    Cli.Result r = Cli.run("vary", golden().toString(), "--variant", "drop-result", "--out", out.toString());
+    Cli.Result r =
+        Cli.run("vary", golden().toString(), "--variant", "drop-result", "--out", out.toString());
 
     assertThat(r.exit()).isZero();
     assertThat(TapeWriter.toText(Tape.read(out))).doesNotContain("\"type\":\"result\"");
@@ -57,7 +59,8 @@ class VaryCommandTest {
     Cli.Result r = Cli.run("vary", golden().toString(), "--variant", "shuffle");
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: no variant named \"shuffle\"; variants are rechunk");
+    assertThat(r.err())
+        .startsWith("agentdouble: no variant named \"shuffle\"; variants are rechunk");
   }
 
   @Test

@@ -4,8 +4,8 @@ import dev.agentdouble.tape.Frame;
 import java.util.Objects;
 
 /**
- * What the fake answers without a tape (a subcommand, a check that stops the run): what to write
- * to stdout and stderr (UTF-8), and the exit that ends the process.
+ * What the fake answers without a tape (a subcommand, a check that stops the run): what to write to
+ * stdout and stderr (UTF-8), and the exit that ends the process.
  */
 public record Answer(String stdout, String stderr, Frame.Exit exit) {
   public Answer {

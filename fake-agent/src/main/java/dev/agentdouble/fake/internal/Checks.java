@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the CLI checks before a print run reaches the server, in its profile's order, with the
- * CLI's own texts and exit codes: the account, the API key, the workspace trust gate, then the
- * values of {@code --resume}, {@code --new-session-id}, {@code --allowed-tools},
- * {@code --conversation-history-file}, {@code --system-prompt}, the prompt and the model.
- * A run that passes every check is replayed from its tape.
+ * What the CLI checks before a print run reaches the server, in its profile's order, with the CLI's
+ * own texts and exit codes: the account, the API key, the workspace trust gate, then the values of
+ * {@code --resume}, {@code --new-session-id}, {@code --allowed-tools}, {@code
+ * --conversation-history-file}, {@code --system-prompt}, the prompt and the model. A run that
+ * passes every check is replayed from its tape.
  */
 final class Checks {
   /**
@@ -28,8 +28,10 @@ final class Checks {
   private final Profile profile;
   private final Map<String, String> env;
   private final boolean trustedMachine;
+
   /** What the CLI keeps between runs: trusted workspaces, session ids taken. */
   private final CliState state;
+
   private final String workspace;
   private final String prompt;
   private final String cwd;
@@ -38,8 +40,14 @@ final class Checks {
    * The checks of one run; {@code trustedMachine} is {@code AGENTDOUBLE_TRUST=trusted} (every
    * workspace already trusted).
    */
-  Checks(CliArgs args, Profile profile, Map<String, String> env, boolean trustedMachine,
-      String workspace, String prompt, String cwd) {
+  Checks(
+      CliArgs args,
+      Profile profile,
+      Map<String, String> env,
+      boolean trustedMachine,
+      String workspace,
+      String prompt,
+      String cwd) {
     this.args = args;
     this.profile = profile;
     this.env = env;
@@ -59,10 +67,14 @@ final class Checks {
     boolean newer = profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
     if (newer) {
       // one at a time, in the CLI's order: a check runs only when those before it passed
-      if ((stop = apiKey()) != null || (stop = outputFormat()) != null
-          || (stop = trustGate()) != null || (stop = resume()) != null
-          || (stop = newSessionId()) != null || (stop = allowedTools()) != null
-          || (stop = conversationHistory()) != null || (stop = systemPromptFile()) != null) {
+      if ((stop = apiKey()) != null
+          || (stop = outputFormat()) != null
+          || (stop = trustGate()) != null
+          || (stop = resume()) != null
+          || (stop = newSessionId()) != null
+          || (stop = allowedTools()) != null
+          || (stop = conversationHistory()) != null
+          || (stop = systemPromptFile()) != null) {
         return stop;
       }
     } else if ((stop = trustGate()) != null) {
@@ -81,8 +93,10 @@ final class Checks {
   }
 
   private boolean keyGiven() {
-    return args.apiKey().isPresent() || args.has("auth-token")
-        || !blank(env.get("CURSOR_API_KEY")) || !blank(env.get("CURSOR_AUTH_TOKEN"));
+    return args.apiKey().isPresent()
+        || args.has("auth-token")
+        || !blank(env.get("CURSOR_API_KEY"))
+        || !blank(env.get("CURSOR_AUTH_TOKEN"));
   }
 
   private Stop auth() {
@@ -93,8 +107,8 @@ final class Checks {
   }
 
   private Stop apiKey() {
-    if (!profile.apiKeyValid() && (args.apiKey().isPresent()
-        || !blank(env.get("CURSOR_API_KEY")))) {
+    if (!profile.apiKeyValid()
+        && (args.apiKey().isPresent() || !blank(env.get("CURSOR_API_KEY")))) {
       return new Stop("api-key", Answer.fail(CursorMessages.INVALID_API_KEY));
     }
     return null;
@@ -109,15 +123,20 @@ final class Checks {
     if (args.option("output-format").isEmpty() || args.outputFormat().isPresent()) {
       return null;
     }
-    return new Stop("output-format", Answer.fail("error: option '--output-format <format>'"
-        + " argument '" + args.option("output-format").get() + "' is invalid. Allowed choices"
-        + " are text, json, stream-json.\n"));
+    return new Stop(
+        "output-format",
+        Answer.fail(
+            "error: option '--output-format <format>'"
+                + " argument '"
+                + args.option("output-format").get()
+                + "' is invalid. Allowed choices"
+                + " are text, json, stream-json.\n"));
   }
 
   /**
    * The workspace trust gate: a print run in a workspace not trusted yet stops unless it passes
-   * {@code --trust} (which trusts the workspace from then on), {@code -f} or {@code --yolo}
-   * (this run only). Evaluated lazily: these checks are only made when the gate is on.
+   * {@code --trust} (which trusts the workspace from then on), {@code -f} or {@code --yolo} (this
+   * run only). Evaluated lazily: these checks are only made when the gate is on.
    */
   private Stop trustGate() throws IOException {
     if (!profile.behaviour().trustGate()) {
@@ -182,8 +201,8 @@ final class Checks {
     if (invalid.isEmpty()) {
       return null;
     }
-    return new Stop("allowed-tools",
-        new Answer("", CursorMessages.invalidAllowedTools(invalid), 0));
+    return new Stop(
+        "allowed-tools", new Answer("", CursorMessages.invalidAllowedTools(invalid), 0));
   }
 
   private Stop conversationHistory() {
@@ -194,7 +213,8 @@ final class Checks {
     if (Files.isRegularFile(Path.of(cwd).resolve(file))) {
       return null;
     }
-    return new Stop("conversation-history-file",
+    return new Stop(
+        "conversation-history-file",
         new Answer("", CursorMessages.conversationHistoryMissing(file), 0));
   }
 
@@ -204,12 +224,12 @@ final class Checks {
     }
     Path file = Path.of(cwd).resolve(args.option("system-prompt").get()).normalize();
     if (!Files.isRegularFile(file)) {
-      return new Stop("system-prompt",
-          Answer.fail(CursorMessages.systemPromptFileNotFound(file.toString())));
+      return new Stop(
+          "system-prompt", Answer.fail(CursorMessages.systemPromptFileNotFound(file.toString())));
     }
     if (Files.size(file) == 0) {
-      return new Stop("system-prompt",
-          Answer.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
+      return new Stop(
+          "system-prompt", Answer.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
     }
     return null; // read and accepted locally; the server refuses it (see Impersonation)
   }
@@ -223,8 +243,7 @@ final class Checks {
     for (Profile.Model m : profile.models()) {
       ids.add(m.id());
     }
-    return new Stop("model",
-        Answer.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
+    return new Stop("model", Answer.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
   }
 
   /** {@code -1}, {@code -2}: the Nth previous chat of the workspace. */

@@ -15,9 +15,9 @@ import java.util.Optional;
  *     help and errors do not use it (they always say {@code agent}, as the real CLI does)
  * @param argv the arguments as given, without the program name
  * @param commandPath the commands named, outermost first: empty for a plain run, {@code [agent]}
- *     when the {@code agent} word was used, {@code [status]}, {@code [mcp, list]}; with
- *     {@link #help} it names the command whose help is asked for ({@code help status} gives
- *     {@code [status]})
+ *     when the {@code agent} word was used, {@code [status]}, {@code [mcp, list]}; with {@link
+ *     #help} it names the command whose help is asked for ({@code help status} gives {@code
+ *     [status]})
  * @param subcommand the first command of {@code commandPath} by its canonical name ({@code whoami}
  *     gives {@code status}), except {@code agent}, which is the same as no subcommand
  * @param commandArgs the positional arguments of the last command of a subcommand path, e.g. the
@@ -27,8 +27,8 @@ import java.util.Optional;
  * @param streamPartialOutput {@code --stream-partial-output}
  * @param model {@code --model}, the last one given
  * @param resume {@code --resume} with or without an id, or {@code --continue}
- * @param resumeId the id given to {@code --resume}; empty for {@code --resume} alone,
- *     {@code --resume=} and {@code --continue} (resume the latest session)
+ * @param resumeId the id given to {@code --resume}; empty for {@code --resume} alone, {@code
+ *     --resume=} and {@code --continue} (resume the latest session)
  * @param newSessionId the hidden {@code --new-session-id}
  * @param workspace {@code --workspace}
  * @param force {@code -f/--force} or {@code --yolo}
@@ -37,10 +37,10 @@ import java.util.Optional;
  * @param headers every {@code -H/--header}, in order
  * @param apiKey {@code --api-key}
  * @param promptWords the positional words of a run; {@link #prompt()} joins them
- * @param help whether help was asked for ({@code -h}, {@code --help} or the {@code help}
- *     command); print the help of {@code commandPath}
- * @param version whether {@code -v/--version} was given; parsing stopped there, as the CLI exits
- *     at once, so later arguments are not reflected
+ * @param help whether help was asked for ({@code -h}, {@code --help} or the {@code help} command);
+ *     print the help of {@code commandPath}
+ * @param version whether {@code -v/--version} was given; parsing stopped there, as the CLI exits at
+ *     once, so later arguments are not reflected
  * @param listModels {@code --list-models}
  * @param options every option given, by long name without dashes ({@code output-format}), in order
  *     of first use, to all values given in order; an option given without a value (a flag, or
@@ -101,8 +101,7 @@ public record CliArgs(
   /**
    * Every value given to the option with this long name (no dashes), each split at commas, with
    * surrounding blanks and empty items dropped, in order: {@code --allowed-tools read,grep
-   * --allowed-tools shell} gives {@code [read, grep, shell]}. Empty when the option was not
-   * given.
+   * --allowed-tools shell} gives {@code [read, grep, shell]}. Empty when the option was not given.
    */
   public List<String> commaSeparated(String longName) {
     List<String> items = new ArrayList<>();

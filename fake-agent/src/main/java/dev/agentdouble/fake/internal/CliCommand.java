@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * A command as commander models it: options, arguments, subcommands, and whether an action runs
- * when it is invoked. Every command has commander's {@code -h, --help}; a command with
- * subcommands also has the {@code help [command]} command.
+ * when it is invoked. Every command has commander's {@code -h, --help}; a command with subcommands
+ * also has the {@code help [command]} command.
  */
 record CliCommand(
     String name,

@@ -14,11 +14,22 @@ import java.util.List;
  * @param help the description shown by help, commander's {@code (default: ...)} suffix included
  */
 record CliOption(
-    String flags, String shortFlag, String longFlag, Arity arity, List<String> choices,
-    boolean hidden, String help) {
+    String flags,
+    String shortFlag,
+    String longFlag,
+    Arity arity,
+    List<String> choices,
+    boolean hidden,
+    String help) {
 
-  /** Whether an option takes a value: never, always ({@code <value>}) or maybe ({@code [value]}). */
-  enum Arity { NONE, REQUIRED, OPTIONAL }
+  /**
+   * Whether an option takes a value: never, always ({@code <value>}) or maybe ({@code [value]}).
+   */
+  enum Arity {
+    NONE,
+    REQUIRED,
+    OPTIONAL
+  }
 
   CliOption {
     choices = List.copyOf(choices);

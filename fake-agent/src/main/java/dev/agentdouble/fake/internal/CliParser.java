@@ -12,12 +12,12 @@ import java.util.Optional;
 
 /**
  * Parses a command line exactly as the Cursor Agent CLI's commander program does (commander 14,
- * {@code lib/command.js}): options are recognised anywhere before {@code --}, also after
- * positional words; a required value is always the next argument, even one starting with a dash;
- * an optional value ({@code --resume [chatId]}, {@code -w [name]}) is the next argument only if
- * that does not look like an option; {@code --opt=value}; short flags combined ({@code -pf}) and
- * with a value ({@code -Hname}); the first positional word selects a subcommand when it names one;
- * errors worded and ordered as commander's.
+ * {@code lib/command.js}): options are recognised anywhere before {@code --}, also after positional
+ * words; a required value is always the next argument, even one starting with a dash; an optional
+ * value ({@code --resume [chatId]}, {@code -w [name]}) is the next argument only if that does not
+ * look like an option; {@code --opt=value}; short flags combined ({@code -pf}) and with a value
+ * ({@code -Hname}); the first positional word selects a subcommand when it names one; errors worded
+ * and ordered as commander's.
  */
 public final class CliParser {
   /**
@@ -63,7 +63,9 @@ public final class CliParser {
     }
   }
 
-  /** Commander's {@code _parseCommand}: options, then dispatch, help, unknown options, arguments. */
+  /**
+   * Commander's {@code _parseCommand}: options, then dispatch, help, unknown options, arguments.
+   */
   private ParseResult parseCommand(
       List<CliCommand> chain, List<String> operandsIn, List<String> unknownIn) {
     CliCommand cmd = chain.get(chain.size() - 1);
@@ -129,8 +131,8 @@ public final class CliParser {
   private record Split(List<String> operands, List<String> unknown) {}
 
   /**
-   * Commander's {@code parseOptions}: takes out the options {@code cmd} knows, and splits the
-   * rest into operands and unknown arguments (the first unknown option and everything after it).
+   * Commander's {@code parseOptions}: takes out the options {@code cmd} knows, and splits the rest
+   * into operands and unknown arguments (the first unknown option and everything after it).
    */
   private Split parseOptions(CliCommand cmd, List<String> argList) {
     List<String> operands = new ArrayList<>();
@@ -192,7 +194,8 @@ public final class CliParser {
           continue;
         }
       }
-      if (dest == operands && maybeOption(arg)
+      if (dest == operands
+          && maybeOption(arg)
           && !(cmd.subcommands().isEmpty() && negativeNumber(arg))) {
         dest = unknown;
       }
@@ -204,8 +207,14 @@ public final class CliParser {
   /** Stores an option's value; a choice is checked, and {@code --version} ends the parse. */
   private void set(CliOption option, String value) {
     if (value != null && !option.choices().isEmpty() && !option.choices().contains(value)) {
-      throw error("error: option '" + option.flags() + "' argument '" + value
-          + "' is invalid. Allowed choices are " + String.join(", ", option.choices()) + ".");
+      throw error(
+          "error: option '"
+              + option.flags()
+              + "' argument '"
+              + value
+              + "' is invalid. Allowed choices are "
+              + String.join(", ", option.choices())
+              + ".");
     }
     List<String> given = values.get(option.name());
     if (given == null) {
@@ -238,8 +247,16 @@ public final class CliParser {
     if (args.size() > declared.size()) {
       int expected = declared.size();
       String forSubcommand = chain.size() > 1 ? " for '" + cmd.name() + "'" : "";
-      throw error("error: too many arguments" + forSubcommand + ". Expected " + expected
-          + " argument" + (expected == 1 ? "" : "s") + " but got " + args.size() + ".");
+      throw error(
+          "error: too many arguments"
+              + forSubcommand
+              + ". Expected "
+              + expected
+              + " argument"
+              + (expected == 1 ? "" : "s")
+              + " but got "
+              + args.size()
+              + ".");
     }
   }
 
@@ -283,33 +300,34 @@ public final class CliParser {
     for (CliCommand c : chain.subList(1, chain.size())) {
       path.add(c.name());
     }
-    Optional<String> subcommand = path.isEmpty() || path.get(0).equals("agent")
-        ? Optional.empty() : Optional.of(path.get(0));
+    Optional<String> subcommand =
+        path.isEmpty() || path.get(0).equals("agent") ? Optional.empty() : Optional.of(path.get(0));
     boolean run = subcommand.isEmpty() && !help && !version;
-    return new ParseResult.Parsed(new CliArgs(
-        program,
-        argv,
-        path,
-        subcommand,
-        run || help || version ? List.of() : args,
-        flag("print"),
-        outputFormat(),
-        flag("stream-partial-output"),
-        last("model"),
-        values.containsKey("resume") || values.containsKey("continue"),
-        resumeId == null || resumeId.isEmpty() ? Optional.empty() : Optional.of(resumeId),
-        last("new-session-id"),
-        last("workspace"),
-        flag("force") || flag("yolo"),
-        flag("trust"),
-        all("add-dir"),
-        all("header"),
-        last("api-key"),
-        run ? args : List.of(),
-        help,
-        version,
-        flag("list-models"),
-        values));
+    return new ParseResult.Parsed(
+        new CliArgs(
+            program,
+            argv,
+            path,
+            subcommand,
+            run || help || version ? List.of() : args,
+            flag("print"),
+            outputFormat(),
+            flag("stream-partial-output"),
+            last("model"),
+            values.containsKey("resume") || values.containsKey("continue"),
+            resumeId == null || resumeId.isEmpty() ? Optional.empty() : Optional.of(resumeId),
+            last("new-session-id"),
+            last("workspace"),
+            flag("force") || flag("yolo"),
+            flag("trust"),
+            all("add-dir"),
+            all("header"),
+            last("api-key"),
+            run ? args : List.of(),
+            help,
+            version,
+            flag("list-models"),
+            values));
   }
 
   private Optional<OutputFormat> outputFormat() {

@@ -14,8 +14,8 @@ import java.util.Optional;
 /**
  * What the real CLI keeps between runs on a machine, kept by the fake in a folder of its own
  * ({@code AGENTDOUBLE_STATE_DIR}), never in the user's Cursor configuration: the workspaces trusted
- * with {@code --trust}, and the session ids taken with {@code --new-session-id}. Without the
- * folder nothing persists: each run starts as on a fresh machine.
+ * with {@code --trust}, and the session ids taken with {@code --new-session-id}. Without the folder
+ * nothing persists: each run starts as on a fresh machine.
  *
  * <p>Each is a text file of one entry per line, appended with one write, so concurrent runs never
  * interleave within a line.
@@ -23,6 +23,7 @@ import java.util.Optional;
 final class CliState {
   /** The environment variable naming the folder. */
   static final String ENV = FakeEnvironment.STATE_DIR;
+
   static final String TRUSTED = "trusted-workspaces";
   static final String SESSIONS = "session-ids";
 
@@ -34,8 +35,8 @@ final class CliState {
 
   /** The state named by {@code value} (the variable's value; empty or null: none). */
   static CliState of(String value) {
-    return new CliState(value == null || value.isBlank()
-        ? Optional.empty() : Optional.of(Path.of(value)));
+    return new CliState(
+        value == null || value.isBlank() ? Optional.empty() : Optional.of(Path.of(value)));
   }
 
   /** Whether the workspace at this physical path was trusted by an earlier run. */
@@ -83,8 +84,12 @@ final class CliState {
       return;
     }
     Files.createDirectories(dir.get());
-    try (FileChannel out = FileChannel.open(dir.get().resolve(file), StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+    try (FileChannel out =
+        FileChannel.open(
+            dir.get().resolve(file),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.APPEND)) {
       out.write(ByteBuffer.wrap((entry + "\n").getBytes(StandardCharsets.UTF_8)));
     }
   }

@@ -1,8 +1,8 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.contract.ControlSecret;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,23 +31,33 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A call has an overall deadline ({@link #DEADLINE_MS}: connecting, sending and the whole
  * answer), and the answer is read as it arrives, by its {@code Content-Length} or its chunks, never
  * by waiting for the server to close the connection. An answer that breaks HTTP (garbage, a bad
- * length or chunk size, one cut short, one that does not fit in memory) or does not come in time
- * is the fake's own problem, said in its own words: a control call never waits forever and never
- * ends in a stack trace.
+ * length or chunk size, one cut short, one that does not fit in memory) or does not come in time is
+ * the fake's own problem, said in its own words: a control call never waits forever and never ends
+ * in a stack trace.
  */
 final class ControlClient {
   /** What the server is told about the invocation. */
-  record Call(List<String> argv, String prompt, String cwd, String outputFormat, String model,
-      String stdin, long pid, Map<String, String> env) {}
+  record Call(
+      List<String> argv,
+      String prompt,
+      String cwd,
+      String outputFormat,
+      String model,
+      String stdin,
+      long pid,
+      Map<String, String> env) {}
 
   /** Where a run the CLI ended before it needed a tape is reported, under the server's URL. */
   static final String STOPPED = "invocations/stopped";
 
   static final int CONNECT_TIMEOUT_MS = 5_000;
+
   /** The longest a control call takes, from connecting to the end of the answer: 30 s. */
   static final long DEADLINE_MS = 30_000;
+
   /** The most a status line and headers may take together. */
   static final int MAX_HEAD_BYTES = 64 * 1024;
+
   /** The largest body an array can hold. */
   static final long MAX_BODY_BYTES = Integer.MAX_VALUE - 16;
 
@@ -98,44 +107,77 @@ final class ControlClient {
     }
     secret = secret == null || secret.isEmpty() ? null : secret;
     if (secret != null && !ControlSecret.sendable(secret)) {
-      return new TapeSelection.Failed(ControlSecret.ENV + ": not a usable secret (printable ASCII "
-          + "without spaces); give the fake the value the control server printed or baked in");
+      return new TapeSelection.Failed(
+          ControlSecret.ENV
+              + ": not a usable secret (printable ASCII "
+              + "without spaces); give the fake the value the control server printed or baked in");
     }
     Response response;
     try {
       response = post(uri, secret, body(call), deadlineMs);
     } catch (BadAnswer e) {
-      return new TapeSelection.Failed("the control server at " + url + " gave an answer the fake "
-          + "cannot use: " + e.getMessage() + "; is " + FakeEnvironment.URL + " the address of the test's "
-          + "control server (or of `agentdouble serve`)?");
+      return new TapeSelection.Failed(
+          "the control server at "
+              + url
+              + " gave an answer the fake "
+              + "cannot use: "
+              + e.getMessage()
+              + "; is "
+              + FakeEnvironment.URL
+              + " the address of the test's "
+              + "control server (or of `agentdouble serve`)?");
     } catch (NoAnswerInTime e) {
-      return new TapeSelection.Failed("the control server at " + url + " " + e.getMessage()
-          + "; is the test (or `agentdouble serve`) stuck?");
+      return new TapeSelection.Failed(
+          "the control server at "
+              + url
+              + " "
+              + e.getMessage()
+              + "; is the test (or `agentdouble serve`) stuck?");
     } catch (IOException e) {
-      return new TapeSelection.Failed("cannot reach the control server at " + url + ": "
-          + unreachable(e) + "; is the test (or `agentdouble serve`) still running?");
+      return new TapeSelection.Failed(
+          "cannot reach the control server at "
+              + url
+              + ": "
+              + unreachable(e)
+              + "; is the test (or `agentdouble serve`) still running?");
     }
     if (response.status() == 200) {
       byte[] tape = response.body();
-      String name = response.headers().get(
-          ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
+      String name = response.headers().get(ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
       String source = InvocationRecord.CONTROL_TAPE + (name == null ? "" : " " + name);
-      return new TapeSelection.Selected(new TapeSource(source, new TapeSource.Opener() {
-        @Override
-        public InputStream open() {
-          return new ByteArrayInputStream(tape);
-        }
-      }));
+      return new TapeSelection.Selected(
+          new TapeSource(
+              source,
+              new TapeSource.Opener() {
+                @Override
+                public InputStream open() {
+                  return new ByteArrayInputStream(tape);
+                }
+              }));
     }
     if (response.status() == 401 || response.status() == 403) {
-      return new TapeSelection.Failed("the control server (" + url + ") refused this invocation "
-          + "(HTTP " + response.status() + "): " + (secret == null ? ControlSecret.ENV
-          + " is not set" : ControlSecret.ENV + " is not its secret") + "; run the fake with the "
-          + "environment the test's shim or `agentdouble serve` gives it");
+      return new TapeSelection.Failed(
+          "the control server ("
+              + url
+              + ") refused this invocation "
+              + "(HTTP "
+              + response.status()
+              + "): "
+              + (secret == null
+                  ? ControlSecret.ENV + " is not set"
+                  : ControlSecret.ENV + " is not its secret")
+              + "; run the fake with the "
+              + "environment the test's shim or `agentdouble serve` gives it");
     }
     String text = new String(response.body(), StandardCharsets.UTF_8).strip();
-    return new TapeSelection.Failed("the control server (" + url + ") has no tape for this "
-        + "invocation (HTTP " + response.status() + ")" + (text.isEmpty() ? "" : ":\n" + text));
+    return new TapeSelection.Failed(
+        "the control server ("
+            + url
+            + ") has no tape for this "
+            + "invocation (HTTP "
+            + response.status()
+            + ")"
+            + (text.isEmpty() ? "" : ":\n" + text));
   }
 
   /** Why a server could not be reached, said for a person. */
@@ -150,14 +192,15 @@ final class ControlClient {
       return "no connection within " + duration(CONNECT_TIMEOUT_MS);
     }
     String message = e.getMessage();
-    return message == null || message.isBlank() ? e.getClass().getSimpleName()
+    return message == null || message.isBlank()
+        ? e.getClass().getSimpleName()
         : message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
   }
 
   /**
    * Tells the control server about a run that ended before it needed a tape (the trust gate, a
-   * validation error), so the test sees every invocation. The answer does not matter, and a
-   * server that cannot be reached changes nothing: the run has ended as the CLI ends it.
+   * validation error), so the test sees every invocation. The answer does not matter, and a server
+   * that cannot be reached changes nothing: the run has ended as the CLI ends it.
    *
    * @param stoppedBy why the run ended, e.g. {@code trust-gate}
    */
@@ -175,9 +218,9 @@ final class ControlClient {
   }
 
   /**
-   * One HTTP/1.1 POST over a plain socket, {@code Connection: close}, within {@link
-   * #DEADLINE_MS}: the JDK's HTTP client costs a fresh JVM tens of milliseconds of class loading,
-   * paid by every invocation under a test.
+   * One HTTP/1.1 POST over a plain socket, {@code Connection: close}, within {@link #DEADLINE_MS}:
+   * the JDK's HTTP client costs a fresh JVM tens of milliseconds of class loading, paid by every
+   * invocation under a test.
    */
   static Response post(URI uri, String secret, byte[] body) throws IOException {
     return post(uri, secret, body, DEADLINE_MS);
@@ -193,13 +236,21 @@ final class ControlClient {
     try (Socket socket = new Socket()) {
       Deadline deadline = new Deadline(socket, deadlineMs);
       try {
-        socket.connect(new InetSocketAddress(uri.getHost(), port),
+        socket.connect(
+            new InetSocketAddress(uri.getHost(), port),
             (int) Math.max(1, Math.min(CONNECT_TIMEOUT_MS, deadlineMs)));
         OutputStream out = socket.getOutputStream();
-        String head = "POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + port
-            + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-            + (secret == null ? "" : "\r\n" + ControlSecret.HEADER + ": " + secret)
-            + "\r\nConnection: close\r\n\r\n";
+        String head =
+            "POST "
+                + path
+                + " HTTP/1.1\r\nHost: "
+                + uri.getHost()
+                + ":"
+                + port
+                + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length
+                + (secret == null ? "" : "\r\n" + ControlSecret.HEADER + ": " + secret)
+                + "\r\nConnection: close\r\n\r\n";
         out.write(head.getBytes(StandardCharsets.ISO_8859_1));
         out.write(body);
         out.flush();
@@ -255,8 +306,8 @@ final class ControlClient {
 
     /** Milliseconds left, at least 1 (a socket timeout of 0 would mean forever). */
     int leftMs() {
-      return (int) Math.max(1, Math.min(Integer.MAX_VALUE,
-          (endNanos - System.nanoTime()) / 1_000_000L));
+      return (int)
+          Math.max(1, Math.min(Integer.MAX_VALUE, (endNanos - System.nanoTime()) / 1_000_000L));
     }
 
     boolean expired() {
@@ -327,8 +378,8 @@ final class ControlClient {
       while (true) {
         int b = next();
         if (b < 0) {
-          throw new BadAnswer("the answer was cut short in " + what + " (after " + total
-              + " bytes)");
+          throw new BadAnswer(
+              "the answer was cut short in " + what + " (after " + total + " bytes)");
         }
         if (b == '\r') {
           if (next() != '\n') {
@@ -337,8 +388,8 @@ final class ControlClient {
           return sb.toString();
         }
         if (b == '\n' || sb.length() >= max) {
-          throw new BadAnswer(b == '\n' ? "a bare LF in " + what : what + " is longer than "
-              + max + " bytes");
+          throw new BadAnswer(
+              b == '\n' ? "a bare LF in " + what : what + " is longer than " + max + " bytes");
         }
         sb.append((char) b);
       }
@@ -406,8 +457,11 @@ final class ControlClient {
       String value = line.substring(colon + 1).strip();
       String before = headers.put(name, value);
       if (name.equals("content-length") && before != null && !before.equals(value)) {
-        throw new BadAnswer("two different Content-Length headers: " + printable(before)
-            + " and " + printable(value));
+        throw new BadAnswer(
+            "two different Content-Length headers: "
+                + printable(before)
+                + " and "
+                + printable(value));
       }
     }
     ByteBuf body = new ByteBuf();
@@ -429,7 +483,9 @@ final class ControlClient {
 
   private static int status(String line) throws BadAnswer {
     // HTTP/1.1 200 OK
-    if (line.startsWith("HTTP/") && line.length() >= 12 && line.charAt(8) == ' '
+    if (line.startsWith("HTTP/")
+        && line.length() >= 12
+        && line.charAt(8) == ' '
         && (line.length() == 12 || line.charAt(12) == ' ')) {
       int status = 0;
       for (int i = 9; i < 12; i++) {
@@ -519,10 +575,15 @@ final class ControlClient {
 
   /** What a control server is told of {@code call}. */
   private static InvocationRecord record(Call call, String stoppedBy) {
-    return new InvocationRecord(call.argv(), call.prompt(), call.cwd(), call.outputFormat(),
-        Optional.ofNullable(call.model()), Optional.ofNullable(call.stdin()), call.pid(),
-        call.env(), Optional.ofNullable(stoppedBy));
+    return new InvocationRecord(
+        call.argv(),
+        call.prompt(),
+        call.cwd(),
+        call.outputFormat(),
+        Optional.ofNullable(call.model()),
+        Optional.ofNullable(call.stdin()),
+        call.pid(),
+        call.env(),
+        Optional.ofNullable(stoppedBy));
   }
-
-
 }

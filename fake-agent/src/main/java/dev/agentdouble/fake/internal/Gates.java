@@ -10,10 +10,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
- * Step gates, through a folder the test owns ({@code AGENTDOUBLE_GATES}): at a gate the fake
- * writes {@code NAME.reached} and waits, writing nothing, until {@code NAME.release} appears. A gate
- * not released within the timeout ({@code AGENTDOUBLE_GATE_TIMEOUT_MS}, 30 s by default) ends the
- * run with exit 70, so a forgotten release never hangs a suite.
+ * Step gates, through a folder the test owns ({@code AGENTDOUBLE_GATES}): at a gate the fake writes
+ * {@code NAME.reached} and waits, writing nothing, until {@code NAME.release} appears. A gate not
+ * released within the timeout ({@code AGENTDOUBLE_GATE_TIMEOUT_MS}, 30 s by default) ends the run
+ * with exit 70, so a forgotten release never hangs a suite.
  */
 public final class Gates {
   static final long DEFAULT_TIMEOUT_MS = GateFiles.DEFAULT_TIMEOUT_MS;
@@ -56,9 +56,17 @@ public final class Gates {
       Files.writeString(tmp, GateFiles.mark(pid), StandardCharsets.US_ASCII);
       Files.move(tmp, reached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new NotReleased(FakeEnvironment.GATES + "=" + dir + ": cannot mark gate \"" + name
-          + "\" as reached (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-          + "); the folder must exist and be writable");
+      throw new NotReleased(
+          FakeEnvironment.GATES
+              + "="
+              + dir
+              + ": cannot mark gate \""
+              + name
+              + "\" as reached ("
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage()
+              + "); the folder must exist and be writable");
     }
     Path release = dir.resolve(GateFiles.release(name));
     Owner.watch();
@@ -66,8 +74,14 @@ public final class Gates {
     while (!Files.exists(release)) {
       // counted in milliseconds from the start: a timeout near the long range cannot wrap round
       if ((System.nanoTime() - start) / 1_000_000L > timeoutMs) {
-        throw new NotReleased("gate \"" + name + "\" was not released within " + timeoutMs
-            + " ms (" + FakeEnvironment.GATE_TIMEOUT_MS + "); the test must release it");
+        throw new NotReleased(
+            "gate \""
+                + name
+                + "\" was not released within "
+                + timeoutMs
+                + " ms ("
+                + FakeEnvironment.GATE_TIMEOUT_MS
+                + "); the test must release it");
       }
       try {
         Thread.sleep(2);

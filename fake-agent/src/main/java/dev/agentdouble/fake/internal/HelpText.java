@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Commander's built-in help ({@code Help.formatHelp}, commander 13/14) at its non-TTY width of 80
- * columns: usage, description, arguments, options, commands; descriptions word-wrapped in a
- * column after the longest term.
+ * columns: usage, description, arguments, options, commands; descriptions word-wrapped in a column
+ * after the longest term.
  */
 final class HelpText {
   static final int WIDTH = 80;
@@ -18,8 +18,8 @@ final class HelpText {
 
   /**
    * The help of the last command of {@code chain} (the root first), ending with a newline. The
-   * usage line names the root by its own name, {@code agent}, whatever name the program was
-   * invoked as: the CLI sets its program name, so commander never reads it from argv.
+   * usage line names the root by its own name, {@code agent}, whatever name the program was invoked
+   * as: the CLI sets its program name, so commander never reads it from argv.
    */
   static String render(List<CliCommand> chain) {
     CliCommand cmd = chain.get(chain.size() - 1);
@@ -144,17 +144,19 @@ final class HelpText {
     int remaining = WIDTH - termWidth - SPACER - INDENT;
     String formatted = description;
     if (remaining >= MIN_WIDTH_TO_WRAP) {
-      formatted = boxWrap(description, remaining)
-          .replace("\n", "\n" + " ".repeat(termWidth + SPACER));
+      formatted =
+          boxWrap(description, remaining).replace("\n", "\n" + " ".repeat(termWidth + SPACER));
     }
-    return indent + term + " ".repeat(termWidth - term.length() + SPACER)
+    return indent
+        + term
+        + " ".repeat(termWidth - term.length() + SPACER)
         + formatted.replace("\n", "\n" + indent);
   }
 
   /**
    * Commander's {@code boxWrap}: each chunk is leading whitespace plus a word; chunks are added to
-   * a line while they fit, and a chunk that does not fit starts the next line without its
-   * leading whitespace. A word longer than the width gets a line of its own.
+   * a line while they fit, and a chunk that does not fit starts the next line without its leading
+   * whitespace. A word longer than the width gets a line of its own.
    */
   static String boxWrap(String text, int width) {
     if (width < MIN_WIDTH_TO_WRAP) {

@@ -1,18 +1,18 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.contract.ExitStatus;
+import dev.agentdouble.json.LineReader;
+import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
-import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TextStyle;
 import dev.agentdouble.variants.Variants;
-import dev.agentdouble.contract.ControlSecret;
-import dev.agentdouble.json.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -46,12 +46,23 @@ public final class Impersonation {
   private final OutputStream stderr;
   private final long originNanos;
   private final long pid;
+
   /** The tape this run replays, once chosen: let go of when the run ends. */
   private TapeSource replayed;
 
-  public Impersonation(String programName, List<String> argv, Map<String, String> env, String cwd, String home,
-      boolean stdinTty, boolean stdoutTty, InputStream stdin, OutputStream stdout,
-      OutputStream stderr, long originNanos, long pid) {
+  public Impersonation(
+      String programName,
+      List<String> argv,
+      Map<String, String> env,
+      String cwd,
+      String home,
+      boolean stdinTty,
+      boolean stdoutTty,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr,
+      long originNanos,
+      long pid) {
     this.programName = programName;
     this.argv = List.copyOf(argv);
     this.env = env;
@@ -73,9 +84,18 @@ public final class Impersonation {
     String tty = System.getProperty("agentdouble.tty", "");
     String launcher = System.getProperty("agentdouble.invokedAs", "agent");
     String program = launcher.substring(launcher.lastIndexOf('/') + 1);
-    return new Impersonation(program, List.of(args), System.getenv(), System.getProperty("user.dir"),
+    return new Impersonation(
+        program,
+        List.of(args),
+        System.getenv(),
+        System.getProperty("user.dir"),
         System.getenv().getOrDefault("HOME", System.getProperty("user.home")),
-        tty.contains("in"), tty.contains("out"), System.in, stdout, stderr, origin,
+        tty.contains("in"),
+        tty.contains("out"),
+        System.in,
+        stdout,
+        stderr,
+        origin,
         ProcessClock.pid());
   }
 
@@ -95,8 +115,9 @@ public final class Impersonation {
       return ownProblem(journal, "out of memory" + LineReader.memoryHint());
     } catch (RuntimeException | StackOverflowError e) {
       // never a stack trace, which a consumer could take for the real CLI failing
-      return ownProblem(journal, "internal error (" + e + "); please report it, with the tape "
-          + "and the command line");
+      return ownProblem(
+          journal,
+          "internal error (" + e + "); please report it, with the tape " + "and the command line");
     } finally {
       if (replayed != null) {
         try {
@@ -131,8 +152,10 @@ public final class Impersonation {
       return journal.end(o.exit(), null);
     }
     if (!args.print() && stdinTty && stdoutTty) {
-      return ownProblem(journal, "the interactive mode is not impersonated; run with -p "
-          + "(print mode), or with stdout or stdin not a terminal");
+      return ownProblem(
+          journal,
+          "the interactive mode is not impersonated; run with -p "
+              + "(print mode), or with stdout or stdin not a terminal");
     }
     Profile.Behaviour behaviour = profile.behaviour();
     OutputFormat format = args.outputFormat().orElse(profile.defaultOutputFormat());
@@ -140,8 +163,10 @@ public final class Impersonation {
     journal.model = args.model().orElse(null);
     String stdinText = null;
     // 2026.09 and later run at once with a prompt in argv and wait for stdin's end afterwards
-    boolean awaitStdinEnd = !stdinTty && behaviour.stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
-        && !args.promptWords().isEmpty();
+    boolean awaitStdinEnd =
+        !stdinTty
+            && behaviour.stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
+            && !args.promptWords().isEmpty();
     if (!stdinTty && !awaitStdinEnd) {
       Owner.watchBeforeReadingStdin();
       stdinText = readStdin();
@@ -153,10 +178,18 @@ public final class Impersonation {
     }
     journal.prompt = prompt;
     String workspace = args.workspace().orElse(cwd);
-    ControlClient.Call call = new ControlClient.Call(argv, prompt, workspace, format.cliName(),
-        args.model().orElse(null), stdinText, pid, forwardedEnv());
-    Checks.Stop stop = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd)
-        .run();
+    ControlClient.Call call =
+        new ControlClient.Call(
+            argv,
+            prompt,
+            workspace,
+            format.cliName(),
+            args.model().orElse(null),
+            stdinText,
+            pid,
+            forwardedEnv());
+    Checks.Stop stop =
+        new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd).run();
     if (stop != null) {
       writeOut(stop.answer().stdout());
       writeErr(stop.answer().stderr());
@@ -175,11 +208,13 @@ public final class Impersonation {
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, journal.stoppedBy);
       }
-      selected = new TapeSelection.Selected(ServerRejection.systemPrompt(prompt, workspace,
-          profile.model()));
+      selected =
+          new TapeSelection.Selected(
+              ServerRejection.systemPrompt(prompt, workspace, profile.model()));
     } else {
-      selected = TapeSelection.select(env,
-          new TapeSelection.Request(prompt, argv, format, args.model()), call);
+      selected =
+          TapeSelection.select(
+              env, new TapeSelection.Request(prompt, argv, format, args.model()), call);
     }
     if (selected instanceof TapeSelection.Failed failed) {
       return ownProblem(journal, failed.message());
@@ -192,23 +227,34 @@ public final class Impersonation {
     Player.Transform transform = null;
     if (header.format() != format) {
       if (header.format() != OutputFormat.STREAM_JSON) {
-        return ownProblem(journal, source.name() + ": recorded in " + header.format().cliName()
-            + ", which cannot be rendered faithfully as " + format.cliName() + "; record the run "
-            + "with --output-format stream-json, or ask for --output-format "
-            + header.format().cliName());
+        return ownProblem(
+            journal,
+            source.name()
+                + ": recorded in "
+                + header.format().cliName()
+                + ", which cannot be rendered faithfully as "
+                + format.cliName()
+                + "; record the run "
+                + "with --output-format stream-json, or ask for --output-format "
+                + header.format().cliName());
       }
-      TextStyle style = format == OutputFormat.TEXT
-          ? settings.textStyle().orElse(header.textStyle().orElse(profile.textStyle()))
-          : TextStyle.ACTIONS;
-      Renderer renderer = Renderer.of(format, style,
-          new Renderer.Options(args.has("show-thinking")));
+      TextStyle style =
+          format == OutputFormat.TEXT
+              ? settings.textStyle().orElse(header.textStyle().orElse(profile.textStyle()))
+              : TextStyle.ACTIONS;
+      Renderer renderer =
+          Renderer.of(format, style, new Renderer.Options(args.has("show-thinking")));
       transform = renderer::next;
       journal.renderedFrom = header.format().cliName();
     }
     // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
-    long liveEpochMs = settings.epochMs().orElse(
-        System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
-    if (transform == null && args.streamPartialOutput() && format == OutputFormat.STREAM_JSON
+    long liveEpochMs =
+        settings
+            .epochMs()
+            .orElse(System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
+    if (transform == null
+        && args.streamPartialOutput()
+        && format == OutputFormat.STREAM_JSON
         && !header.argv().contains("--stream-partial-output")) {
       // recorded without partial output, asked with it: stream it as a 2026 CLI would
       Variants.PartialOutput partial = new Variants.PartialOutput(liveEpochMs);
@@ -219,13 +265,16 @@ public final class Impersonation {
     if (header.vars().sessionId().isPresent()) {
       journal.sessionId = sessionId; // otherwise the tape's own ids stand, whatever they are
     }
-    Substitution substitution = Substitution.of(header.vars(), new Substitution.Live(
-        Optional.of(sessionId),
-        Optional.of(args.workspace().orElse(cwd)),
-        Optional.ofNullable(home),
-        Optional.of(prompt),
-        OptionalLong.of(liveEpochMs),
-        apiKeySource(args)));
+    Substitution substitution =
+        Substitution.of(
+            header.vars(),
+            new Substitution.Live(
+                Optional.of(sessionId),
+                Optional.of(args.workspace().orElse(cwd)),
+                Optional.ofNullable(home),
+                Optional.of(prompt),
+                OptionalLong.of(liveEpochMs),
+                apiKeySource(args)));
     Timing timing = settings.timing();
     journal.end(checked.ending(), null);
     if (checked.ending() instanceof Frame.Kill kill) {
@@ -233,8 +282,10 @@ public final class Impersonation {
     }
     Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
     try {
-      Ending ending = new Player(source, timing, originNanos, substitution, transform, stdout,
-          stderr, gates, pid).play(checked);
+      Ending ending =
+          new Player(
+                  source, timing, originNanos, substitution, transform, stdout, stderr, gates, pid)
+              .play(checked);
       if (awaitStdinEnd && ending instanceof Frame.Exit) {
         Owner.watchBeforeReadingStdin();
         stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
@@ -307,8 +358,11 @@ public final class Impersonation {
    * unguessable, and seeding a secure generator costs more start-up than a whole replay.
    */
   static String freshUuid() {
-    SplittableRandom random = new SplittableRandom(
-        System.nanoTime() ^ System.currentTimeMillis() * 0x9E3779B97F4A7C15L ^ ProcessClock.pid());
+    SplittableRandom random =
+        new SplittableRandom(
+            System.nanoTime()
+                ^ System.currentTimeMillis() * 0x9E3779B97F4A7C15L
+                ^ ProcessClock.pid());
     long high = (random.nextLong() & ~0xF000L) | 0x4000L;
     long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
     return new UUID(high, low).toString();
@@ -380,12 +434,34 @@ public final class Impersonation {
         }
       }
       try {
-        Journal.append(file, new Journal.Entry(pid, Journal.isoInstant(startedAt), argv, cwd, prompt, stdin,
-            outputFormat, model, sessionId, cursorEnv, tape, renderedFrom, derived, stoppedBy, ending,
-            error));
+        Journal.append(
+            file,
+            new Journal.Entry(
+                pid,
+                Journal.isoInstant(startedAt),
+                argv,
+                cwd,
+                prompt,
+                stdin,
+                outputFormat,
+                model,
+                sessionId,
+                cursorEnv,
+                tape,
+                renderedFrom,
+                derived,
+                stoppedBy,
+                ending,
+                error));
       } catch (IOException e) {
-        writeErr("agentdouble: " + FakeEnvironment.JOURNAL + "=" + file + ": cannot append: " + e.getMessage()
-            + "\n");
+        writeErr(
+            "agentdouble: "
+                + FakeEnvironment.JOURNAL
+                + "="
+                + file
+                + ": cannot append: "
+                + e.getMessage()
+                + "\n");
       }
       return ending;
     }

@@ -1,7 +1,6 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.json.JsonText;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import java.io.FileOutputStream;
@@ -12,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} (field names: {@link InvocationRecord}) with a single write on a
- * file opened for append, so concurrent invocations never interleave their lines.
+ * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} (field names: {@link
+ * InvocationRecord}) with a single write on a file opened for append, so concurrent invocations
+ * never interleave their lines.
  */
 public final class Journal {
   /** What an invocation was and how it ends. Empty strings and nulls are left out of the line. */
@@ -107,7 +107,9 @@ public final class Journal {
       } else if (end instanceof Frame.Kill kill) {
         field(sb, InvocationRecord.SIGNAL, kill.signal());
       } else if (end instanceof Frame.Hang hang) {
-        sb.append(",\"").append(InvocationRecord.HANG).append("\":true")
+        sb.append(",\"")
+            .append(InvocationRecord.HANG)
+            .append("\":true")
             .append(hang.closeStdout() ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
       }
     }

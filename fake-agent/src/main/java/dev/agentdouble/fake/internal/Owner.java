@@ -12,21 +12,21 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Whom a run lives for: the process that started it (its parent at start) and, when
- * {@value #ENV} names one, an owner further up (the JUnit extension names its test JVM, so a fake
- * started by a consumer's child process is still tied to the test). A run that waits — a {@code
- * hang} ending, a step gate, a long pause of its timing, stdin — is watched from then on: once
- * either of them has ended, it says so on stderr and dies by SIGHUP within {@value #PERIOD_MS} ms
- * or so. A run that does not wait starts no thread and reads nothing more.
+ * Whom a run lives for: the process that started it (its parent at start) and, when {@value #ENV}
+ * names one, an owner further up (the JUnit extension names its test JVM, so a fake started by a
+ * consumer's child process is still tied to the test). A run that waits — a {@code hang} ending, a
+ * step gate, a long pause of its timing, stdin — is watched from then on: once either of them has
+ * ended, it says so on stderr and dies by SIGHUP within {@value #PERIOD_MS} ms or so. A run that
+ * does not wait starts no thread and reads nothing more.
  *
  * <p>On Linux the parent is read from {@code /proc/self/stat} (a parent that dies leaves its child
  * to init or a subreaper, which changes it) and the owner from {@code /proc/PID/stat} (gone, a
- * zombie, or another process's since its start time changed); elsewhere from {@link
- * ProcessHandle}.
+ * zombie, or another process's since its start time changed); elsewhere from {@link ProcessHandle}.
  */
 public final class Owner {
   /** The environment variable naming the owner's process id. */
   public static final String ENV = FakeEnvironment.OWNER_PID;
+
   /** How often a waiting run looks at its parent and owner. */
   static final long PERIOD_MS = 200;
 
@@ -37,8 +37,8 @@ public final class Owner {
   private Owner() {}
 
   /**
-   * Called by the process's own invocation: from now on its waits are watched. Runs made in
-   * process (tests, the class-data sharing training) are never watched.
+   * Called by the process's own invocation: from now on its waits are watched. Runs made in process
+   * (tests, the class-data sharing training) are never watched.
    */
   static void enable() {
     enabled = true;
@@ -57,8 +57,8 @@ public final class Owner {
       pid = -1;
     }
     if (pid <= 0) {
-      throw new IllegalArgumentException(ENV + "=" + value
-          + ": use the process id of the process the run belongs to, e.g. 4242");
+      throw new IllegalArgumentException(
+          ENV + "=" + value + ": use the process id of the process the run belongs to, e.g. 4242");
     }
     owner = pid;
   }
@@ -74,8 +74,8 @@ public final class Owner {
   }
 
   /**
-   * Starts watching unless reading stdin cannot block: stdin is {@code /dev/null} or a regular
-   * file (the common case of a short run, which then starts no thread).
+   * Starts watching unless reading stdin cannot block: stdin is {@code /dev/null} or a regular file
+   * (the common case of a short run, which then starts no thread).
    */
   static void watchBeforeReadingStdin() {
     // looked at even when not enabled: the class-data sharing training then loads what it needs
@@ -154,8 +154,10 @@ public final class Owner {
 
     private static void end(String reason) {
       try {
-        new FileOutputStream(FileDescriptor.err).write(("agentdouble: " + reason
-            + ": ending the run by SIGHUP\n").getBytes(StandardCharsets.UTF_8));
+        new FileOutputStream(FileDescriptor.err)
+            .write(
+                ("agentdouble: " + reason + ": ending the run by SIGHUP\n")
+                    .getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         // no one reads stderr any more
       }

@@ -40,8 +40,16 @@ public final class Player {
   private final ByteBuf line = new ByteBuf();
   private boolean stdoutClosed;
 
-  public Player(TapeSource source, Timing timing, long originNanos, Substitution substitution,
-      Transform transform, OutputStream stdout, OutputStream stderr, Gates gates, long pid) {
+  public Player(
+      TapeSource source,
+      Timing timing,
+      long originNanos,
+      Substitution substitution,
+      Transform transform,
+      OutputStream stdout,
+      OutputStream stderr,
+      Gates gates,
+      long pid) {
     this.gates = gates;
     this.pid = pid;
     this.source = source;
@@ -156,9 +164,14 @@ public final class Player {
    * (Replacing it by a rename changes nothing: it is read from the file opened first.)
    */
   private TapeException changed(int line, String problem) {
-    return new TapeException(source.name(), line < 0 ? 1 : line, "the tape changed while it was "
-        + "replayed (" + problem + "); write a new tape under another name and rename it over the "
-        + "old one, never write into a tape a run may be reading");
+    return new TapeException(
+        source.name(),
+        line < 0 ? 1 : line,
+        "the tape changed while it was "
+            + "replayed ("
+            + problem
+            + "); write a new tape under another name and rename it over the "
+            + "old one, never write into a tape a run may be reading");
   }
 
   private static final byte[] T_PREFIX = {'{', '"', 't', '"', ':'};
@@ -235,8 +248,8 @@ public final class Player {
   private Frame substituted(FrameLine f, byte[] buf) {
     if (f.kind == FrameLine.Kind.OUT && f.compact && !substitution.active()) {
       // straight from the read buffer: a line of tens of MiB is not copied once more
-      return new Frame.Out(f.t, new String(buf, f.valueStart, f.valueEnd - f.valueStart,
-          StandardCharsets.UTF_8));
+      return new Frame.Out(
+          f.t, new String(buf, f.valueStart, f.valueEnd - f.valueStart, StandardCharsets.UTF_8));
     }
     if (f.kind == FrameLine.Kind.OUT) {
       line.clear();

@@ -32,8 +32,8 @@ public final class ProcessClock {
   }
 
   /**
-   * The parent's id as it was when this process read its {@code /proc/self/stat} at start; -1
-   * where there is none.
+   * The parent's id as it was when this process read its {@code /proc/self/stat} at start; -1 where
+   * there is none.
    */
   static long parentPid() {
     try {

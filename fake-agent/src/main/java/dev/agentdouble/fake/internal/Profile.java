@@ -9,12 +9,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the fake CLI says about itself and its account: the answers of {@code --version},
- * {@code status}, {@code models}, {@code about}, and the defaults of a run.
+ * What the fake CLI says about itself and its account: the answers of {@code --version}, {@code
+ * status}, {@code models}, {@code about}, and the defaults of a run.
  *
  * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: a built-in name ({@value #CLI_2026_10}, the default:
- * the newest real CLI, or {@value #DOCUMENTED}: the vendor's page) or the path of a JSON file. Every field of the file is optional; the
- * rest come from the built-in named by {@code "base"} ({@value #CLI_2026_10} when absent):
+ * the newest real CLI, or {@value #DOCUMENTED}: the vendor's page) or the path of a JSON file.
+ * Every field of the file is optional; the rest come from the built-in named by {@code "base"}
+ * ({@value #CLI_2026_10} when absent):
  *
  * <pre>{@code
  * {"base": "2026.10", "version": "2026.10.01-e373342", "loggedIn": true,
@@ -51,8 +52,10 @@ public record Profile(
 
   /** The environment variable that names the profile. */
   public static final String ENV = FakeEnvironment.PROFILE;
+
   /** The built-in profile that follows the vendor's documentation; the default. */
   public static final String DOCUMENTED = "documented";
+
   /** The built-in profile that behaves as the 2026.10 CLI does. */
   public static final String CLI_2026_10 = "2026.10";
 
@@ -65,8 +68,8 @@ public record Profile(
   }
 
   /**
-   * The surface of one CLI version: which command tree, help text, subcommand shapes and
-   * validation messages it has. A new CLI version is a new constant here and a new profile.
+   * The surface of one CLI version: which command tree, help text, subcommand shapes and validation
+   * messages it has. A new CLI version is a new constant here and a new profile.
    */
   public enum Surface {
     /** The vendor's documentation page: {@code stream-json} by default, no trust gate. */
@@ -91,8 +94,8 @@ public record Profile(
    *
    * @param surface the command tree, help and messages
    * @param trustGate whether a print run in an untrusted workspace stops at the trust gate
-   * @param authFirst whether authentication is checked before the output format, the prompt and
-   *     the model are validated
+   * @param authFirst whether authentication is checked before the output format, the prompt and the
+   *     model are validated
    * @param stdin what a print run does with a stdin pipe left open
    */
   public record Behaviour(Surface surface, boolean trustGate, boolean authFirst, StdinRule stdin) {
@@ -104,6 +107,7 @@ public record Profile(
     /** The vendor page's CLI. */
     public static final Behaviour DOCUMENTED =
         new Behaviour(Surface.DOCUMENTED, false, false, StdinRule.READ_BEFORE_RUN);
+
     /** The 2026.10 CLI. */
     public static final Behaviour CLI_2026_10 =
         new Behaviour(Surface.CLI_2026_10, true, true, StdinRule.RUN_THEN_AWAIT_EOF);
@@ -115,11 +119,29 @@ public record Profile(
   }
 
   /** A profile whose API keys are accepted. */
-  public Profile(String name, String version, boolean loggedIn, String email,
-      OutputFormat defaultOutputFormat, TextStyle textStyle, String model, List<Model> models,
-      Optional<String> about, Behaviour behaviour) {
-    this(name, version, loggedIn, email, defaultOutputFormat, textStyle, model, models, about,
-        behaviour, true);
+  public Profile(
+      String name,
+      String version,
+      boolean loggedIn,
+      String email,
+      OutputFormat defaultOutputFormat,
+      TextStyle textStyle,
+      String model,
+      List<Model> models,
+      Optional<String> about,
+      Behaviour behaviour) {
+    this(
+        name,
+        version,
+        loggedIn,
+        email,
+        defaultOutputFormat,
+        textStyle,
+        model,
+        models,
+        about,
+        behaviour,
+        true);
   }
 
   public Profile {
@@ -135,8 +157,8 @@ public record Profile(
   }
 
   /**
-   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the
-   * {@value #CLI_2026_10} profile when unset or empty.
+   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the {@value
+   * #CLI_2026_10} profile when unset or empty.
    *
    * @throws ProfileException when the file cannot be read or is not a valid profile
    */
@@ -166,15 +188,31 @@ public record Profile(
 
   /** The vendor page's contract: stream-json unless asked otherwise, no trust gate. */
   public static Profile documented() {
-    return new Profile(DOCUMENTED, "2026.10.01-e373342", true, "dev@example.com",
-        OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto", defaultModels(), Optional.empty(),
+    return new Profile(
+        DOCUMENTED,
+        "2026.10.01-e373342",
+        true,
+        "dev@example.com",
+        OutputFormat.STREAM_JSON,
+        TextStyle.ACTIONS,
+        "Auto",
+        defaultModels(),
+        Optional.empty(),
         Behaviour.DOCUMENTED);
   }
 
   /** The default profile: the newest real CLI, 2026.10 (text by default, the trust gate). */
   public static Profile cli202610() {
-    return new Profile(CLI_2026_10, "2026.10.01-e373342", true, "dev@example.com",
-        OutputFormat.TEXT, TextStyle.FINAL, "Auto", defaultModels(), Optional.empty(),
+    return new Profile(
+        CLI_2026_10,
+        "2026.10.01-e373342",
+        true,
+        "dev@example.com",
+        OutputFormat.TEXT,
+        TextStyle.FINAL,
+        "Auto",
+        defaultModels(),
+        Optional.empty(),
         Behaviour.CLI_2026_10);
   }
 

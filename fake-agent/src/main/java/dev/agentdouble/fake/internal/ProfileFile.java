@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.agentdouble.json.Json;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
-import dev.agentdouble.json.Json;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -21,9 +21,19 @@ import java.util.Optional;
  * {@code Profile} so that the built-in profiles load no JSON classes.
  */
 final class ProfileFile {
-  private static final List<String> FIELDS = List.of("base", "version", "loggedIn", "email",
-      "defaultOutputFormat", "textStyle", "model", "models", "about", "trustGate",
-      "apiKeyValid");
+  private static final List<String> FIELDS =
+      List.of(
+          "base",
+          "version",
+          "loggedIn",
+          "email",
+          "defaultOutputFormat",
+          "textStyle",
+          "model",
+          "models",
+          "about",
+          "trustGate",
+          "apiKeyValid");
 
   private ProfileFile() {}
 
@@ -33,9 +43,15 @@ final class ProfileFile {
     try {
       bytes = Files.readAllBytes(Path.of(file));
     } catch (NoSuchFileException e) {
-      throw new ProfileException(file, "no such file (" + Profile.ENV
-          + " names a file or a built-in profile: " + Profile.DOCUMENTED + ", "
-          + Profile.CLI_2026_10 + ")");
+      throw new ProfileException(
+          file,
+          "no such file ("
+              + Profile.ENV
+              + " names a file or a built-in profile: "
+              + Profile.DOCUMENTED
+              + ", "
+              + Profile.CLI_2026_10
+              + ")");
     } catch (AccessDeniedException e) {
       throw new ProfileException(file, "permission denied");
     } catch (IOException | RuntimeException e) {
@@ -70,14 +86,27 @@ final class ProfileFile {
           case "email" -> f.email = string(source, p, key);
           case "defaultOutputFormat" -> {
             String name = string(source, p, key);
-            f.defaultOutputFormat = OutputFormat.fromCliName(name).orElseThrow(() -> problem(
-                source, p, "\"defaultOutputFormat\" must be text, json or stream-json, was \""
-                    + name + "\""));
+            f.defaultOutputFormat =
+                OutputFormat.fromCliName(name)
+                    .orElseThrow(
+                        () ->
+                            problem(
+                                source,
+                                p,
+                                "\"defaultOutputFormat\" must be text, json or stream-json, was \""
+                                    + name
+                                    + "\""));
           }
           case "textStyle" -> {
             String name = string(source, p, key);
-            f.textStyle = TextStyle.fromName(name).orElseThrow(() -> problem(source, p,
-                "\"textStyle\" must be actions or final, was \"" + name + "\""));
+            f.textStyle =
+                TextStyle.fromName(name)
+                    .orElseThrow(
+                        () ->
+                            problem(
+                                source,
+                                p,
+                                "\"textStyle\" must be actions or final, was \"" + name + "\""));
           }
           case "model" -> f.model = string(source, p, key);
           case "models" -> f.models = models(source, p);
@@ -94,8 +123,11 @@ final class ProfileFile {
             }
             f.apiKeyValid = p.getBooleanValue();
           }
-          default -> throw problem(source, p, "unknown field \"" + key + "\"; a profile has "
-              + String.join(", ", FIELDS));
+          default ->
+              throw problem(
+                  source,
+                  p,
+                  "unknown field \"" + key + "\"; a profile has " + String.join(", ", FIELDS));
         }
       }
       if (p.nextToken() != null) {
@@ -104,8 +136,11 @@ final class ProfileFile {
       return f.build(source);
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      throw new ProfileException(source, (at == null ? "" : "line " + at.getLineNr() + ": ")
-          + "not valid JSON: " + e.getOriginalMessage());
+      throw new ProfileException(
+          source,
+          (at == null ? "" : "line " + at.getLineNr() + ": ")
+              + "not valid JSON: "
+              + e.getOriginalMessage());
     } catch (IOException e) {
       throw new ProfileException(source, "cannot read: " + e.getMessage());
     }
@@ -127,11 +162,19 @@ final class ProfileFile {
     Profile build(String source) throws ProfileException {
       Optional<Profile> b = Profile.builtIn(base);
       if (b.isEmpty()) {
-        throw new ProfileException(source, "\"base\" must be " + Profile.DOCUMENTED + " or "
-            + Profile.CLI_2026_10 + ", was \"" + base + "\"");
+        throw new ProfileException(
+            source,
+            "\"base\" must be "
+                + Profile.DOCUMENTED
+                + " or "
+                + Profile.CLI_2026_10
+                + ", was \""
+                + base
+                + "\"");
       }
       Profile d = b.get();
-      return new Profile(source,
+      return new Profile(
+          source,
           version != null ? version : d.version(),
           loggedIn != null ? loggedIn : d.loggedIn(),
           email != null ? email : d.email(),
@@ -165,8 +208,11 @@ final class ProfileFile {
         switch (key) {
           case "id" -> id = string(source, p, what + ".id");
           case "name" -> name = string(source, p, what + ".name");
-          default -> throw problem(source, p,
-              "unknown field \"" + key + "\" in " + what + "; a model has id and name");
+          default ->
+              throw problem(
+                  source,
+                  p,
+                  "unknown field \"" + key + "\" in " + what + "; a model has id and name");
         }
       }
       if (id == null || name == null) {
@@ -180,14 +226,13 @@ final class ProfileFile {
   private static String string(String source, JsonParser p, String key)
       throws IOException, ProfileException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw problem(source, p, (key.startsWith("\"") ? key : "\"" + key + "\"")
-          + " must be a string");
+      throw problem(
+          source, p, (key.startsWith("\"") ? key : "\"" + key + "\"") + " must be a string");
     }
     return p.getText();
   }
 
   private static ProfileException problem(String source, JsonParser p, String problem) {
-    return new ProfileException(source, "line " + p.currentLocation().getLineNr() + ": "
-        + problem);
+    return new ProfileException(source, "line " + p.currentLocation().getLineNr() + ": " + problem);
   }
 }

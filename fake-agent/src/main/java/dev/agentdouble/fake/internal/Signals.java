@@ -46,7 +46,9 @@ public final class Signals {
     }
   }
 
-  /** SIGINT: what the CLI says, in one write, then the exit; a class, not a lambda, for start-up. */
+  /**
+   * SIGINT: what the CLI says, in one write, then the exit; a class, not a lambda, for start-up.
+   */
   private static final class Abort implements SignalHandler {
     @Override
     public void handle(Signal signal) {
@@ -71,11 +73,12 @@ public final class Signals {
       return;
     }
     try {
-      killer = new ProcessBuilder("sh", "-c",
-          "read _ && exec kill -s " + signal.substring(3) + " " + pid)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      killer =
+          new ProcessBuilder(
+                  "sh", "-c", "read _ && exec kill -s " + signal.substring(3) + " " + pid)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
       killerSignal = signal;
     } catch (IOException e) {
       killer = null; // die() falls back to kill(1) then
@@ -98,8 +101,8 @@ public final class Signals {
   /**
    * Dies by {@code signal}: its handler is reset to the default action first (so a tape ending
    * {@code SIGINT} really dies by SIGINT rather than aborting), then the signal is sent, and the
-   * parent sees a death by signal (a shell reports 128 + n). SIGQUIT is the exception: the JVM keeps
-   * it, so the process exits with 131 instead, what a shell shows for that death.
+   * parent sees a death by signal (a shell reports 128 + n). SIGQUIT is the exception: the JVM
+   * keeps it, so the process exits with 131 instead, what a shell shows for that death.
    */
   public static void die(String signal) {
     if (keptByJvm(signal)) {
@@ -136,8 +139,8 @@ public final class Signals {
   /** Whether SIGHUP is ignored, from the {@code SigIgn} mask of {@code /proc/self/status}. */
   private static boolean hangupIgnored() {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"),
-          StandardCharsets.US_ASCII)) {
+      for (String line :
+          Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
         if (line.startsWith("SigIgn:")) {
           return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
         }
@@ -164,8 +167,11 @@ public final class Signals {
 
   private static void kill(String signal) {
     try {
-      Process p = new ProcessBuilder("kill", "-s", signal.substring(3),
-          Long.toString(ProcessHandle.current().pid())).inheritIO().start();
+      Process p =
+          new ProcessBuilder(
+                  "kill", "-s", signal.substring(3), Long.toString(ProcessHandle.current().pid()))
+              .inheritIO()
+              .start();
       p.waitFor(2, TimeUnit.SECONDS);
     } catch (IOException e) {
       // no kill(1): fall through to halt

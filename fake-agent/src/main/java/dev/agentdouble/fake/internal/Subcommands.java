@@ -12,24 +12,30 @@ import java.util.UUID;
 
 /**
  * What the CLI answers when an invocation is not an agent run: {@code --version}, help, and the
- * subcommands, from the {@link Profile}; their shapes follow the profile's {@link
- * Profile.Surface}. Nothing here has a side effect: {@code login} and {@code logout} change no
- * state, {@code update} installs nothing, {@code install-shell-integration} writes no file.
+ * subcommands, from the {@link Profile}; their shapes follow the profile's {@link Profile.Surface}.
+ * Nothing here has a side effect: {@code login} and {@code logout} change no state, {@code update}
+ * installs nothing, {@code install-shell-integration} writes no file.
  */
 public final class Subcommands {
-  private static final String NO_MCP_CONFIG = " not found in .cursor/mcp.json or"
-      + " ~/.cursor/mcp.json\n";
+  private static final String NO_MCP_CONFIG =
+      " not found in .cursor/mcp.json or" + " ~/.cursor/mcp.json\n";
+
   /** The last line of {@code models} in the documented surface. */
-  static final String MODELS_TIP = "Tip: use --model <id> (or /model <id> in interactive mode) to"
-      + " switch.";
+  static final String MODELS_TIP =
+      "Tip: use --model <id> (or /model <id> in interactive mode) to" + " switch.";
+
   /** The last line of {@code models} in 2026.10: it names the bracket overrides too. */
-  static final String MODELS_TIP_2026_10 = MODELS_TIP + " Parameterized models also accept quoted"
-      + " overrides, e.g. --model 'claude-opus-4-8[context=1m,effort=high,fast=false]'.";
+  static final String MODELS_TIP_2026_10 =
+      MODELS_TIP
+          + " Parameterized models also accept quoted"
+          + " overrides, e.g. --model 'claude-opus-4-8[context=1m,effort=high,fast=false]'.";
+
   /**
-   * The account fields {@code status --format json} shows besides the e-mail address. A profile
-   * has no fields for them, so they are fixed, plausible values.
+   * The account fields {@code status --format json} shows besides the e-mail address. A profile has
+   * no fields for them, so they are fixed, plausible values.
    */
   static final long USER_ID = 100200300L;
+
   static final String FIRST_NAME = "Dev";
   static final String LAST_NAME = "Example";
   static final String CREATED_AT = "2024-01-15T09:30:00.000Z";
@@ -38,8 +44,8 @@ public final class Subcommands {
 
   /**
    * The answer to {@code args}, or empty when the invocation is an agent run (print mode or not)
-   * that the replay engine plays. In order: {@code --version}; help; a subcommand;
-   * {@code --list-models}. Both surfaces:
+   * that the replay engine plays. In order: {@code --version}; help; a subcommand; {@code
+   * --list-models}. Both surfaces:
    *
    * <ul>
    *   <li>{@code -v/--version}: the profile's version line.
@@ -48,12 +54,11 @@ public final class Subcommands {
    *   <li>{@code status}/{@code whoami}: {@code ✓ Logged in as <email>} or {@code Not logged in},
    *       exit 0 either way; {@code --format json} below.
    *   <li>{@code create-chat}: a fresh random UUID.
-   *   <li>{@code models}, {@code --list-models}: {@code Available models}, a blank line, one
-   *       {@code <id> - <name>} line per model, a blank line, a {@code Tip:} line. No models:
-   *       {@code No models available for this account.} Not logged in: an authentication error,
-   *       exit 1.
-   *   <li>{@code about}: the profile's {@code about} text, or {@code About Cursor CLI} and
-   *       aligned rows; {@code --format json} below.
+   *   <li>{@code models}, {@code --list-models}: {@code Available models}, a blank line, one {@code
+   *       <id> - <name>} line per model, a blank line, a {@code Tip:} line. No models: {@code No
+   *       models available for this account.} Not logged in: an authentication error, exit 1.
+   *   <li>{@code about}: the profile's {@code about} text, or {@code About Cursor CLI} and aligned
+   *       rows; {@code --format json} below.
    *   <li>{@code ls}, {@code resume}: the interactive picker cannot start without a terminal;
    *       stderr, exit 1.
    *   <li>{@code login}, {@code logout}, {@code update}: a plausible line, exit 0.
@@ -61,26 +66,26 @@ public final class Subcommands {
    *       <identifier>}: that server is not configured, exit 1.
    * </ul>
    *
-   * <p>The {@link Profile.Surface#DOCUMENTED documented} surface: {@code status --format json}
-   * and {@code about --format json} print one compact line ({@code {"status":"authenticated",
+   * <p>The {@link Profile.Surface#DOCUMENTED documented} surface: {@code status --format json} and
+   * {@code about --format json} print one compact line ({@code {"status":"authenticated",
    * "isAuthenticated":true,"hasAccessToken":true,"hasRefreshToken":true,"userInfo":{"email":
    * "<email>"}}}); {@code models} marks the profile's model {@code (current, default)}.
    *
    * <p>The {@link Profile.Surface#CLI_2026_10 2026.10} surface, as the 2026.10.01 CLI:
    *
    * <ul>
-   *   <li>{@code status --format json} and {@code about --format json} are pretty-printed as
-   *       {@code JSON.stringify(value, null, 2)}; status has {@code userInfo} {@code {email,
-   *       userId, firstName, lastName, createdAt}}, or without an account {@code "message":
-   *       "Not logged in"}; about has {@code latestStatus} and {@code latestVersion} after
-   *       {@code cliVersion}, and its text a {@code Latest} row.
-   *   <li>{@code models}: the default model's line says {@code (default)}, a listed
-   *       {@code --model} id {@code (current)}; the tip names the bracket overrides; without an
-   *       account the 2026.10 wording of the authentication error.
+   *   <li>{@code status --format json} and {@code about --format json} are pretty-printed as {@code
+   *       JSON.stringify(value, null, 2)}; status has {@code userInfo} {@code {email, userId,
+   *       firstName, lastName, createdAt}}, or without an account {@code "message": "Not logged
+   *       in"}; about has {@code latestStatus} and {@code latestVersion} after {@code cliVersion},
+   *       and its text a {@code Latest} row.
+   *   <li>{@code models}: the default model's line says {@code (default)}, a listed {@code --model}
+   *       id {@code (current)}; the tip names the bracket overrides; without an account the 2026.10
+   *       wording of the authentication error.
    *   <li>{@code persist}, {@code plugin}, {@code team}, {@code bedrock}, {@code generate-rule}:
    *       interactive, so they fail as {@code ls} does without a terminal.
-   *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying
-   *       it was done, exit 0, no file touched.
+   *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying it
+   *       was done, exit 0, no file touched.
    *   <li>{@code worker}: not impersonated (a worker connects to Cursor and runs until stopped);
    *       AgentDouble's own problem, exit {@value Impersonation#OWN_PROBLEM}.
    * </ul>
@@ -121,9 +126,10 @@ public final class Subcommands {
       case "generate-rule":
         return Answer.fail(CursorMessages.RAW_MODE_UNSUPPORTED);
       case "login":
-        return Answer.out(profile.loggedIn()
-            ? "✓ Already logged in as " + profile.email() + "\n"
-            : "Starting login process...\n✓ Login successful!\n");
+        return Answer.out(
+            profile.loggedIn()
+                ? "✓ Already logged in as " + profile.email() + "\n"
+                : "Starting login process...\n✓ Login successful!\n");
       case "logout":
         return Answer.out(profile.loggedIn() ? "✓ Logged out successfully\n" : "Not logged in\n");
       case "update":
@@ -133,8 +139,10 @@ public final class Subcommands {
       case "uninstall-shell-integration":
         return Answer.out("✓ Shell integration removed from ~/.zshrc\n");
       case "worker":
-        return new Answer("", "agentdouble: 'agent worker' is not impersonated: a worker"
-            + " connects to Cursor and runs tool calls until it is stopped\n",
+        return new Answer(
+            "",
+            "agentdouble: 'agent worker' is not impersonated: a worker"
+                + " connects to Cursor and runs tool calls until it is stopped\n",
             Impersonation.OWN_PROBLEM);
       case "mcp":
         return mcp(args);
@@ -150,9 +158,8 @@ public final class Subcommands {
   private static Answer status(CliArgs args, Profile profile) {
     boolean json = isJson(args);
     if (!json) {
-      return Answer.out(profile.loggedIn()
-          ? "✓ Logged in as " + profile.email() + "\n"
-          : "Not logged in\n");
+      return Answer.out(
+          profile.loggedIn() ? "✓ Logged in as " + profile.email() + "\n" : "Not logged in\n");
     }
     if (is202610(profile)) {
       Map<String, Object> status = new LinkedHashMap<>();
@@ -174,19 +181,22 @@ public final class Subcommands {
       return Answer.out(pretty(status));
     }
     if (!profile.loggedIn()) {
-      return Answer.out("{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
-          + "\"hasAccessToken\":false,\"hasRefreshToken\":false}\n");
+      return Answer.out(
+          "{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
+              + "\"hasAccessToken\":false,\"hasRefreshToken\":false}\n");
     }
-    return Answer.out("{\"status\":\"authenticated\",\"isAuthenticated\":true,"
-        + "\"hasAccessToken\":true,\"hasRefreshToken\":true,\"userInfo\":{\"email\":"
-        + JsonText.quote(profile.email()) + "}}\n");
+    return Answer.out(
+        "{\"status\":\"authenticated\",\"isAuthenticated\":true,"
+            + "\"hasAccessToken\":true,\"hasRefreshToken\":true,\"userInfo\":{\"email\":"
+            + JsonText.quote(profile.email())
+            + "}}\n");
   }
 
   private static Answer models(CliArgs args, Profile profile) {
     boolean cli202610 = is202610(profile);
     if (!profile.loggedIn()) {
-      return Answer.fail(cli202610
-          ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
+      return Answer.fail(
+          cli202610 ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
     }
     if (profile.models().isEmpty()) {
       return Answer.out("No models available for this account.\n");
@@ -243,15 +253,16 @@ public final class Subcommands {
       String text = profile.about().get();
       return Answer.out(text.endsWith("\n") ? text : text + "\n");
     }
-    return Answer.out("About Cursor CLI\n\n"
-        + row("CLI Version", profile.version())
-        + (cli202610 ? row("Latest", profile.version() + " (up to date)") : "")
-        + row("Model", profile.model())
-        + row("Subscription Tier", tier)
-        + row("OS", platform + " (" + arch + ")")
-        + row("Terminal", "unknown")
-        + row("Shell", "unknown")
-        + row("User Email", profile.loggedIn() ? profile.email() : "Not logged in"));
+    return Answer.out(
+        "About Cursor CLI\n\n"
+            + row("CLI Version", profile.version())
+            + (cli202610 ? row("Latest", profile.version() + " (up to date)") : "")
+            + row("Model", profile.model())
+            + row("Subscription Tier", tier)
+            + row("OS", platform + " (" + arch + ")")
+            + row("Terminal", "unknown")
+            + row("Shell", "unknown")
+            + row("User Email", profile.loggedIn() ? profile.email() : "Not logged in"));
   }
 
   /**
@@ -361,8 +372,9 @@ public final class Subcommands {
   /** The commands of {@code args.commandPath()} in the profile's tree, the root first. */
   private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
-    CliCommand cmd = CursorCommands.withDefaultOutputFormat(
-        CursorCommands.root(profile.behaviour().surface()), profile.defaultOutputFormat());
+    CliCommand cmd =
+        CursorCommands.withDefaultOutputFormat(
+            CursorCommands.root(profile.behaviour().surface()), profile.defaultOutputFormat());
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd = cmd.findSubcommand(name);

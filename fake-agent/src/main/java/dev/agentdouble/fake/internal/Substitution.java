@@ -1,8 +1,8 @@
 package dev.agentdouble.fake.internal;
 
-import dev.agentdouble.tape.Vars;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Vars;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +15,13 @@ import java.util.OptionalLong;
  *
  * <ul>
  *   <li>{@code sessionId}: a JSON string equal to it;
- *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by
- *       {@code /} (the longer variable wins when both fit);
+ *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by {@code
+ *       /} (the longer variable wins when both fit);
  *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
- *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string
- *       under the key {@code apiKeySource}, when the key came by flag or environment;
- *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under
- *       {@code startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
+ *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string under
+ *       the key {@code apiKeySource}, when the key came by flag or environment;
+ *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under {@code
+ *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
  * </ul>
  *
  * Values are matched in the JSON text as the CLI escapes them (JavaScript's {@code
@@ -31,11 +31,20 @@ import java.util.OptionalLong;
  */
 public final class Substitution {
   /** Live values; empty where the run keeps what was recorded. */
-  public record Live(Optional<String> sessionId, Optional<String> cwd, Optional<String> home,
-      Optional<String> prompt, OptionalLong epochMs, Optional<String> apiKeySource) {
+  public record Live(
+      Optional<String> sessionId,
+      Optional<String> cwd,
+      Optional<String> home,
+      Optional<String> prompt,
+      OptionalLong epochMs,
+      Optional<String> apiKeySource) {
     /** Live values with the tape's {@code apiKeySource} kept. */
-    public Live(Optional<String> sessionId, Optional<String> cwd, Optional<String> home,
-        Optional<String> prompt, OptionalLong epochMs) {
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs) {
       this(sessionId, cwd, home, prompt, epochMs, Optional.empty());
     }
   }
@@ -44,7 +53,8 @@ public final class Substitution {
 
   private static final byte[] TIMESTAMP = "\"timestamp_ms\":".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] STARTED = "\"startedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] COMPLETED = "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMPLETED =
+      "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] API_KEY_SOURCE =
       "\"apiKeySource\":\"".getBytes(StandardCharsets.US_ASCII);
 
@@ -57,11 +67,15 @@ public final class Substitution {
   private final List<long[]> matches = new ArrayList<>();
   private final List<byte[]> replacements = new ArrayList<>();
 
-  private Substitution(List<Rule> strings, long shift, String recordedPrompt, String livePrompt,
+  private Substitution(
+      List<Rule> strings,
+      long shift,
+      String recordedPrompt,
+      String livePrompt,
       Optional<String> apiKeySource) {
     this.strings = strings.toArray(new Rule[0]);
-    this.apiKeySource = apiKeySource.isPresent()
-        ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
+    this.apiKeySource =
+        apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
     this.shift = shift;
     this.recordedPrompt = recordedPrompt;
     if (recordedPrompt != null) {
@@ -85,7 +99,8 @@ public final class Substitution {
     }
     String recordedPrompt = null;
     String livePrompt = null;
-    if (recorded.prompt().isPresent() && live.prompt().isPresent()
+    if (recorded.prompt().isPresent()
+        && live.prompt().isPresent()
         && !recorded.prompt().get().equals(live.prompt().get())) {
       recordedPrompt = recorded.prompt().get();
       livePrompt = live.prompt().get();
@@ -93,9 +108,11 @@ public final class Substitution {
     return new Substitution(rules, shift, recordedPrompt, livePrompt, live.apiKeySource());
   }
 
-  private static void addRule(List<Rule> rules, Optional<String> recorded, Optional<String> live,
-      boolean prefix) {
-    if (recorded.isEmpty() || live.isEmpty() || recorded.get().equals(live.get())
+  private static void addRule(
+      List<Rule> rules, Optional<String> recorded, Optional<String> live, boolean prefix) {
+    if (recorded.isEmpty()
+        || live.isEmpty()
+        || recorded.get().equals(live.get())
         || recorded.get().isEmpty()) {
       return;
     }
@@ -105,8 +122,11 @@ public final class Substitution {
       return; // could not be told apart from a closing quote; documented as not substituted
     }
     String inner = JsonText.quote(live.get());
-    rules.add(new Rule(quoted.substring(0, quoted.length() - 1).getBytes(StandardCharsets.UTF_8),
-        inner.substring(1, inner.length() - 1).getBytes(StandardCharsets.UTF_8), prefix));
+    rules.add(
+        new Rule(
+            quoted.substring(0, quoted.length() - 1).getBytes(StandardCharsets.UTF_8),
+            inner.substring(1, inner.length() - 1).getBytes(StandardCharsets.UTF_8),
+            prefix));
   }
 
   /** Whether anything would ever change. */
@@ -135,7 +155,8 @@ public final class Substitution {
       for (Rule rule : strings) {
         byte[] n = rule.needle;
         int after = i + n.length;
-        if (after < end && regionMatches(buf, i, end, n)
+        if (after < end
+            && regionMatches(buf, i, end, n)
             && (buf[after] == '"' || (rule.prefix && buf[after] == '/'))
             && (best == null || n.length > best.needle.length)) {
           best = rule;
@@ -171,7 +192,8 @@ public final class Substitution {
         }
         continue;
       }
-      if (promptNeedle != null && i + promptNeedle.length <= end
+      if (promptNeedle != null
+          && i + promptNeedle.length <= end
           && regionMatches(buf, i, end, promptNeedle)) {
         promptCandidate = true;
       }
@@ -214,8 +236,15 @@ public final class Substitution {
       value = value * 10 + (buf[i] - '0');
       i++;
     }
-    boolean wellEnded = i > digitsStart && (i == end || (quoted ? buf[i] == '"'
-        : buf[i] != '.' && buf[i] != 'e' && buf[i] != 'E' && (buf[i] < '0' || buf[i] > '9')));
+    boolean wellEnded =
+        i > digitsStart
+            && (i == end
+                || (quoted
+                    ? buf[i] == '"'
+                    : buf[i] != '.'
+                        && buf[i] != 'e'
+                        && buf[i] != 'E'
+                        && (buf[i] < '0' || buf[i] > '9')));
     if (wellEnded) {
       long shifted = (negative ? -value : value) + shift;
       add(from, i - from, Long.toString(shifted).getBytes(StandardCharsets.US_ASCII));

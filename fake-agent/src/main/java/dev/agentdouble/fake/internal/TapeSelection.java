@@ -1,14 +1,14 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.catalog.CatalogIndex;
+import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.HeaderCodec;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.catalog.CatalogIndex;
-import dev.agentdouble.contract.ControlSecret;
-import dev.agentdouble.tape.HeaderCodec;
-import dev.agentdouble.json.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.DirectoryStream;
@@ -23,14 +23,14 @@ import java.util.regex.Pattern;
 
 /**
  * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file, or {@code
- * builtin:NAME}, a tape of the catalog) or the first tape
- * in {@code AGENTDOUBLE_TAPES} (a folder, by file name) whose {@code match} holds. When none does,
- * the failure names the closest tape and what differed.
+ * builtin:NAME}, a tape of the catalog) or the first tape in {@code AGENTDOUBLE_TAPES} (a folder,
+ * by file name) whose {@code match} holds. When none does, the failure names the closest tape and
+ * what differed.
  */
 public final class TapeSelection {
   /** What the invocation asked for, as far as matching is concerned. */
-  public record Request(String prompt, List<String> argv, OutputFormat outputFormat,
-      Optional<String> model) {}
+  public record Request(
+      String prompt, List<String> argv, OutputFormat outputFormat, Optional<String> model) {}
 
   /** The outcome: a tape, or why there is none (exit 70). */
   public sealed interface Result permits Selected, Failed {}
@@ -42,11 +42,18 @@ public final class TapeSelection {
   /** The prefix of {@code AGENTDOUBLE_TAPE} naming a built-in tape: {@code builtin:NAME}. */
   static final String BUILTIN = FakeEnvironment.BUILTIN;
 
-  static final String HOW_TO_CONFIGURE = "set " + FakeEnvironment.TAPE + "=FILE (one tape), "
-      + FakeEnvironment.TAPE + "=" + FakeEnvironment.BUILTIN
-      + "NAME (a built-in tape; `agentdouble catalog` lists them), "
-      + FakeEnvironment.TAPES + "=DIR (a folder of tapes with match rules) or "
-      + FakeEnvironment.URL + " (a control server, as the JUnit extension runs); see docs/cli.md";
+  static final String HOW_TO_CONFIGURE =
+      "set "
+          + FakeEnvironment.TAPE
+          + "=FILE (one tape), "
+          + FakeEnvironment.TAPE
+          + "="
+          + FakeEnvironment.BUILTIN
+          + "NAME (a built-in tape; `agentdouble catalog` lists them), "
+          + FakeEnvironment.TAPES
+          + "=DIR (a folder of tapes with match rules) or "
+          + FakeEnvironment.URL
+          + " (a control server, as the JUnit extension runs); see docs/cli.md";
 
   private TapeSelection() {}
 
@@ -68,9 +75,13 @@ public final class TapeSelection {
     if (tape != null && !tape.isEmpty()) {
       Path file = Path.of(tape);
       if (!Files.isRegularFile(file)) {
-        return new Failed(FakeEnvironment.TAPE + "=" + tape + (Files.exists(file)
-            ? ": not a regular file (a folder, a FIFO or a device); give a tape file"
-            : ": no such tape file"));
+        return new Failed(
+            FakeEnvironment.TAPE
+                + "="
+                + tape
+                + (Files.exists(file)
+                    ? ": not a regular file (a folder, a FIFO or a device); give a tape file"
+                    : ": no such tape file"));
       }
       return new Selected(TapeSource.of(file));
     }
@@ -85,7 +96,8 @@ public final class TapeSelection {
   private static Result builtin(String name) {
     Optional<CatalogIndex.Item> item = CatalogIndex.find(name);
     if (item.isEmpty()) {
-      return new Failed(FakeEnvironment.TAPE + "=" + BUILTIN + name + ": " + CatalogIndex.unknown(name));
+      return new Failed(
+          FakeEnvironment.TAPE + "=" + BUILTIN + name + ": " + CatalogIndex.unknown(name));
     }
     return new Selected(TapeSource.builtin(item.get()));
   }
@@ -106,13 +118,19 @@ public final class TapeSelection {
     for (Path tape : tapes) {
       // opening a FIFO would wait for a writer, a device would never end: only files are read
       if (!Files.isRegularFile(tape)) {
-        return new Failed(FakeEnvironment.TAPES + "=" + dir + ": " + tape.getFileName()
-            + " is not a regular file (a folder, a FIFO or a device); a tapes folder holds tape"
-            + " files: move it away, or rename it to end in something else than .tape.ndjson");
+        return new Failed(
+            FakeEnvironment.TAPES
+                + "="
+                + dir
+                + ": "
+                + tape.getFileName()
+                + " is not a regular file (a folder, a FIFO or a device); a tapes folder holds tape"
+                + " files: move it away, or rename it to end in something else than .tape.ndjson");
       }
     }
     if (tapes.isEmpty()) {
-      return new Failed(FakeEnvironment.TAPES + "=" + dir + ": no *.tape.ndjson files in the folder");
+      return new Failed(
+          FakeEnvironment.TAPES + "=" + dir + ": no *.tape.ndjson files in the folder");
     }
     // closest: the most conditions met, then the fewest missed, then the first by name
     Path closest = null;
@@ -141,23 +159,32 @@ public final class TapeSelection {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("no tape in ").append(dir).append(" matches this invocation (")
-        .append(tapes.size()).append(tapes.size() == 1 ? " tape" : " tapes").append(")\n");
+    sb.append("no tape in ")
+        .append(dir)
+        .append(" matches this invocation (")
+        .append(tapes.size())
+        .append(tapes.size() == 1 ? " tape" : " tapes")
+        .append(")\n");
     sb.append("  closest: ").append(closest.getFileName()).append('\n');
     for (String miss : closestMisses) {
       sb.append("    ").append(miss).append('\n');
     }
-    sb.append("  invocation: prompt ").append(quote(request.prompt()))
-        .append(", output format ").append(request.outputFormat().cliName())
-        .append(", model ").append(request.model().isPresent() ? quote(request.model().get())
-            : "(none)")
-        .append(", argv ").append(request.argv());
+    sb.append("  invocation: prompt ")
+        .append(quote(request.prompt()))
+        .append(", output format ")
+        .append(request.outputFormat().cliName())
+        .append(", model ")
+        .append(request.model().isPresent() ? quote(request.model().get()) : "(none)")
+        .append(", argv ")
+        .append(request.argv());
     return new Failed(sb.toString());
   }
 
   private static int conditions(Match match) {
-    return (match.prompt().isPresent() ? 1 : 0) + match.argv().size()
-        + (match.outputFormat().isPresent() ? 1 : 0) + (match.model().isPresent() ? 1 : 0);
+    return (match.prompt().isPresent() ? 1 : 0)
+        + match.argv().size()
+        + (match.outputFormat().isPresent() ? 1 : 0)
+        + (match.model().isPresent() ? 1 : 0);
   }
 
   /** The conditions of {@code match} that {@code request} fails, each said in a short line. */
@@ -165,8 +192,8 @@ public final class TapeSelection {
     List<String> misses = new ArrayList<>();
     Optional<Pattern> prompt = match.promptPattern();
     if (prompt.isPresent() && !prompt.get().matcher(request.prompt()).find()) {
-      misses.add("prompt /" + prompt.get().pattern() + "/ did not match "
-          + quote(request.prompt()));
+      misses.add(
+          "prompt /" + prompt.get().pattern() + "/ did not match " + quote(request.prompt()));
     }
     for (String element : match.argv()) {
       if (!request.argv().contains(element)) {
@@ -174,12 +201,18 @@ public final class TapeSelection {
       }
     }
     if (match.outputFormat().isPresent() && match.outputFormat().get() != request.outputFormat()) {
-      misses.add("output format is " + request.outputFormat().cliName() + ", tape wants "
-          + match.outputFormat().get().cliName());
+      misses.add(
+          "output format is "
+              + request.outputFormat().cliName()
+              + ", tape wants "
+              + match.outputFormat().get().cliName());
     }
     if (match.model().isPresent() && !request.model().equals(match.model())) {
-      misses.add("model is " + (request.model().isPresent() ? quote(request.model().get())
-          : "not given") + ", tape wants " + quote(match.model().get()));
+      misses.add(
+          "model is "
+              + (request.model().isPresent() ? quote(request.model().get()) : "not given")
+              + ", tape wants "
+              + quote(match.model().get()));
     }
     return misses;
   }
@@ -188,8 +221,8 @@ public final class TapeSelection {
     try (InputStream in = tape.open()) {
       LineReader lines = new LineReader(in);
       if (!lines.next()) {
-        throw new TapeException(tape.name(), 1,
-            "empty file: a tape starts with a header line {\"tape\":1,...}");
+        throw new TapeException(
+            tape.name(), 1, "empty file: a tape starts with a header line {\"tape\":1,...}");
       }
       return HeaderCodec.parse(tape.name(), lines.buffer(), lines.offset(), lines.length());
     }

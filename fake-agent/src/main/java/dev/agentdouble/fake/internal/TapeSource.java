@@ -14,8 +14,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * A tape that can be read more than once: matched, validated, then played. A tape file is opened
  * once, on the first read, and every read goes through that open file: a tape replaced by a rename
- * while the run goes on (a test writing its next tape) does not change what this run plays, so
- * what was checked is what is replayed.
+ * while the run goes on (a test writing its next tape) does not change what this run plays, so what
+ * was checked is what is replayed.
  */
 public record TapeSource(String name, Opener opener) implements Closeable {
   /** Opens the tape's bytes from their start. */
@@ -28,24 +28,26 @@ public record TapeSource(String name, Opener opener) implements Closeable {
 
   /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
   public static TapeSource of(Path file) {
-    return new TapeSource(file.toString(), new Opener() {
-      private FileChannel channel;
+    return new TapeSource(
+        file.toString(),
+        new Opener() {
+          private FileChannel channel;
 
-      @Override
-      public InputStream open() throws IOException {
-        if (channel == null) {
-          channel = FileChannel.open(file, StandardOpenOption.READ);
-        }
-        return new FromStart(channel);
-      }
+          @Override
+          public InputStream open() throws IOException {
+            if (channel == null) {
+              channel = FileChannel.open(file, StandardOpenOption.READ);
+            }
+            return new FromStart(channel);
+          }
 
-      @Override
-      public void close() throws IOException {
-        if (channel != null) {
-          channel.close();
-        }
-      }
-    });
+          @Override
+          public void close() throws IOException {
+            if (channel != null) {
+              channel.close();
+            }
+          }
+        });
   }
 
   /**
@@ -53,20 +55,22 @@ public record TapeSource(String name, Opener opener) implements Closeable {
    * its bytes, built once (a tape is opened twice: validated, then played).
    */
   public static TapeSource builtin(CatalogIndex.Item item) {
-    return new TapeSource("builtin:" + item.name(), new Opener() {
-      private byte[] generated;
+    return new TapeSource(
+        "builtin:" + item.name(),
+        new Opener() {
+          private byte[] generated;
 
-      @Override
-      public InputStream open() throws IOException {
-        if (!item.generated()) {
-          return CatalogIndex.open(item);
-        }
-        if (generated == null) {
-          generated = CatalogGenerated.build(item.name()).toBytes();
-        }
-        return new ByteArrayInputStream(generated);
-      }
-    });
+          @Override
+          public InputStream open() throws IOException {
+            if (!item.generated()) {
+              return CatalogIndex.open(item);
+            }
+            if (generated == null) {
+              generated = CatalogGenerated.build(item.name()).toBytes();
+            }
+            return new ByteArrayInputStream(generated);
+          }
+        });
   }
 
   /** The tape's bytes from the start; closing the stream leaves the tape open for the next. */

@@ -24,18 +24,21 @@ import java.util.Map;
 public final class Training {
   private Training() {}
 
-  static final String TAPE = String.join("\n",
-      "{\"tape\":1,\"outputFormat\":\"stream-json\",\"source\":\"scripted\",\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\",\"prompt\":\"p\",\"epochMs\":1000}}",
-      "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"model\":\"Auto\",\"permissionMode\":\"default\"}}",
-      "{\"t\":0,\"out\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"p\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
-      "{\"t\":0,\"out\":{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"t\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1001}}",
-      "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"started\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"}},\"startedAtMs\":\"1002\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1002}}",
-      "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"},\"result\":{\"success\":{\"content\":\"x\",\"isEmpty\":false,\"exceededLimit\":false,\"totalLines\":1,\"totalChars\":1}}},\"startedAtMs\":\"1002\",\"completedAtMs\":\"1003\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1003}}",
-      "{\"t\":0,\"out\":{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
-      "{\"t\":0,\"outRaw\":\"raw\\n\"}",
-      "{\"t\":0,\"err\":\"e\\n\"}",
-      "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":1,\"duration_api_ms\":1,\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"request_id\":\"r\"}}",
-      "{\"t\":1,\"exit\":0}", "");
+  static final String TAPE =
+      String.join(
+          "\n",
+          "{\"tape\":1,\"outputFormat\":\"stream-json\",\"source\":\"scripted\",\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\",\"prompt\":\"p\",\"epochMs\":1000}}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"model\":\"Auto\",\"permissionMode\":\"default\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"p\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"thinking\",\"subtype\":\"delta\",\"text\":\"t\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1001}}",
+          "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"started\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"}},\"startedAtMs\":\"1002\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1002}}",
+          "{\"t\":0,\"out\":{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":\"c1\",\"tool_call\":{\"readToolCall\":{\"args\":{\"path\":\"/w/a\"},\"result\":{\"success\":{\"content\":\"x\",\"isEmpty\":false,\"exceededLimit\":false,\"totalLines\":1,\"totalChars\":1}}},\"startedAtMs\":\"1002\",\"completedAtMs\":\"1003\"},\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"timestamp_ms\":1003}}",
+          "{\"t\":0,\"out\":{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]},\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":0,\"outRaw\":\"raw\\n\"}",
+          "{\"t\":0,\"err\":\"e\\n\"}",
+          "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":1,\"duration_api_ms\":1,\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\",\"request_id\":\"r\"}}",
+          "{\"t\":1,\"exit\":0}",
+          "");
 
   /** Answers one HTTP request with {@code body}, as the control plane would. */
   private static void serveOnce(ServerSocket server, byte[] body) {
@@ -63,9 +66,11 @@ public final class Training {
         }
       }
       OutputStream out = socket.getOutputStream();
-      out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
-          + body.length + "\r\nX-AgentDouble-Tape: training\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.ISO_8859_1));
+      out.write(
+          ("HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
+                  + body.length
+                  + "\r\nX-AgentDouble-Tape: training\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
       out.write(body);
       out.flush();
     } catch (IOException | RuntimeException e) {
@@ -74,7 +79,8 @@ public final class Training {
   }
 
   public static void main(String[] args) throws IOException {
-    // what FakeAgent.main touches besides Impersonation.run: its own class, the process environment,
+    // what FakeAgent.main touches besides Impersonation.run: its own class, the process
+    // environment,
     // the signal handlers
     Signals.install();
     System.getenv();
@@ -85,38 +91,83 @@ public final class Training {
     Path journal = dir.resolve("journal.ndjson");
     try {
       Files.writeString(tape, TAPE, StandardCharsets.UTF_8);
-      Map<String, String> env = Map.of(FakeEnvironment.TAPE, tape.toString(),
-          FakeEnvironment.TIMING, "fast", FakeEnvironment.JOURNAL, journal.toString());
-      for (List<String> argv : List.of(
-          List.of("-p", "--output-format", "stream-json", "--model", "m", "p"),
-          List.of("-p", "--output-format", "json", "p"),
-          List.of("-p", "--output-format", "text", "p"),
-          List.of("--version"),
-          List.of("status"),
-          List.of("-p", "--bogus"))) {
-        new Impersonation("cursor-agent", argv, env, "/w", "/h", false, false,
-            new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
-            OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
+      Map<String, String> env =
+          Map.of(
+              FakeEnvironment.TAPE,
+              tape.toString(),
+              FakeEnvironment.TIMING,
+              "fast",
+              FakeEnvironment.JOURNAL,
+              journal.toString());
+      for (List<String> argv :
+          List.of(
+              List.of("-p", "--output-format", "stream-json", "--model", "m", "p"),
+              List.of("-p", "--output-format", "json", "p"),
+              List.of("-p", "--output-format", "text", "p"),
+              List.of("--version"),
+              List.of("status"),
+              List.of("-p", "--bogus"))) {
+        new Impersonation(
+                "cursor-agent",
+                argv,
+                env,
+                "/w",
+                "/h",
+                false,
+                false,
+                new ByteArrayInputStream(new byte[0]),
+                OutputStream.nullOutputStream(),
+                OutputStream.nullOutputStream(),
+                System.nanoTime(),
+                1)
+            .run();
       }
       // the JUnit extension's path: the tape comes from a control server over HTTP
-      try (ServerSocket server = new ServerSocket(0, 1,
-          InetAddress.getLoopbackAddress())) {
+      try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         Thread answer = new Thread(() -> serveOnce(server, TAPE.getBytes(StandardCharsets.UTF_8)));
         answer.setDaemon(true);
         answer.start();
-        Map<String, String> url = Map.of(FakeEnvironment.URL,
-            "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
-            FakeEnvironment.SECRET, "training", FakeEnvironment.TIMING, "fast");
-        new Impersonation("cursor-agent", List.of("-p", "p"), url, "/w", "/h", false, false,
-            new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream(),
-            OutputStream.nullOutputStream(), System.nanoTime(), 1).run();
+        Map<String, String> url =
+            Map.of(
+                FakeEnvironment.URL,
+                "http://127.0.0.1:" + server.getLocalPort() + "/agentdouble/training",
+                FakeEnvironment.SECRET,
+                "training",
+                FakeEnvironment.TIMING,
+                "fast");
+        new Impersonation(
+                "cursor-agent",
+                List.of("-p", "p"),
+                url,
+                "/w",
+                "/h",
+                false,
+                false,
+                new ByteArrayInputStream(new byte[0]),
+                OutputStream.nullOutputStream(),
+                OutputStream.nullOutputStream(),
+                System.nanoTime(),
+                1)
+            .run();
       }
       // a built-in tape: the catalog's index and a tape read from the jar
-      new Impersonation("cursor-agent", List.of("-p", "p"),
-          Map.of(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN + "documented-minimal",
-              FakeEnvironment.TIMING, "fast"),
-          "/w", "/h", false, false, new ByteArrayInputStream(new byte[0]),
-          OutputStream.nullOutputStream(), OutputStream.nullOutputStream(), System.nanoTime(), 1)
+      new Impersonation(
+              "cursor-agent",
+              List.of("-p", "p"),
+              Map.of(
+                  FakeEnvironment.TAPE,
+                  FakeEnvironment.BUILTIN + "documented-minimal",
+                  FakeEnvironment.TIMING,
+                  "fast"),
+              "/w",
+              "/h",
+              false,
+              false,
+              new ByteArrayInputStream(new byte[0]),
+              OutputStream.nullOutputStream(),
+              OutputStream.nullOutputStream(),
+              System.nanoTime(),
+              1)
           .run();
       if (mainClass.isEmpty()) {
         throw new AssertionError();

@@ -24,8 +24,7 @@ final class Argv {
 
   static String usageError(Profile.Surface surface, String... argv) {
     ParseResult result = CliParser.parse(CliParser.DEFAULT_PROGRAM, List.of(argv), surface);
-    assertThat(result).as("parse of %s", List.of(argv))
-        .isInstanceOf(ParseResult.UsageError.class);
+    assertThat(result).as("parse of %s", List.of(argv)).isInstanceOf(ParseResult.UsageError.class);
     String stderr = ((ParseResult.UsageError) result).stderr();
     assertThat(stderr).endsWith("\n");
     return stderr;

@@ -23,9 +23,10 @@ class CliParserErrorsTest {
 
   @Test
   void aCloseMisspellingSuggestsTheOption() {
-    assertThat(usageError("--stream-partial-outpt")).isEqualTo(
-        "error: unknown option '--stream-partial-outpt'\n"
-            + "(Did you mean --stream-partial-output?)\n");
+    assertThat(usageError("--stream-partial-outpt"))
+        .isEqualTo(
+            "error: unknown option '--stream-partial-outpt'\n"
+                + "(Did you mean --stream-partial-output?)\n");
     assertThat(usageError("--verison"))
         .isEqualTo("error: unknown option '--verison'\n(Did you mean --version?)\n");
   }
@@ -87,21 +88,25 @@ class CliParserErrorsTest {
   @Test
   void anOutputFormatOutsideTheChoicesIsRefusedWhileParsingUnderTheDocumentedSurface() {
     assertThat(usageError(Profile.Surface.DOCUMENTED, "-p", "--output-format", "yaml", "hi"))
-        .isEqualTo("error: option '--output-format <format>' argument 'yaml' is invalid."
-            + " Allowed choices are text, json, stream-json.\n");
+        .isEqualTo(
+            "error: option '--output-format <format>' argument 'yaml' is invalid."
+                + " Allowed choices are text, json, stream-json.\n");
     assertThat(usageError(Profile.Surface.DOCUMENTED, "--output-format=stream_json"))
-        .isEqualTo("error: option '--output-format <format>' argument 'stream_json' is invalid."
-            + " Allowed choices are text, json, stream-json.\n");
+        .isEqualTo(
+            "error: option '--output-format <format>' argument 'stream_json' is invalid."
+                + " Allowed choices are text, json, stream-json.\n");
   }
 
   @Test
   void aModeOrSandboxOutsideTheChoicesIsRefused() {
     assertThat(usageError("--mode", "agent"))
-        .isEqualTo("error: option '--mode <mode>' argument 'agent' is invalid."
-            + " Allowed choices are plan, ask.\n");
+        .isEqualTo(
+            "error: option '--mode <mode>' argument 'agent' is invalid."
+                + " Allowed choices are plan, ask.\n");
     assertThat(usageError("--sandbox", "on"))
-        .isEqualTo("error: option '--sandbox <mode>' argument 'on' is invalid."
-            + " Allowed choices are enabled, disabled.\n");
+        .isEqualTo(
+            "error: option '--sandbox <mode>' argument 'on' is invalid."
+                + " Allowed choices are enabled, disabled.\n");
   }
 
   @Test
@@ -194,8 +199,7 @@ class CliParserErrorsTest {
     assertThat(usageError("--printen"))
         .isEqualTo("error: unknown option '--printen'\n(Did you mean --print?)\n");
     assertThat(usageError("--single-trn")).isEqualTo("error: unknown option '--single-trn'\n");
-    assertThat(usageError("--system-promt"))
-        .isEqualTo("error: unknown option '--system-promt'\n");
+    assertThat(usageError("--system-promt")).isEqualTo("error: unknown option '--system-promt'\n");
     assertThat(usageError("worker", "--poool")).isEqualTo("error: unknown option '--poool'\n");
   }
 

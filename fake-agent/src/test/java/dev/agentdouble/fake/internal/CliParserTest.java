@@ -71,8 +71,19 @@ class CliParserTest {
 
   @Test
   void readsTheCommonPrintInvocation() {
-    CliArgs args = parsed("-p", "--output-format", "stream-json", "--force", "--model", "gpt-5",
-        "--resume", "0a1b", "--workspace", "/w", "fix the bug");
+    CliArgs args =
+        parsed(
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--force",
+            "--model",
+            "gpt-5",
+            "--resume",
+            "0a1b",
+            "--workspace",
+            "/w",
+            "fix the bug");
 
     assertThat(args.print()).isTrue();
     assertThat(args.outputFormat()).contains(OutputFormat.STREAM_JSON);
@@ -218,8 +229,19 @@ class CliParserTest {
 
   @Test
   void repeatedHeadersAndDirectoriesAreAllKeptInOrder() {
-    CliArgs args = parsed("-H", "a: 1", "--header", "b: 2", "-Hc: 3", "--header=d: 4",
-        "--add-dir", "/x", "--add-dir=/y", "-p", "hi");
+    CliArgs args =
+        parsed(
+            "-H",
+            "a: 1",
+            "--header",
+            "b: 2",
+            "-Hc: 3",
+            "--header=d: 4",
+            "--add-dir",
+            "/x",
+            "--add-dir=/y",
+            "-p",
+            "hi");
 
     assertThat(args.headers()).containsExactly("a: 1", "b: 2", "c: 3", "d: 4");
     assertThat(args.addDirs()).containsExactly("/x", "/y");
@@ -271,9 +293,19 @@ class CliParserTest {
 
   @Test
   void theHiddenOptionsWork() {
-    CliArgs args = parsed("--new-session-id", "5f0c3c3e-3c43-4a8e-9f55-1f8f3b8d0c11",
-        "--show-thinking", "--allowed-tools", "read,grep", "--exclude-tools", "shell",
-        "--auth-token", "tok", "-p", "hi");
+    CliArgs args =
+        parsed(
+            "--new-session-id",
+            "5f0c3c3e-3c43-4a8e-9f55-1f8f3b8d0c11",
+            "--show-thinking",
+            "--allowed-tools",
+            "read,grep",
+            "--exclude-tools",
+            "shell",
+            "--auth-token",
+            "tok",
+            "-p",
+            "hi");
 
     assertThat(args.newSessionId()).contains("5f0c3c3e-3c43-4a8e-9f55-1f8f3b8d0c11");
     assertThat(args.has("show-thinking")).isTrue();
@@ -285,9 +317,19 @@ class CliParserTest {
 
   @Test
   void theHiddenOptionsOf2026TakeTheirArity() {
-    CliArgs args = parsed("--single-turn", "--printenv", "--background-shell-timeout", "30",
-        "--conversation-history-file", "h.json", "--system-prompt", "-sys.md",
-        "--exclude-workspace-context", "-p", "hi");
+    CliArgs args =
+        parsed(
+            "--single-turn",
+            "--printenv",
+            "--background-shell-timeout",
+            "30",
+            "--conversation-history-file",
+            "h.json",
+            "--system-prompt",
+            "-sys.md",
+            "--exclude-workspace-context",
+            "-p",
+            "hi");
 
     assertThat(args.option("single-turn")).contains("true");
     assertThat(args.option("printenv")).contains("true");
@@ -300,9 +342,17 @@ class CliParserTest {
 
   @Test
   void theToolListsKeepEveryValueGiven() {
-    CliArgs args = parsed("--allowed-tools", "read_tool_call,grep_tool_call", "-p",
-        "--allowed-tools=shell_tool_call", "--exclude-tools", "edit_tool_call", "hi",
-        "--exclude-tools", " ls_tool_call , ,delete_tool_call");
+    CliArgs args =
+        parsed(
+            "--allowed-tools",
+            "read_tool_call,grep_tool_call",
+            "-p",
+            "--allowed-tools=shell_tool_call",
+            "--exclude-tools",
+            "edit_tool_call",
+            "hi",
+            "--exclude-tools",
+            " ls_tool_call , ,delete_tool_call");
 
     assertThat(args.options().get("allowed-tools"))
         .containsExactly("read_tool_call,grep_tool_call", "shell_tool_call");
@@ -332,8 +382,17 @@ class CliParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"persist", "install-shell-integration", "uninstall-shell-integration",
-      "plugin", "worker", "team", "bedrock", "generate-rule"})
+  @ValueSource(
+      strings = {
+        "persist",
+        "install-shell-integration",
+        "uninstall-shell-integration",
+        "plugin",
+        "worker",
+        "team",
+        "bedrock",
+        "generate-rule"
+      })
   void theCommandsNewIn2026AreCommandsThereAndPromptWordsInTheDocumentedTree(String name) {
     CliArgs cli202610 = parsed(name);
     CliArgs documented = parsed(Profile.Surface.DOCUMENTED, name);
@@ -363,8 +422,8 @@ class CliParserTest {
   void optionsAreKeyedByLongNameInOrderOfFirstUse() {
     CliArgs args = parsed("-f", "--model", "m", "-p", "--api-key", "k", "--stream-partial-output");
 
-    assertThat(args.options()).containsOnlyKeys("force", "model", "print", "api-key",
-        "stream-partial-output");
+    assertThat(args.options())
+        .containsOnlyKeys("force", "model", "print", "api-key", "stream-partial-output");
     assertThat(new ArrayList<>(args.options().keySet()))
         .containsExactly("force", "model", "print", "api-key", "stream-partial-output");
     assertThat(args.apiKey()).contains("k");
@@ -382,8 +441,18 @@ class CliParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"status", "create-chat", "models", "about", "ls", "resume", "login",
-      "logout", "update"})
+  @ValueSource(
+      strings = {
+        "status",
+        "create-chat",
+        "models",
+        "about",
+        "ls",
+        "resume",
+        "login",
+        "logout",
+        "update"
+      })
   void aFirstPositionalWordNamingACommandSelectsIt(String name) {
     CliArgs args = parsed(name);
 

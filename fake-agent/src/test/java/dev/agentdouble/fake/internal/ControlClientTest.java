@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,8 +25,8 @@ class ControlClientTest {
   /** Short, so a test of a server that never finishes its answer ends quickly. */
   private static final long DEADLINE_MS = 300;
 
-  private static final ControlClient.Call CALL = new ControlClient.Call(List.of("-p", "hi"), "hi",
-      "/w", "stream-json", null, "", 1, Map.of());
+  private static final ControlClient.Call CALL =
+      new ControlClient.Call(List.of("-p", "hi"), "hi", "/w", "stream-json", null, "", 1, Map.of());
 
   /**
    * A server on 127.0.0.1 that answers one connection: reads the request (head and body), then
@@ -41,32 +40,35 @@ class ControlClientTest {
 
     RawServer(String answer, boolean holdOpen, long dripMs) throws IOException {
       server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-      thread = new Thread(() -> {
-        try (Socket s = server.accept()) {
-          readRequest(s.getInputStream());
-          OutputStream out = s.getOutputStream();
-          byte[] bytes = answer.getBytes(StandardCharsets.ISO_8859_1);
-          if (dripMs > 0) {
-            for (int i = 0; ; i = (i + 1) % bytes.length) {
-              out.write(bytes[i]);
-              out.flush();
-              Thread.sleep(dripMs);
-            }
-          }
-          out.write(bytes);
-          out.flush();
-          if (holdOpen) {
-            // until the client closes its end
-            while (s.getInputStream().read() >= 0) {
-              // nothing
-            }
-          }
-        } catch (IOException | InterruptedException e) {
-          // the client went away
-        } finally {
-          done.countDown();
-        }
-      }, "raw-server");
+      thread =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  readRequest(s.getInputStream());
+                  OutputStream out = s.getOutputStream();
+                  byte[] bytes = answer.getBytes(StandardCharsets.ISO_8859_1);
+                  if (dripMs > 0) {
+                    for (int i = 0; ; i = (i + 1) % bytes.length) {
+                      out.write(bytes[i]);
+                      out.flush();
+                      Thread.sleep(dripMs);
+                    }
+                  }
+                  out.write(bytes);
+                  out.flush();
+                  if (holdOpen) {
+                    // until the client closes its end
+                    while (s.getInputStream().read() >= 0) {
+                      // nothing
+                    }
+                  }
+                } catch (IOException | InterruptedException e) {
+                  // the client went away
+                } finally {
+                  done.countDown();
+                }
+              },
+              "raw-server");
       thread.setDaemon(true);
       thread.start();
     }
@@ -110,7 +112,10 @@ class ControlClientTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       garbage                         | garbage\\r\\n\\r\\n                                                         | malformed HTTP status line: "garbage"
       a status that is not a number   | HTTP/1.1 2x0 OK\\r\\n\\r\\n                                                 | malformed HTTP status line
       a header without a name         | HTTP/1.1 200 OK\\r\\n: x\\r\\n\\r\\n                                          | a header line without a name
@@ -135,7 +140,10 @@ class ControlClientTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       nothing at all, the connection held open    | ''
       half the headers, then silence              | HTTP/1.1 200 OK\\r\\nContent-
       a body shorter than its length, held open   | HTTP/1.1 200 OK\\r\\nContent-Length: 50\\r\\n\\r\\nshort
@@ -145,15 +153,16 @@ class ControlClientTest {
   void anAnswerThatNeverEndsEndsAtTheDeadline(String what, String answer) throws IOException {
     IOException e = failure(answer.replace("\\r", "\r").replace("\\n", "\n"), true);
 
-    assertThat(e).isInstanceOf(ControlClient.NoAnswerInTime.class)
+    assertThat(e)
+        .isInstanceOf(ControlClient.NoAnswerInTime.class)
         .hasMessage("gave no complete answer within 300 ms");
   }
 
   @Test
   void aSlowDripOfBytesEndsAtTheDeadline() throws IOException {
     // a byte every 20 ms: each read gets something, the whole answer never comes
-    try (RawServer server = new RawServer("HTTP/1.1 200 OK\r\nX-Pad: " + "a".repeat(1000),
-        false, 20)) {
+    try (RawServer server =
+        new RawServer("HTTP/1.1 200 OK\r\nX-Pad: " + "a".repeat(1000), false, 20)) {
       assertThatThrownBy(() -> ControlClient.post(server.uri(), null, bytes("{}"), DEADLINE_MS))
           .isInstanceOf(ControlClient.NoAnswerInTime.class);
     }
@@ -162,14 +171,17 @@ class ControlClientTest {
   @Test
   void aCompleteAnswerIsTakenWithoutWaitingForTheConnectionToClose() throws IOException {
     // the default 30 s deadline: a client waiting for the end of the connection fails @Timeout
-    try (RawServer server = new RawServer("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-        true, 0)) {
+    try (RawServer server =
+        new RawServer("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", true, 0)) {
       ControlClient.Response r = ControlClient.post(server.uri(), null, bytes("{}"));
 
       assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("hello");
     }
-    try (RawServer server = new RawServer("HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked"
-        + "\r\n\r\n5\r\nhello\r\n0\r\n", true, 0)) {
+    try (RawServer server =
+        new RawServer(
+            "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked" + "\r\n\r\n5\r\nhello\r\n0\r\n",
+            true,
+            0)) {
       ControlClient.Response r = ControlClient.post(server.uri(), null, bytes("{}"));
 
       assertThat(r.status()).isEqualTo(404);
@@ -192,17 +204,23 @@ class ControlClientTest {
     try (RawServer server = new RawServer("garbage\r\n\r\n", false, 0)) {
       TapeSelection.Result r = ControlClient.ask(server.url(), null, CALL, DEADLINE_MS);
 
-      assertThat(((TapeSelection.Failed) r).message()).isEqualTo("the control server at "
-          + server.url() + " gave an answer the fake cannot use: malformed HTTP status line: "
-          + "\"garbage\"; is AGENTDOUBLE_URL the address of the test's control server (or of "
-          + "`agentdouble serve`)?");
+      assertThat(((TapeSelection.Failed) r).message())
+          .isEqualTo(
+              "the control server at "
+                  + server.url()
+                  + " gave an answer the fake cannot use: malformed HTTP status line: "
+                  + "\"garbage\"; is AGENTDOUBLE_URL the address of the test's control server (or of "
+                  + "`agentdouble serve`)?");
     }
     try (RawServer server = new RawServer("", true, 0)) {
       TapeSelection.Result r = ControlClient.ask(server.url(), null, CALL, DEADLINE_MS);
 
-      assertThat(((TapeSelection.Failed) r).message()).isEqualTo("the control server at "
-          + server.url() + " gave no complete answer within 300 ms; is the test (or "
-          + "`agentdouble serve`) stuck?");
+      assertThat(((TapeSelection.Failed) r).message())
+          .isEqualTo(
+              "the control server at "
+                  + server.url()
+                  + " gave no complete answer within 300 ms; is the test (or "
+                  + "`agentdouble serve`) stuck?");
     }
   }
 
@@ -217,8 +235,11 @@ class ControlClientTest {
 
   @Test
   void readsABodyByItsContentLength() throws IOException {
-    ControlClient.Response r = ControlClient.parse(bytes("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n"
-        + "X-AgentDouble-Tape: tape #1\r\n\r\nhello"));
+    ControlClient.Response r =
+        ControlClient.parse(
+            bytes(
+                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n"
+                    + "X-AgentDouble-Tape: tape #1\r\n\r\nhello"));
 
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.headers()).containsEntry("x-agentdouble-tape", "tape #1");
@@ -227,8 +248,11 @@ class ControlClientTest {
 
   @Test
   void decodesAChunkedBody() throws IOException {
-    ControlClient.Response r = ControlClient.parse(bytes("HTTP/1.1 404 Not Found\r\n"
-        + "Transfer-Encoding: chunked\r\n\r\n7\r\nRequest\r\nb;x=y\r\n was not ma\r\n5\r\ntched\r\n0\r\n\r\n"));
+    ControlClient.Response r =
+        ControlClient.parse(
+            bytes(
+                "HTTP/1.1 404 Not Found\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n7\r\nRequest\r\nb;x=y\r\n was not ma\r\n5\r\ntched\r\n0\r\n\r\n"));
 
     assertThat(r.status()).isEqualTo(404);
     assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("Request was not matched");
@@ -236,16 +260,22 @@ class ControlClientTest {
 
   @Test
   void aResponseCutShortIsAnErrorNotATape() {
-    assertThatThrownBy(() -> ControlClient.parse(bytes("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nshort")))
-        .isInstanceOf(IOException.class).hasMessageContaining("cut short");
+    assertThatThrownBy(
+            () -> ControlClient.parse(bytes("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nshort")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("cut short");
     assertThatThrownBy(() -> ControlClient.parse(bytes("garbage")))
-        .isInstanceOf(IOException.class).hasMessageContaining("no header end");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("no header end");
   }
 
   @Test
   void onlyHttpUrlsAreTaken() {
-    TapeSelection.Result r = ControlClient.ask("https://example.invalid/x", null, new ControlClient.Call(
-        List.of(), "p", "/w", "stream-json", null, null, 1, Map.of()));
+    TapeSelection.Result r =
+        ControlClient.ask(
+            "https://example.invalid/x",
+            null,
+            new ControlClient.Call(List.of(), "p", "/w", "stream-json", null, null, 1, Map.of()));
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);
     assertThat(((TapeSelection.Failed) r).message()).contains("use an http:// URL");

@@ -54,15 +54,17 @@ class FrameClockTest {
 
   @Test
   void maxGapCapsEachSilenceAndKeepsTheRest() {
-    assertThat(schedule("max-gap:100", 0, 50, 5050, 5060, 9000)).containsExactly(0L, 50L, 150L, 160L, 260L);
+    assertThat(schedule("max-gap:100", 0, 50, 5050, 5060, 9000))
+        .containsExactly(0L, 50L, 150L, 160L, 260L);
   }
 
   @Test
   void badSpecsSayWhatIsAccepted() {
-    assertThatThrownBy(() -> parse("slow")).hasMessage(
-        "AGENTDOUBLE_TIMING=slow: use fast, recorded, scale:F or max-gap:MS");
+    assertThatThrownBy(() -> parse("slow"))
+        .hasMessage("AGENTDOUBLE_TIMING=slow: use fast, recorded, scale:F or max-gap:MS");
     assertThatThrownBy(() -> parse("scale:-1")).hasMessageContaining("scale needs a factor >= 0");
-    assertThatThrownBy(() -> parse("max-gap:x")).hasMessageContaining("max-gap needs whole milliseconds");
+    assertThatThrownBy(() -> parse("max-gap:x"))
+        .hasMessageContaining("max-gap needs whole milliseconds");
   }
 
   @Test
@@ -72,7 +74,8 @@ class FrameClockTest {
 
     for (String spec : new String[] {"recorded", "scale:1", "max-gap:" + Long.MAX_VALUE}) {
       long due = parse(spec).due(t, 0, 0);
-      assertThat(FrameClock.nanosLeft(origin, due, origin + 1_000_000_000L)).as(spec)
+      assertThat(FrameClock.nanosLeft(origin, due, origin + 1_000_000_000L))
+          .as(spec)
           .isEqualTo(Long.MAX_VALUE);
     }
   }

@@ -28,24 +28,27 @@ class HelpTextTest {
 
   @Test
   void wrapsADescriptionAsTheRealHelpDoes() {
-    assertThat(item("-p, --print")).isEqualTo(
-        "  -p, --print                  Print responses to console (for scripts or\n"
-            + "                               non-interactive use). Has access to all tools,\n"
-            + "                               including write and shell. (default: false)");
-    assertThat(item("--auto-review")).isEqualTo(
-        "  --auto-review                Use Auto-review (Smart Auto): a server classifier\n"
-            + "                               auto-runs safe tool calls and prompts for the\n"
-            + "                               rest (default: false)");
+    assertThat(item("-p, --print"))
+        .isEqualTo(
+            "  -p, --print                  Print responses to console (for scripts or\n"
+                + "                               non-interactive use). Has access to all tools,\n"
+                + "                               including write and shell. (default: false)");
+    assertThat(item("--auto-review"))
+        .isEqualTo(
+            "  --auto-review                Use Auto-review (Smart Auto): a server classifier\n"
+                + "                               auto-runs safe tool calls and prompts for the\n"
+                + "                               rest (default: false)");
   }
 
   @Test
   void putsAWordLongerThanTheColumnOnALineOfItsOwn() {
-    assertThat(item("--model <model>")).isEqualTo(
-        "  --model <model>              Model to use (e.g., gpt-5, sonnet-4-thinking).\n"
-            + "                               Parameterized models accept quoted bracket\n"
-            + "                               overrides, e.g.\n"
-            + "                               'claude-opus-4-8[context=1m,effort=high,"
-            + "fast=false]'");
+    assertThat(item("--model <model>"))
+        .isEqualTo(
+            "  --model <model>              Model to use (e.g., gpt-5, sonnet-4-thinking).\n"
+                + "                               Parameterized models accept quoted bracket\n"
+                + "                               overrides, e.g.\n"
+                + "                               'claude-opus-4-8[context=1m,effort=high,"
+                + "fast=false]'");
   }
 
   @Test
@@ -65,13 +68,16 @@ class HelpTextTest {
   void rootHelpHasUsageDescriptionArgumentsOptionsAndCommands() {
     String help = HelpText.render(List.of(CursorCommands.DOCUMENTED));
 
-    assertThat(help).startsWith("Usage: agent [options] [command] [prompt...]\n\n"
-        + "Start the Cursor Agent\n\n"
-        + "Arguments:\n"
-        + "  prompt                      Initial prompt for the agent\n\n"
-        + "Options:\n"
-        + "  -v, --version               Output the version number\n");
-    assertThat(help).contains("\nCommands:\n  login ")
+    assertThat(help)
+        .startsWith(
+            "Usage: agent [options] [command] [prompt...]\n\n"
+                + "Start the Cursor Agent\n\n"
+                + "Arguments:\n"
+                + "  prompt                      Initial prompt for the agent\n\n"
+                + "Options:\n"
+                + "  -v, --version               Output the version number\n");
+    assertThat(help)
+        .contains("\nCommands:\n  login ")
         .endsWith("  help [command]              Display help for command\n");
   }
 
@@ -89,9 +95,20 @@ class HelpTextTest {
       }
     }
     assertThat(help).contains("\n  -h, --help ");
-    for (String term : List.of("login", "logout", "mcp", "status|whoami [options]", "models",
-        "about [options]", "update", "create-chat", "agent [prompt...]", "ls", "resume",
-        "help [command]")) {
+    for (String term :
+        List.of(
+            "login",
+            "logout",
+            "mcp",
+            "status|whoami [options]",
+            "models",
+            "about [options]",
+            "update",
+            "create-chat",
+            "agent [prompt...]",
+            "ls",
+            "resume",
+            "help [command]")) {
       assertThat(help).contains("\n  " + term + " ");
     }
   }
@@ -117,8 +134,7 @@ class HelpTextTest {
     CliCommand agent = root.findSubcommand("agent");
 
     assertThat(HelpText.usage(List.of(root, status))).isEqualTo("agent status|whoami [options]");
-    assertThat(HelpText.usage(List.of(root, agent)))
-        .isEqualTo("agent agent [options] [prompt...]");
+    assertThat(HelpText.usage(List.of(root, agent))).isEqualTo("agent agent [options] [prompt...]");
     assertThat(HelpText.usage(List.of(root, mcp, mcp.findSubcommand("login"))))
         .isEqualTo("agent mcp login [options] <identifier>");
     assertThat(HelpText.usage(List.of(root, root.findSubcommand("rule"))))
@@ -129,24 +145,30 @@ class HelpTextTest {
   void aLeafCommandsHelpListsItsOptionsAndTheHelpOption() {
     CliCommand status = CursorCommands.CLI_2026_10.findSubcommand("status");
 
-    assertThat(HelpText.render(List.of(CursorCommands.CLI_2026_10, status))).isEqualTo(
-        "Usage: agent status|whoami [options]\n\n"
-            + "View authentication status\n\n"
-            + "Options:\n"
-            + "  --format <format>  Output format: text or json (default: \"text\")\n"
-            + "  -h, --help         Display help for command\n");
+    assertThat(HelpText.render(List.of(CursorCommands.CLI_2026_10, status)))
+        .isEqualTo(
+            "Usage: agent status|whoami [options]\n\n"
+                + "View authentication status\n\n"
+                + "Options:\n"
+                + "  --format <format>  Output format: text or json (default: \"text\")\n"
+                + "  -h, --help         Display help for command\n");
   }
 
   @Test
   void the2026HelpIsTheReferenceByteForByte() throws IOException {
     Path reference = shared().resolve("reference/help-2026.10.01.txt");
-    Assumptions.assumeTrue(Files.isRegularFile(reference), "the 2026.10.01 help is compared"
-        + " where ../shared is beside the project (as in CI); " + reference + " is absent");
+    Assumptions.assumeTrue(
+        Files.isRegularFile(reference),
+        "the 2026.10.01 help is compared"
+            + " where ../shared is beside the project (as in CI); "
+            + reference
+            + " is absent");
 
     byte[] expected = Files.readAllBytes(reference);
 
-    assertThat(HelpText.render(List.of(CursorCommands.CLI_2026_10))
-        .getBytes(StandardCharsets.UTF_8)).isEqualTo(expected);
+    assertThat(
+            HelpText.render(List.of(CursorCommands.CLI_2026_10)).getBytes(StandardCharsets.UTF_8))
+        .isEqualTo(expected);
   }
 
   @Test
@@ -159,60 +181,83 @@ class HelpTextTest {
       }
     }
 
-    assertThat(terms).containsExactly("persist", "install-shell-integration",
-        "uninstall-shell-integration", "login", "logout", "mcp", "plugin", "worker [options]",
-        "status|whoami [options]", "models", "team", "bedrock", "about [options]", "update",
-        "create-chat", "generate-rule|rule", "agent [prompt...]", "ls", "resume",
-        "help [command]");
+    assertThat(terms)
+        .containsExactly(
+            "persist",
+            "install-shell-integration",
+            "uninstall-shell-integration",
+            "login",
+            "logout",
+            "mcp",
+            "plugin",
+            "worker [options]",
+            "status|whoami [options]",
+            "models",
+            "team",
+            "bedrock",
+            "about [options]",
+            "update",
+            "create-chat",
+            "generate-rule|rule",
+            "agent [prompt...]",
+            "ls",
+            "resume",
+            "help [command]");
   }
 
   @Test
   void the2026HelpHasTheNewEndpointAndTrustTexts() {
     String help = HelpText.render(List.of(CursorCommands.CLI_2026_10));
 
-    assertThat(help).contains(
-        "  -e, --endpoint <url>         Target API endpoint URL (can also use\n"
-            + "                               CURSOR_API_ENDPOINT env var) (default:\n"
-            + "                               \"https://api2.cursor.sh\", env:\n"
-            + "                               CURSOR_API_ENDPOINT)\n",
-        "  --trust                      Trust the current workspace without prompting\n"
-            + "                               (default: false)\n",
-        "(default: \"text\")");
+    assertThat(help)
+        .contains(
+            "  -e, --endpoint <url>         Target API endpoint URL (can also use\n"
+                + "                               CURSOR_API_ENDPOINT env var) (default:\n"
+                + "                               \"https://api2.cursor.sh\", env:\n"
+                + "                               CURSOR_API_ENDPOINT)\n",
+            "  --trust                      Trust the current workspace without prompting\n"
+                + "                               (default: false)\n",
+            "(default: \"text\")");
   }
 
   @Test
   void theDocumentedHelpStatesItsOwnDefaultOutputFormat() {
     String help = HelpText.render(List.of(CursorCommands.DOCUMENTED));
 
-    assertThat(help).contains(
-        "  --output-format <format>    Output format (only works with --print): text |\n"
-            + "                              json | stream-json (default: \"stream-json\")\n")
-        .doesNotContain("  persist ").doesNotContain("  worker ");
+    assertThat(help)
+        .contains(
+            "  --output-format <format>    Output format (only works with --print): text |\n"
+                + "                              json | stream-json (default: \"stream-json\")\n")
+        .doesNotContain("  persist ")
+        .doesNotContain("  worker ");
   }
 
   @Test
   void theHelpOfANewCommandIsCommandersHelpOfALeaf() {
     CliCommand root = CursorCommands.CLI_2026_10;
 
-    assertThat(HelpText.render(List.of(root, root.findSubcommand("generate-rule")))).isEqualTo(
-        "Usage: agent generate-rule|rule [options]\n\n"
-            + "Generate a new Cursor rule with interactive prompts\n\n"
-            + "Options:\n"
-            + "  -h, --help  Display help for command\n");
-    assertThat(HelpText.render(List.of(root, root.findSubcommand("worker")))).isEqualTo(
-        "Usage: agent worker [options]\n\n"
-            + "Run a self-hosted Cloud Agent worker that connects to Cursor and executes agent\n"
-            + "tool calls on this machine. Without --pool it is a personal My Machines worker\n"
-            + "(no Enterprise plan needed); with --pool it joins a team Self-Hosted Pool\n"
-            + "(Enterprise plan + service account API key).\n\n"
-            + "Options:\n"
-            + "  -h, --help  Display help for command\n");
+    assertThat(HelpText.render(List.of(root, root.findSubcommand("generate-rule"))))
+        .isEqualTo(
+            "Usage: agent generate-rule|rule [options]\n\n"
+                + "Generate a new Cursor rule with interactive prompts\n\n"
+                + "Options:\n"
+                + "  -h, --help  Display help for command\n");
+    assertThat(HelpText.render(List.of(root, root.findSubcommand("worker"))))
+        .isEqualTo(
+            "Usage: agent worker [options]\n\n"
+                + "Run a self-hosted Cloud Agent worker that connects to Cursor and executes agent\n"
+                + "tool calls on this machine. Without --pool it is a personal My Machines worker\n"
+                + "(no Enterprise plan needed); with --pool it joins a team Self-Hosted Pool\n"
+                + "(Enterprise plan + service account API key).\n\n"
+                + "Options:\n"
+                + "  -h, --help  Display help for command\n");
   }
 
   /** The shared reference corpus beside the project, as {@code FakeProcess.shared()} finds it. */
   static Path shared() {
     Path root = Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath();
     return Path.of(System.getProperty("agentdouble.shared", root.resolve("../shared").toString()))
-        .toAbsolutePath().normalize();
+        .toAbsolutePath()
+        .normalize();
   }
 }

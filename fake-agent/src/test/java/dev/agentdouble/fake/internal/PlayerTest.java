@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.tape.FrameLine;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class PlayerTest {
   @Test
@@ -22,8 +22,15 @@ class PlayerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"{\"t\":1,\"outRaw\":\"x\"}", "{\"out\":{},\"t\":1}", "{\"t\":1, \"out\":{}}",
-      "{\"t\":,\"out\":{}}", "{\"t\":1,\"out\":{}} ", "{\"t\":1,\"exit\":0}"})
+  @ValueSource(
+      strings = {
+        "{\"t\":1,\"outRaw\":\"x\"}",
+        "{\"out\":{},\"t\":1}",
+        "{\"t\":1, \"out\":{}}",
+        "{\"t\":,\"out\":{}}",
+        "{\"t\":1,\"out\":{}} ",
+        "{\"t\":1,\"exit\":0}"
+      })
   void leavesEveryOtherShapeToTheParser(String text) {
     byte[] line = text.getBytes(StandardCharsets.UTF_8);
 

@@ -29,8 +29,7 @@ class ProfileTest {
 
   private String problem(String json) throws IOException {
     String f = file(json);
-    Throwable thrown = Assertions.catchThrowable(
-        () -> Profile.load(Map.of(Profile.ENV, f)));
+    Throwable thrown = Assertions.catchThrowable(() -> Profile.load(Map.of(Profile.ENV, f)));
     assertThat(thrown).isInstanceOf(ProfileException.class);
     assertThat(thrown.getMessage()).startsWith(f + ": ");
     assertThat(thrown.getStackTrace()).isEmpty();
@@ -89,10 +88,12 @@ class ProfileTest {
 
   @Test
   void aFileSetsEveryField() throws Exception {
-    Profile p = load("{\"version\":\"2026.11.02-abc1234\",\"loggedIn\":false,"
-        + "\"email\":\"qa@example.org\",\"defaultOutputFormat\":\"json\",\"textStyle\":\"final\","
-        + "\"model\":\"Sonnet 4.6 1M\",\"models\":[{\"id\":\"s\",\"name\":\"Sonnet 4.6 1M\"}],"
-        + "\"about\":\"About\\n\"}");
+    Profile p =
+        load(
+            "{\"version\":\"2026.11.02-abc1234\",\"loggedIn\":false,"
+                + "\"email\":\"qa@example.org\",\"defaultOutputFormat\":\"json\",\"textStyle\":\"final\","
+                + "\"model\":\"Sonnet 4.6 1M\",\"models\":[{\"id\":\"s\",\"name\":\"Sonnet 4.6 1M\"}],"
+                + "\"about\":\"About\\n\"}");
 
     assertThat(p.version()).isEqualTo("2026.11.02-abc1234");
     assertThat(p.loggedIn()).isFalse();
@@ -156,7 +157,8 @@ class ProfileTest {
 
   @Test
   void anUnknownFieldIsNamed() throws Exception {
-    assertThat(problem("{\"emial\":\"a@b.c\"}")).startsWith("line 1: unknown field \"emial\"; ")
+    assertThat(problem("{\"emial\":\"a@b.c\"}"))
+        .startsWith("line 1: unknown field \"emial\"; ")
         .contains("email");
   }
 
@@ -169,8 +171,9 @@ class ProfileTest {
 
   @Test
   void anUnknownOutputFormatOrStyleIsNamed() throws Exception {
-    assertThat(problem("{\"defaultOutputFormat\":\"yaml\"}")).isEqualTo(
-        "line 1: \"defaultOutputFormat\" must be text, json or stream-json, was \"yaml\"");
+    assertThat(problem("{\"defaultOutputFormat\":\"yaml\"}"))
+        .isEqualTo(
+            "line 1: \"defaultOutputFormat\" must be text, json or stream-json, was \"yaml\"");
     assertThat(problem("{\"textStyle\":\"loud\"}"))
         .isEqualTo("line 1: \"textStyle\" must be actions or final, was \"loud\"");
   }
@@ -194,7 +197,8 @@ class ProfileTest {
 
   @Test
   void aDuplicateFieldIsAnError() throws Exception {
-    assertThat(problem("{\"email\":\"a\",\"email\":\"b\"}")).contains("not valid JSON")
+    assertThat(problem("{\"email\":\"a\",\"email\":\"b\"}"))
+        .contains("not valid JSON")
         .contains("email");
   }
 

@@ -19,9 +19,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The subcommands as the 2026.10 profile answers them ({@code reference/cursor-cli.md} part 3). */
 class SubcommandsCli202610Test {
   private static final Profile PROFILE = Profile.cli202610();
-  private static final Profile LOGGED_OUT = new Profile("out", PROFILE.version(), false,
-      PROFILE.email(), PROFILE.defaultOutputFormat(), PROFILE.textStyle(), PROFILE.model(),
-      PROFILE.models(), Optional.empty(), PROFILE.behaviour());
+  private static final Profile LOGGED_OUT =
+      new Profile(
+          "out",
+          PROFILE.version(),
+          false,
+          PROFILE.email(),
+          PROFILE.defaultOutputFormat(),
+          PROFILE.textStyle(),
+          PROFILE.model(),
+          PROFILE.models(),
+          Optional.empty(),
+          PROFILE.behaviour());
 
   private static Answer answer(Profile profile, String... argv) {
     Optional<Answer> outcome =
@@ -43,8 +52,7 @@ class SubcommandsCli202610Test {
   void helpIsThe2026HelpOnStdoutWhicheverWayItIsAsked() {
     Answer help = answer("--help");
 
-    assertThat(help).isEqualTo(
-        Answer.out(HelpText.render(List.of(CursorCommands.CLI_2026_10))));
+    assertThat(help).isEqualTo(Answer.out(HelpText.render(List.of(CursorCommands.CLI_2026_10))));
     assertThat(answer("-h")).isEqualTo(help);
     assertThat(answer("help")).isEqualTo(help);
     assertThat(answer("-p", "hi", "--help")).isEqualTo(help);
@@ -52,8 +60,10 @@ class SubcommandsCli202610Test {
 
   @Test
   void helpSaysAgentWhenInvokedAsCursorAgent() {
-    CliArgs args = ((ParseResult.Parsed) CliParser.parse("cursor-agent", List.of("--help"),
-        Profile.Surface.CLI_2026_10)).args();
+    CliArgs args =
+        ((ParseResult.Parsed)
+                CliParser.parse("cursor-agent", List.of("--help"), Profile.Surface.CLI_2026_10))
+            .args();
 
     assertThat(Subcommands.answer(args, PROFILE).orElseThrow()).isEqualTo(answer("--help"));
   }
@@ -62,45 +72,54 @@ class SubcommandsCli202610Test {
   void helpOfANewCommandIsThatCommandsHelp() {
     Answer rule = answer("help", "generate-rule");
 
-    assertThat(rule.stdout()).startsWith("Usage: agent generate-rule|rule [options]\n\n"
-        + "Generate a new Cursor rule with interactive prompts\n");
+    assertThat(rule.stdout())
+        .startsWith(
+            "Usage: agent generate-rule|rule [options]\n\n"
+                + "Generate a new Cursor rule with interactive prompts\n");
     assertThat(answer("rule", "--help")).isEqualTo(rule);
     assertThat(answer("generate-rule", "-h")).isEqualTo(rule);
     assertThat(answer("help", "worker").stdout()).startsWith("Usage: agent worker [options]\n");
     assertThat(answer("persist", "--help").stdout())
-        .isEqualTo("Usage: agent persist [options]\n\n"
-            + "Start or manage a session that survives terminal disconnects\n\n"
-            + "Options:\n"
-            + "  -h, --help  Display help for command\n");
+        .isEqualTo(
+            "Usage: agent persist [options]\n\n"
+                + "Start or manage a session that survives terminal disconnects\n\n"
+                + "Options:\n"
+                + "  -h, --help  Display help for command\n");
   }
 
   @Test
   void statusAsJsonIsPrettyWithTheUserInfo() {
-    assertThat(answer("status", "--format", "json")).isEqualTo(Answer.out("{\n"
-        + "  \"status\": \"authenticated\",\n"
-        + "  \"isAuthenticated\": true,\n"
-        + "  \"hasAccessToken\": true,\n"
-        + "  \"hasRefreshToken\": true,\n"
-        + "  \"userInfo\": {\n"
-        + "    \"email\": \"dev@example.com\",\n"
-        + "    \"userId\": 100200300,\n"
-        + "    \"firstName\": \"Dev\",\n"
-        + "    \"lastName\": \"Example\",\n"
-        + "    \"createdAt\": \"2024-01-15T09:30:00.000Z\"\n"
-        + "  }\n"
-        + "}\n"));
+    assertThat(answer("status", "--format", "json"))
+        .isEqualTo(
+            Answer.out(
+                "{\n"
+                    + "  \"status\": \"authenticated\",\n"
+                    + "  \"isAuthenticated\": true,\n"
+                    + "  \"hasAccessToken\": true,\n"
+                    + "  \"hasRefreshToken\": true,\n"
+                    + "  \"userInfo\": {\n"
+                    + "    \"email\": \"dev@example.com\",\n"
+                    + "    \"userId\": 100200300,\n"
+                    + "    \"firstName\": \"Dev\",\n"
+                    + "    \"lastName\": \"Example\",\n"
+                    + "    \"createdAt\": \"2024-01-15T09:30:00.000Z\"\n"
+                    + "  }\n"
+                    + "}\n"));
     assertThat(answer("whoami", "--format=json")).isEqualTo(answer("status", "--format", "json"));
   }
 
   @Test
   void statusAsJsonWithoutAnAccountSaysNotLoggedIn() {
-    assertThat(answer(LOGGED_OUT, "status", "--format", "json")).isEqualTo(Answer.out("{\n"
-        + "  \"status\": \"unauthenticated\",\n"
-        + "  \"isAuthenticated\": false,\n"
-        + "  \"hasAccessToken\": false,\n"
-        + "  \"hasRefreshToken\": false,\n"
-        + "  \"message\": \"Not logged in\"\n"
-        + "}\n"));
+    assertThat(answer(LOGGED_OUT, "status", "--format", "json"))
+        .isEqualTo(
+            Answer.out(
+                "{\n"
+                    + "  \"status\": \"unauthenticated\",\n"
+                    + "  \"isAuthenticated\": false,\n"
+                    + "  \"hasAccessToken\": false,\n"
+                    + "  \"hasRefreshToken\": false,\n"
+                    + "  \"message\": \"Not logged in\"\n"
+                    + "}\n"));
     assertThat(answer(LOGGED_OUT, "status")).isEqualTo(Answer.out("Not logged in\n"));
     assertThat(answer("status")).isEqualTo(Answer.out("✓ Logged in as dev@example.com\n"));
   }
@@ -112,53 +131,74 @@ class SubcommandsCli202610Test {
     List<String> keys = new ArrayList<>();
     json.fieldNames().forEachRemaining(keys::add);
 
-    assertThat(keys).containsExactly("cliVersion", "latestStatus", "latestVersion", "model",
-        "subscriptionTier", "osPlatform", "osArch", "userEmail", "terminalProgram", "shell",
-        "lastRequestId");
-    assertThat(about.stdout()).isEqualTo("{\n"
-        + "  \"cliVersion\": \"2026.10.01-e373342\",\n"
-        + "  \"latestStatus\": \"up_to_date\",\n"
-        + "  \"latestVersion\": \"2026.10.01-e373342\",\n"
-        + "  \"model\": \"Auto\",\n"
-        + "  \"subscriptionTier\": \"Pro\",\n"
-        + "  \"osPlatform\": \"" + json.get("osPlatform").asText() + "\",\n"
-        + "  \"osArch\": \"" + json.get("osArch").asText() + "\",\n"
-        + "  \"userEmail\": \"dev@example.com\",\n"
-        + "  \"terminalProgram\": \"unknown\",\n"
-        + "  \"shell\": \"unknown\",\n"
-        + "  \"lastRequestId\": null\n"
-        + "}\n");
+    assertThat(keys)
+        .containsExactly(
+            "cliVersion",
+            "latestStatus",
+            "latestVersion",
+            "model",
+            "subscriptionTier",
+            "osPlatform",
+            "osArch",
+            "userEmail",
+            "terminalProgram",
+            "shell",
+            "lastRequestId");
+    assertThat(about.stdout())
+        .isEqualTo(
+            "{\n"
+                + "  \"cliVersion\": \"2026.10.01-e373342\",\n"
+                + "  \"latestStatus\": \"up_to_date\",\n"
+                + "  \"latestVersion\": \"2026.10.01-e373342\",\n"
+                + "  \"model\": \"Auto\",\n"
+                + "  \"subscriptionTier\": \"Pro\",\n"
+                + "  \"osPlatform\": \""
+                + json.get("osPlatform").asText()
+                + "\",\n"
+                + "  \"osArch\": \""
+                + json.get("osArch").asText()
+                + "\",\n"
+                + "  \"userEmail\": \"dev@example.com\",\n"
+                + "  \"terminalProgram\": \"unknown\",\n"
+                + "  \"shell\": \"unknown\",\n"
+                + "  \"lastRequestId\": null\n"
+                + "}\n");
     assertThat(answer(LOGGED_OUT, "about", "--format", "json").stdout())
         .contains("\n  \"userEmail\": null,\n");
   }
 
   @Test
   void aboutHasALatestRowAfterTheVersion() {
-    assertThat(answer("about").stdout()).startsWith("About Cursor CLI\n\n"
-        + "CLI Version         2026.10.01-e373342\n"
-        + "Latest              2026.10.01-e373342 (up to date)\n"
-        + "Model               Auto\n");
+    assertThat(answer("about").stdout())
+        .startsWith(
+            "About Cursor CLI\n\n"
+                + "CLI Version         2026.10.01-e373342\n"
+                + "Latest              2026.10.01-e373342 (up to date)\n"
+                + "Model               Auto\n");
   }
 
   @Test
   void modelsMarksTheDefaultAndEndsWithThe2026Tip() {
-    assertThat(answer("models")).isEqualTo(Answer.out("Available models\n\n"
-        + "auto - Auto (default)\n"
-        + "composer-2.5 - Composer 2.5\n"
-        + "claude-4.6-sonnet-medium - Sonnet 4.6 1M\n"
-        + "claude-4.6-sonnet-medium-thinking - Sonnet 4.6 1M Thinking\n"
-        + "gpt-5.5-medium - GPT-5.5 1M\n"
-        + "gemini-3.1-pro - Gemini 3.1 Pro\n"
-        + "\n"
-        + "Tip: use --model <id> (or /model <id> in interactive mode) to switch. Parameterized"
-        + " models also accept quoted overrides, e.g. --model"
-        + " 'claude-opus-4-8[context=1m,effort=high,fast=false]'.\n"));
+    assertThat(answer("models"))
+        .isEqualTo(
+            Answer.out(
+                "Available models\n\n"
+                    + "auto - Auto (default)\n"
+                    + "composer-2.5 - Composer 2.5\n"
+                    + "claude-4.6-sonnet-medium - Sonnet 4.6 1M\n"
+                    + "claude-4.6-sonnet-medium-thinking - Sonnet 4.6 1M Thinking\n"
+                    + "gpt-5.5-medium - GPT-5.5 1M\n"
+                    + "gemini-3.1-pro - Gemini 3.1 Pro\n"
+                    + "\n"
+                    + "Tip: use --model <id> (or /model <id> in interactive mode) to switch. Parameterized"
+                    + " models also accept quoted overrides, e.g. --model"
+                    + " 'claude-opus-4-8[context=1m,effort=high,fast=false]'.\n"));
   }
 
   @Test
   void modelsMarksAChosenModelCurrent() {
-    List<String> lines = answer("--list-models", "--model", "gpt-5.5-medium").stdout()
-        .lines().toList();
+    List<String> lines =
+        answer("--list-models", "--model", "gpt-5.5-medium").stdout().lines().toList();
 
     assertThat(lines).contains("auto - Auto (default)", "gpt-5.5-medium - GPT-5.5 1M (current)");
     assertThat(answer("models", "--model", "auto").stdout())
@@ -176,8 +216,10 @@ class SubcommandsCli202610Test {
 
     assertThat(answer(LOGGED_OUT, "models")).isEqualTo(expected);
     assertThat(answer(LOGGED_OUT, "--list-models")).isEqualTo(expected);
-    assertThat(expected.stderr()).isEqualTo("Error: Authentication required. Run 'agent login',"
-        + " pass --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.\n");
+    assertThat(expected.stderr())
+        .isEqualTo(
+            "Error: Authentication required. Run 'agent login',"
+                + " pass --api-key/--auth-token, or set CURSOR_API_KEY/CURSOR_AUTH_TOKEN.\n");
   }
 
   @Test
@@ -190,8 +232,8 @@ class SubcommandsCli202610Test {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ls", "resume", "persist", "plugin", "team", "bedrock", "generate-rule",
-      "rule"})
+  @ValueSource(
+      strings = {"ls", "resume", "persist", "plugin", "team", "bedrock", "generate-rule", "rule"})
   void theInteractiveCommandsCrashWithoutATerminal(String command) {
     assertThat(answer(command)).isEqualTo(Answer.fail(CursorMessages.RAW_MODE_UNSUPPORTED));
   }
@@ -210,7 +252,8 @@ class SubcommandsCli202610Test {
 
     assertThat(worker.exit().code()).isEqualTo(Impersonation.OWN_PROBLEM);
     assertThat(worker.stdout()).isEmpty();
-    assertThat(worker.stderr()).startsWith("agentdouble: 'agent worker' is not impersonated")
+    assertThat(worker.stderr())
+        .startsWith("agentdouble: 'agent worker' is not impersonated")
         .endsWith("\n");
   }
 

@@ -4,9 +4,9 @@ import static dev.agentdouble.fake.internal.Argv.parsed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdouble.json.Json;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
-import dev.agentdouble.json.Json;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -16,9 +16,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SubcommandsTest {
   private static final Profile PROFILE = Profile.documented();
-  private static final Profile LOGGED_OUT = new Profile("out", "2026.10.01-e373342", false,
-      "dev@example.com", OutputFormat.STREAM_JSON, TextStyle.ACTIONS, "Auto",
-      PROFILE.models(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
+  private static final Profile LOGGED_OUT =
+      new Profile(
+          "out",
+          "2026.10.01-e373342",
+          false,
+          "dev@example.com",
+          OutputFormat.STREAM_JSON,
+          TextStyle.ACTIONS,
+          "Auto",
+          PROFILE.models(),
+          Optional.empty(),
+          Profile.Behaviour.DOCUMENTED);
 
   private static Answer answer(Profile profile, String... argv) {
     Optional<Answer> outcome =
@@ -50,8 +59,18 @@ class SubcommandsTest {
 
   @Test
   void versionPrintsTheProfilesVersionLine() {
-    Profile other = new Profile("p", "2026.11.30-0123abc", true, "a@b.c", OutputFormat.TEXT,
-        TextStyle.FINAL, "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
+    Profile other =
+        new Profile(
+            "p",
+            "2026.11.30-0123abc",
+            true,
+            "a@b.c",
+            OutputFormat.TEXT,
+            TextStyle.FINAL,
+            "Auto",
+            List.of(),
+            Optional.empty(),
+            Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer("--version")).isEqualTo(new Answer("2026.10.01-e373342\n", "", 0));
     assertThat(answer(other, "-v")).isEqualTo(new Answer("2026.11.30-0123abc\n", "", 0));
@@ -68,7 +87,8 @@ class SubcommandsTest {
 
     assertThat(help.exit().code()).isZero();
     assertThat(help.stderr()).isEmpty();
-    assertThat(help.stdout()).startsWith("Usage: agent [options] [command] [prompt...]\n")
+    assertThat(help.stdout())
+        .startsWith("Usage: agent [options] [command] [prompt...]\n")
         .contains("  --output-format <format>");
     assertThat(answer("help")).isEqualTo(help);
     assertThat(answer("-p", "hi", "-h")).isEqualTo(help);
@@ -76,8 +96,10 @@ class SubcommandsTest {
 
   @Test
   void helpSaysAgentWhateverNameTheProgramWasInvokedAs() {
-    CliArgs args = ((ParseResult.Parsed) CliParser.parse("cursor-agent", List.of("-h"),
-        Profile.Surface.DOCUMENTED)).args();
+    CliArgs args =
+        ((ParseResult.Parsed)
+                CliParser.parse("cursor-agent", List.of("-h"), Profile.Surface.DOCUMENTED))
+            .args();
 
     assertThat(args.programName()).isEqualTo("cursor-agent");
     assertThat(Subcommands.answer(args, PROFILE).orElseThrow().stdout())
@@ -88,8 +110,10 @@ class SubcommandsTest {
   void helpIsTheDocumentedTreesWithItsOwnDefaultOutputFormat() {
     String help = answer("--help").stdout();
 
-    assertThat(help).isEqualTo(HelpText.render(List.of(CursorCommands.DOCUMENTED)))
-        .contains("(default: \"stream-json\")").doesNotContain("  persist ");
+    assertThat(help)
+        .isEqualTo(HelpText.render(List.of(CursorCommands.DOCUMENTED)))
+        .contains("(default: \"stream-json\")")
+        .doesNotContain("  persist ");
   }
 
   @Test
@@ -99,7 +123,8 @@ class SubcommandsTest {
     assertThat(answer("whoami", "--help")).isEqualTo(answer("help", "status"));
     assertThat(answer("agent", "--help").stdout())
         .startsWith("Usage: agent agent [options] [prompt...]\n");
-    assertThat(answer("mcp", "list", "-h").stdout()).startsWith("Usage: agent mcp list [options]\n");
+    assertThat(answer("mcp", "list", "-h").stdout())
+        .startsWith("Usage: agent mcp list [options]\n");
     assertThat(answer("mcp", "help").stdout()).startsWith("Usage: agent mcp [options] [command]\n");
   }
 
@@ -129,11 +154,24 @@ class SubcommandsTest {
 
   @Test
   void statusAsJsonEscapesTheEmail() {
-    Profile odd = new Profile("p", "v", true, "a\"b@c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
+    Profile odd =
+        new Profile(
+            "p",
+            "v",
+            true,
+            "a\"b@c",
+            OutputFormat.TEXT,
+            TextStyle.FINAL,
+            "Auto",
+            List.of(),
+            Optional.empty(),
+            Profile.Behaviour.DOCUMENTED);
 
-    assertThat(Json.tree(answer(odd, "status", "--format", "json").stdout())
-        .at("/userInfo/email").asText()).isEqualTo("a\"b@c");
+    assertThat(
+            Json.tree(answer(odd, "status", "--format", "json").stdout())
+                .at("/userInfo/email")
+                .asText())
+        .isEqualTo("a\"b@c");
   }
 
   @Test
@@ -172,16 +210,26 @@ class SubcommandsTest {
 
   @Test
   void modelsMarksTheChosenModelCurrent() {
-    List<String> lines = answer("--list-models", "--model", "gpt-5.5-medium").stdout()
-        .lines().toList();
+    List<String> lines =
+        answer("--list-models", "--model", "gpt-5.5-medium").stdout().lines().toList();
 
     assertThat(lines).contains("auto - Auto (default)", "gpt-5.5-medium - GPT-5.5 1M (current)");
   }
 
   @Test
   void modelsWithoutModelsSaysSo() {
-    Profile none = new Profile("p", "v", true, "a@b.c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.empty(), Profile.Behaviour.DOCUMENTED);
+    Profile none =
+        new Profile(
+            "p",
+            "v",
+            true,
+            "a@b.c",
+            OutputFormat.TEXT,
+            TextStyle.FINAL,
+            "Auto",
+            List.of(),
+            Optional.empty(),
+            Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer(none, "models"))
         .isEqualTo(new Answer("No models available for this account.\n", "", 0));
@@ -201,11 +249,13 @@ class SubcommandsTest {
     Answer about = answer("about");
 
     assertThat(about.exit().code()).isZero();
-    assertThat(about.stdout()).startsWith("About Cursor CLI\n\n"
-        + "CLI Version         2026.10.01-e373342\n"
-        + "Model               Auto\n"
-        + "Subscription Tier   Pro\n"
-        + "OS                  ")
+    assertThat(about.stdout())
+        .startsWith(
+            "About Cursor CLI\n\n"
+                + "CLI Version         2026.10.01-e373342\n"
+                + "Model               Auto\n"
+                + "Subscription Tier   Pro\n"
+                + "OS                  ")
         .endsWith("User Email          dev@example.com\n");
     assertThat(answer(LOGGED_OUT, "about").stdout())
         .contains("Subscription Tier   Unknown\n")
@@ -214,8 +264,18 @@ class SubcommandsTest {
 
   @Test
   void aboutPrintsTheProfilesTextVerbatim() {
-    Profile custom = new Profile("p", "v", true, "a@b.c", OutputFormat.TEXT, TextStyle.FINAL,
-        "Auto", List.of(), Optional.of("About Cursor CLI\n\nCLI Version  x"), Profile.Behaviour.DOCUMENTED);
+    Profile custom =
+        new Profile(
+            "p",
+            "v",
+            true,
+            "a@b.c",
+            OutputFormat.TEXT,
+            TextStyle.FINAL,
+            "Auto",
+            List.of(),
+            Optional.of("About Cursor CLI\n\nCLI Version  x"),
+            Profile.Behaviour.DOCUMENTED);
 
     assertThat(answer(custom, "about").stdout()).isEqualTo("About Cursor CLI\n\nCLI Version  x\n");
   }
@@ -229,8 +289,11 @@ class SubcommandsTest {
     assertThat(json.get("userEmail").asText()).isEqualTo("dev@example.com");
     assertThat(json.has("osPlatform")).isTrue();
     assertThat(json.get("lastRequestId").isNull()).isTrue();
-    assertThat(Json.tree(answer(LOGGED_OUT, "about", "--format", "json").stdout())
-        .get("userEmail").isNull()).isTrue();
+    assertThat(
+            Json.tree(answer(LOGGED_OUT, "about", "--format", "json").stdout())
+                .get("userEmail")
+                .isNull())
+        .isTrue();
   }
 
   @ParameterizedTest

@@ -10,8 +10,13 @@ import org.junit.jupiter.api.Test;
 
 class SubstitutionTest {
   static final String SID = "0f6fa7cf-4483-4a6d-ab20-21fb703f6e97";
-  static final Vars RECORDED = Vars.NONE.sessionId(SID).cwd("/home/user/project").home("/home/user")
-      .prompt("say \"hi\"").epochMs(1_000_000);
+  static final Vars RECORDED =
+      Vars.NONE
+          .sessionId(SID)
+          .cwd("/home/user/project")
+          .home("/home/user")
+          .prompt("say \"hi\"")
+          .epochMs(1_000_000);
 
   private static String apply(Vars vars, Substitution.Live live, String json) {
     ByteBuf out = new ByteBuf();
@@ -20,28 +25,40 @@ class SubstitutionTest {
     return new String(out.data, 0, out.size, StandardCharsets.UTF_8);
   }
 
-  private static Substitution.Live live(String sid, String cwd, String home, String prompt, long epoch) {
-    return new Substitution.Live(Optional.ofNullable(sid), Optional.ofNullable(cwd),
-        Optional.ofNullable(home), Optional.ofNullable(prompt),
+  private static Substitution.Live live(
+      String sid, String cwd, String home, String prompt, long epoch) {
+    return new Substitution.Live(
+        Optional.ofNullable(sid),
+        Optional.ofNullable(cwd),
+        Optional.ofNullable(home),
+        Optional.ofNullable(prompt),
         epoch < 0 ? OptionalLong.empty() : OptionalLong.of(epoch));
   }
 
   @Test
   void replacesTheSessionIdOnlyWhereAStringEqualsIt() {
-    String json = "{\"session_id\":\"" + SID + "\",\"text\":\"id " + SID + "\",\"a\":[\"" + SID + "-x\"]}";
+    String json =
+        "{\"session_id\":\"" + SID + "\",\"text\":\"id " + SID + "\",\"a\":[\"" + SID + "-x\"]}";
 
     assertThat(apply(RECORDED, live("NEW-SESSION", null, null, null, -1), json))
-        .isEqualTo("{\"session_id\":\"NEW-SESSION\",\"text\":\"id " + SID + "\",\"a\":[\"" + SID + "-x\"]}");
+        .isEqualTo(
+            "{\"session_id\":\"NEW-SESSION\",\"text\":\"id "
+                + SID
+                + "\",\"a\":[\""
+                + SID
+                + "-x\"]}");
   }
 
   @Test
   void replacesCwdWhereAStringEqualsItOrStartsWithItAndASlash() {
-    String json = "{\"cwd\":\"/home/user/project\",\"path\":\"/home/user/project/a.ts\","
-        + "\"other\":\"/home/user/projects\",\"cmd\":\"cd /home/user/project\"}";
+    String json =
+        "{\"cwd\":\"/home/user/project\",\"path\":\"/home/user/project/a.ts\","
+            + "\"other\":\"/home/user/projects\",\"cmd\":\"cd /home/user/project\"}";
 
     assertThat(apply(RECORDED, live(null, "/w", null, null, -1), json))
-        .isEqualTo("{\"cwd\":\"/w\",\"path\":\"/w/a.ts\",\"other\":\"/home/user/projects\","
-            + "\"cmd\":\"cd /home/user/project\"}");
+        .isEqualTo(
+            "{\"cwd\":\"/w\",\"path\":\"/w/a.ts\",\"other\":\"/home/user/projects\","
+                + "\"cmd\":\"cd /home/user/project\"}");
   }
 
   @Test
@@ -62,10 +79,14 @@ class SubstitutionTest {
 
   @Test
   void replacesThePromptOnlyInTheUserEventsText() {
-    String user = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\","
-        + "\"text\":\"say \\\"hi\\\"\"}]},\"session_id\":\"" + SID + "\"}";
-    String assistant = "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
-        + "\"text\",\"text\":\"say \\\"hi\\\"\"}]}}";
+    String user =
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+            + "\"text\":\"say \\\"hi\\\"\"}]},\"session_id\":\""
+            + SID
+            + "\"}";
+    String assistant =
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
+            + "\"text\",\"text\":\"say \\\"hi\\\"\"}]}}";
     Substitution.Live live = live(null, null, null, "new\nprompt", -1);
 
     assertThat(apply(RECORDED, live, user)).contains("\"text\":\"new\\nprompt\"");
@@ -74,18 +95,21 @@ class SubstitutionTest {
 
   @Test
   void shiftsTimestampsAsNumbersAndAsDigitStrings() {
-    String json = "{\"timestamp_ms\":1000500,\"tool_call\":{\"startedAtMs\":\"1000100\","
-        + "\"completedAtMs\":\"1000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}";
+    String json =
+        "{\"timestamp_ms\":1000500,\"tool_call\":{\"startedAtMs\":\"1000100\","
+            + "\"completedAtMs\":\"1000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}";
 
     assertThat(apply(RECORDED, live(null, null, null, null, 5_000_000), json))
-        .isEqualTo("{\"timestamp_ms\":5000500,\"tool_call\":{\"startedAtMs\":\"5000100\","
-            + "\"completedAtMs\":\"5000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}");
+        .isEqualTo(
+            "{\"timestamp_ms\":5000500,\"tool_call\":{\"startedAtMs\":\"5000100\","
+                + "\"completedAtMs\":\"5000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}");
   }
 
   @Test
   void changesNothingWhenLiveValuesEqualTheRecordedOnes() {
-    Substitution same = Substitution.of(RECORDED,
-        live(SID, "/home/user/project", "/home/user", "say \"hi\"", 1_000_000));
+    Substitution same =
+        Substitution.of(
+            RECORDED, live(SID, "/home/user/project", "/home/user", "say \"hi\"", 1_000_000));
 
     assertThat(same.active()).isFalse();
   }

@@ -8,6 +8,7 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.extension.Parameters;
 import com.github.tomakehurst.wiremock.extension.ServeEventListener;
 import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
@@ -19,7 +20,6 @@ import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.contract.ControlSecret;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,14 +38,18 @@ import java.util.regex.Pattern;
  */
 public final class ControlPlane implements AutoCloseable {
   /**
-   * Where a refused stub request is sent instead of where it asked, with no body: it cannot reach
-   * a test's stubs, nor show up among its invocations.
+   * Where a refused stub request is sent instead of where it asked, with no body: it cannot reach a
+   * test's stubs, nor show up among its invocations.
    */
   static final String REFUSED_PATH = "/__agentdouble/refused";
 
-  static final String REFUSED_MESSAGE = "agentdouble: this control server answers only requests "
-      + "with its secret in the " + ControlSecret.HEADER + " header (the fake sends "
-      + ControlSecret.ENV + ")\n";
+  static final String REFUSED_MESSAGE =
+      "agentdouble: this control server answers only requests "
+          + "with its secret in the "
+          + ControlSecret.HEADER
+          + " header (the fake sends "
+          + ControlSecret.ENV
+          + ")\n";
 
   private final WireMockServer server;
   private final String secret;
@@ -72,24 +76,24 @@ public final class ControlPlane implements AutoCloseable {
 
   /**
    * Starts a server on 127.0.0.1 and {@code port} (0: a free one), with a new secret, whose request
-   * journal keeps the last {@code journalLimit} requests (all of them when empty), so that a
-   * server that runs for a long suite holds a bounded memory.
+   * journal keeps the last {@code journalLimit} requests (all of them when empty), so that a server
+   * that runs for a long suite holds a bounded memory.
    */
   public static ControlPlane start(int port, OptionalInt journalLimit) {
     String secret = ControlSecret.generate();
     Arrivals arrivals = new Arrivals();
-    WireMockConfiguration options = options()
-        .bindAddress("127.0.0.1")
-        .port(port)
-        .containerThreads(16)
-        .jettyAcceptors(1)
-        .notifier(QUIET)
-        .extensions(new StubGuard(secret), new AdminGuard(secret), arrivals);
+    WireMockConfiguration options =
+        options()
+            .bindAddress("127.0.0.1")
+            .port(port)
+            .containerThreads(16)
+            .jettyAcceptors(1)
+            .notifier(QUIET)
+            .extensions(new StubGuard(secret), new AdminGuard(secret), arrivals);
     journalLimit.ifPresent(options::maxRequestJournalEntries);
     WireMockServer server = new WireMockServer(options);
     server.start();
-    server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1)
-        .willReturn(refusal()));
+    server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1).willReturn(refusal()));
     return new ControlPlane(server, secret, arrivals);
   }
 
@@ -113,7 +117,10 @@ public final class ControlPlane implements AutoCloseable {
     return "http://127.0.0.1:" + server.port();
   }
 
-  /** What the fake agents must send in {@link ControlSecret#HEADER}: their {@link ControlSecret#ENV}. */
+  /**
+   * What the fake agents must send in {@link ControlSecret#HEADER}: their {@link
+   * ControlSecret#ENV}.
+   */
   public String secret() {
     return secret;
   }
@@ -124,15 +131,16 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static ResponseDefinitionBuilder refusal() {
-    return aResponse().withStatus(ControlSecret.REFUSED)
+    return aResponse()
+        .withStatus(ControlSecret.REFUSED)
         .withHeader("Content-Type", "text/plain; charset=utf-8")
         .withBody(REFUSED_MESSAGE);
   }
 
   /**
    * Requests to stubs: with the secret they go on without it; without, they go on to {@link
-   * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be
-   * journaled as the request that was asked, body and all, for a test to read as an invocation).
+   * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be journaled
+   * as the request that was asked, body and all, for a test to read as an invocation).
    */
   private record StubGuard(String secret) implements StubRequestFilterV2 {
     private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
@@ -175,16 +183,17 @@ public final class ControlPlane implements AutoCloseable {
     return (path < 0 ? url : url.substring(0, path)) + REFUSED_PATH;
   }
 
-  private static final Notifier QUIET = new Notifier() {
-    @Override
-    public void info(String message) {}
+  private static final Notifier QUIET =
+      new Notifier() {
+        @Override
+        public void info(String message) {}
 
-    @Override
-    public void error(String message) {}
+        @Override
+        public void error(String message) {}
 
-    @Override
-    public void error(String message, Throwable t) {}
-  };
+        @Override
+        public void error(String message, Throwable t) {}
+      };
 
   /** Passes each answered request on to the listeners whose path it matches. */
   private static final class Arrivals implements ServeEventListener {

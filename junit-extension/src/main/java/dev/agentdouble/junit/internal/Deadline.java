@@ -27,23 +27,30 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public record Deadline(Duration after, boolean own) {
   /** The extension's own deadline unless configured. */
   public static final Duration DEFAULT = Duration.ofMinutes(5);
+
   /** The configuration parameter setting the extension's own deadline ({@code off}: none). */
   public static final String PARAMETER = "agentdouble.deadline";
 
   private static final String TIMEOUT = "junit.jupiter.execution.timeout.";
+
   /** JUnit's syntax for timeouts: a positive number, then an optional unit (seconds). */
-  private static final Pattern DURATION = Pattern.compile("([1-9]\\d*) ?((?:[nμm]?s)|m|h|d)?",
-      Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+  private static final Pattern DURATION =
+      Pattern.compile(
+          "([1-9]\\d*) ?((?:[nμm]?s)|m|h|d)?", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
   /**
    * The deadline of the test of {@code context} ({@code template}: a parameterized or repeated
    * test's invocation); {@code configured} is the builder's own deadline, if it set one ({@link
    * Duration#ZERO}: none).
    */
-  public static Optional<Deadline> of(ExtensionContext context, Optional<Duration> configured,
-      boolean template) {
-    String mode = context.getConfigurationParameter(TIMEOUT + "mode").orElse("enabled")
-        .strip().toLowerCase(Locale.ROOT);
+  public static Optional<Deadline> of(
+      ExtensionContext context, Optional<Duration> configured, boolean template) {
+    String mode =
+        context
+            .getConfigurationParameter(TIMEOUT + "mode")
+            .orElse("enabled")
+            .strip()
+            .toLowerCase(Locale.ROOT);
     if (mode.equals("disabled") || mode.equals("disabled_on_debug") && debugging()) {
       return Optional.empty();
     }
@@ -51,17 +58,26 @@ public record Deadline(Duration after, boolean own) {
     if (timeout.isPresent()) {
       return Optional.of(new Deadline(timeout.get(), false));
     }
-    Duration own = configured.orElseGet(() -> context.getConfigurationParameter(PARAMETER)
-        .map(Deadline::parameter).orElse(DEFAULT));
+    Duration own =
+        configured.orElseGet(
+            () ->
+                context
+                    .getConfigurationParameter(PARAMETER)
+                    .map(Deadline::parameter)
+                    .orElse(DEFAULT));
     return own.isZero() ? Optional.empty() : Optional.of(new Deadline(own, true));
   }
 
   /** What happened, for a failure message: {@code "timed out after 2 s"}, or past this deadline. */
   public String describe() {
     if (own) {
-      return "ran past the extension's deadline of " + format(after) + " (it has no @Timeout; "
+      return "ran past the extension's deadline of "
+          + format(after)
+          + " (it has no @Timeout; "
           + "the deadline is set with AgentDoubleExtension.builder().deadline(..) or the "
-          + "configuration parameter " + PARAMETER + ")";
+          + "configuration parameter "
+          + PARAMETER
+          + ")";
     }
     return "timed out after " + format(after);
   }
@@ -70,16 +86,19 @@ public record Deadline(Duration after, boolean own) {
     // the method, then the contexts around it: its class, and the classes a @Nested class is in
     // (a parameterized test's invocation has its method's context around it first)
     Optional<Duration> annotated = annotated(context.getTestMethod().orElse(null));
-    for (ExtensionContext c = context.getParent().orElse(null); annotated.isEmpty() && c != null;
+    for (ExtensionContext c = context.getParent().orElse(null);
+        annotated.isEmpty() && c != null;
         c = c.getParent().orElse(null)) {
       annotated = annotated(c.getElement().orElse(null));
     }
     if (annotated.isPresent()) {
       return annotated;
     }
-    List<String> keys = List.of(
-        TIMEOUT + (template ? "test.template.method.default" : "test.method.default"),
-        TIMEOUT + "testable.method.default", TIMEOUT + "default");
+    List<String> keys =
+        List.of(
+            TIMEOUT + (template ? "test.template.method.default" : "test.method.default"),
+            TIMEOUT + "testable.method.default",
+            TIMEOUT + "default");
     for (String key : keys) {
       Optional<Duration> value = context.getConfigurationParameter(key).flatMap(Deadline::parse);
       if (value.isPresent()) {
@@ -103,9 +122,17 @@ public record Deadline(Duration after, boolean own) {
     if (v.equalsIgnoreCase("off") || v.equalsIgnoreCase("none")) {
       return Duration.ZERO;
     }
-    return parse(v).orElseThrow(() -> new ExtensionConfigurationException("configuration "
-        + "parameter " + PARAMETER + "=" + value + ": use a duration as for @Timeout defaults "
-        + "(e.g. 5 m, 90 s, 500 ms) or off"));
+    return parse(v)
+        .orElseThrow(
+            () ->
+                new ExtensionConfigurationException(
+                    "configuration "
+                        + "parameter "
+                        + PARAMETER
+                        + "="
+                        + value
+                        + ": use a duration as for @Timeout defaults "
+                        + "(e.g. 5 m, 90 s, 500 ms) or off"));
   }
 
   /** A duration in JUnit's syntax for timeouts ({@code 5}, {@code 5 s}, {@code 500 ms}, ...). */
@@ -116,15 +143,16 @@ public record Deadline(Duration after, boolean own) {
     }
     long value = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2).toLowerCase(Locale.ROOT);
-    ChronoUnit chrono = switch (unit) {
-      case "ns" -> ChronoUnit.NANOS;
-      case "μs" -> ChronoUnit.MICROS;
-      case "ms" -> ChronoUnit.MILLIS;
-      case "m" -> ChronoUnit.MINUTES;
-      case "h" -> ChronoUnit.HOURS;
-      case "d" -> ChronoUnit.DAYS;
-      default -> ChronoUnit.SECONDS;
-    };
+    ChronoUnit chrono =
+        switch (unit) {
+          case "ns" -> ChronoUnit.NANOS;
+          case "μs" -> ChronoUnit.MICROS;
+          case "ms" -> ChronoUnit.MILLIS;
+          case "m" -> ChronoUnit.MINUTES;
+          case "h" -> ChronoUnit.HOURS;
+          case "d" -> ChronoUnit.DAYS;
+          default -> ChronoUnit.SECONDS;
+        };
     return Optional.of(Duration.of(value, chrono));
   }
 

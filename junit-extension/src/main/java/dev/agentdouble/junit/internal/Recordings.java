@@ -35,7 +35,9 @@ public final class Recordings {
   public void keep(boolean passed, List<String> notes, List<String> problems) {
     List<Path> recorded = new ArrayList<>();
     try (var files = Files.list(folder)) {
-      files.filter(p -> p.getFileName().toString().endsWith(".tape.ndjson")).sorted()
+      files
+          .filter(p -> p.getFileName().toString().endsWith(".tape.ndjson"))
+          .sorted()
           .forEach(recorded::add);
     } catch (IOException e) {
       problems.add("cannot read the recordings in " + folder + ": " + e);
@@ -46,8 +48,8 @@ public final class Recordings {
       return;
     }
     if (recorded.isEmpty()) {
-      problems.add("record mode: the test never ran the agent, so there is nothing to keep as "
-          + target);
+      problems.add(
+          "record mode: the test never ran the agent, so there is nothing to keep as " + target);
       return;
     }
     List<Path> targets = files(target, recorded.size());

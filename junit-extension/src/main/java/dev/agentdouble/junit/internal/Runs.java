@@ -29,16 +29,15 @@ public final class Runs {
     this.gates = gates;
   }
 
-  /**
-   * Ends every run still alive (SIGKILL, its children first); returns a note for each.
-   */
+  /** Ends every run still alive (SIGKILL, its children first); returns a note for each. */
   public List<String> endAll() {
     List<String> notes = new ArrayList<>();
     for (long pid : pids()) {
       Optional<ProcessHandle> process = ProcessHandle.of(pid);
       if (process.isPresent() && process.get().isAlive() && isFake(process.get())) {
         kill(process.get());
-        notes.add("fake agent process " + pid + " was still running at the end of the test: killed");
+        notes.add(
+            "fake agent process " + pid + " was still running at the end of the test: killed");
       }
     }
     return notes;
@@ -87,23 +86,31 @@ public final class Runs {
       what.append(": before it had a tape (starting, or asking for one)");
     } else {
       JsonNode e = entry.get();
-      String tape = e.get(InvocationRecord.TAPE).asText()
-          .replaceFirst("^" + Pattern.quote(InvocationRecord.CONTROL_TAPE + " "), "");
-      what.append(": tape \"").append(tape).append("\" (prompt \"")
-          .append(abbreviate(e.path(InvocationRecord.PROMPT).asText(""))).append("\"), which ends ");
+      String tape =
+          e.get(InvocationRecord.TAPE)
+              .asText()
+              .replaceFirst("^" + Pattern.quote(InvocationRecord.CONTROL_TAPE + " "), "");
+      what.append(": tape \"")
+          .append(tape)
+          .append("\" (prompt \"")
+          .append(abbreviate(e.path(InvocationRecord.PROMPT).asText("")))
+          .append("\"), which ends ");
       if (e.has(InvocationRecord.HANG)) {
-        what.append(e.path(InvocationRecord.CLOSE_STDOUT).asBoolean() ? "in a hang after closing stdout"
-            : "in a hang");
+        what.append(
+            e.path(InvocationRecord.CLOSE_STDOUT).asBoolean()
+                ? "in a hang after closing stdout"
+                : "in a hang");
       } else if (e.has(InvocationRecord.SIGNAL)) {
         what.append("by ").append(e.get(InvocationRecord.SIGNAL).asText());
       } else {
         what.append("with exit ").append(e.path(InvocationRecord.EXIT).asText("?"));
       }
     }
-    lastGate(pid).ifPresent(gate -> what.append("; the last gate it reached: \"").append(gate)
-        .append('"'));
+    lastGate(pid)
+        .ifPresent(gate -> what.append("; the last gate it reached: \"").append(gate).append('"'));
     return what.toString();
   }
+
   private Optional<JsonNode> journalEntry(long pid) {
     Path journal = dir.resolve("journal.ndjson");
     try {
@@ -122,33 +129,44 @@ public final class Runs {
     }
     return Optional.empty();
   }
+
   /** The gate whose {@code NAME.reached} file this run wrote last. */
   private Optional<String> lastGate(long pid) {
     String mark = GateFiles.mark(pid);
     try (var files = Files.list(gates)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(GateFiles.REACHED))
-          .filter(f -> {
-            try {
-              return Files.readString(f, StandardCharsets.US_ASCII).equals(mark);
-            } catch (IOException e) {
-              return false;
-            }
-          })
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(GateFiles.REACHED))
+          .filter(
+              f -> {
+                try {
+                  return Files.readString(f, StandardCharsets.US_ASCII).equals(mark);
+                } catch (IOException e) {
+                  return false;
+                }
+              })
           .max(Comparator.comparing(f -> f.toFile().lastModified()))
-          .map(f -> f.getFileName().toString().replaceFirst(
-              Pattern.quote(GateFiles.REACHED) + "$", ""));
+          .map(
+              f ->
+                  f.getFileName()
+                      .toString()
+                      .replaceFirst(Pattern.quote(GateFiles.REACHED) + "$", ""));
     } catch (IOException e) {
       return Optional.empty();
     }
   }
+
   private static String abbreviate(String s) {
     return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
+
   private static boolean isFake(ProcessHandle process) {
-    return process.info().commandLine()
+    return process
+        .info()
+        .commandLine()
         .map(c -> c.contains(FakeAgentRuntime.MAIN) || c.contains(FakeAgentRuntime.RECORDER))
         .orElse(true);
   }
+
   private List<Long> pids() {
     Path file = dir.resolve("pids");
     List<Long> pids = new ArrayList<>();

@@ -42,11 +42,11 @@ import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * {@code agentdouble serve}: the control plane of the JUnit extension on its own, for test runners
  * that are not on the JVM. A WireMock server on 127.0.0.1 with one stub per tape of a folder, in
- * file-name order (the first whose {@code match} holds answers, as with {@code
- * AGENTDOUBLE_TAPES}); it prints {@code AGENTDOUBLE_URL=...} and {@code AGENTDOUBLE_SECRET=...} on
- * stdout and runs until the process is stopped. Requests without the secret are refused (HTTP
- * 401), the admin API's too. An invocation that no tape matches gets WireMock's near-miss report (HTTP 404),
- * which the fake agent prints before it exits 70.
+ * file-name order (the first whose {@code match} holds answers, as with {@code AGENTDOUBLE_TAPES});
+ * it prints {@code AGENTDOUBLE_URL=...} and {@code AGENTDOUBLE_SECRET=...} on stdout and runs until
+ * the process is stopped. Requests without the secret are refused (HTTP 401), the admin API's too.
+ * An invocation that no tape matches gets WireMock's near-miss report (HTTP 404), which the fake
+ * agent prints before it exits 70.
  *
  * <p>{@link ServeCommand} makes it a command of {@code agentdouble}; the recorder module, which
  * holds the other commands, finds it on the classpath and does not depend on this one.
@@ -59,7 +59,8 @@ public final class Serve implements AutoCloseable {
   static final int FAILED = CommandRegistry.FAILED;
   static final int USAGE = CommandRegistry.USAGE;
 
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble serve --tapes DIR [--port N] [--timing T] [--journal-limit N]
 
       Runs the JUnit extension's control plane on its own, for test runners that are not on the
@@ -81,8 +82,13 @@ public final class Serve implements AutoCloseable {
                       memory stays flat however long the suite
       WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
       invocations received, the last N of them), with the same header.
-      """.formatted(FakeEnvironment.TAPES, FakeEnvironment.URL, FakeEnvironment.SECRET,
-      FakeEnvironment.TIMING, ControlSecret.HEADER);
+      """
+          .formatted(
+              FakeEnvironment.TAPES,
+              FakeEnvironment.URL,
+              FakeEnvironment.SECRET,
+              FakeEnvironment.TIMING,
+              ControlSecret.HEADER);
 
   private final ControlPlane plane;
   private final String url;
@@ -113,6 +119,7 @@ public final class Serve implements AutoCloseable {
 
   /** The exit status when the process that started {@code serve} has ended: 128 + SIGHUP. */
   static final int PARENT_GONE = 129;
+
   /** How often {@code serve} looks at its parent. */
   static final long PARENT_PERIOD_MS = 250;
 
@@ -126,22 +133,27 @@ public final class Serve implements AutoCloseable {
     if (parent <= 1) {
       return; // started by init or a container's first process: nothing to outlive
     }
-    Thread watcher = new Thread(() -> {
-      while (true) {
-        try {
-          Thread.sleep(PARENT_PERIOD_MS);
-        } catch (InterruptedException e) {
-          return;
-        }
-        long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-        if (now != parent) {
-          err.println("agentdouble: serve: the process that started it (" + parent
-              + ") has ended; stopping");
-          err.flush();
-          System.exit(PARENT_GONE);
-        }
-      }
-    }, "agentdouble-serve-parent");
+    Thread watcher =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(PARENT_PERIOD_MS);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+                if (now != parent) {
+                  err.println(
+                      "agentdouble: serve: the process that started it ("
+                          + parent
+                          + ") has ended; stopping");
+                  err.flush();
+                  System.exit(PARENT_GONE);
+                }
+              }
+            },
+            "agentdouble-serve-parent");
     watcher.setDaemon(true);
     watcher.start();
   }
@@ -178,8 +190,8 @@ public final class Serve implements AutoCloseable {
     try {
       plane = ControlPlane.start(options.port(), OptionalInt.of(options.journalLimit()));
     } catch (RuntimeException e) {
-      err.println("agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": "
-          + rootMessage(e));
+      err.println(
+          "agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": " + rootMessage(e));
       return new Started(FAILED, null);
     }
     List<String> names = new ArrayList<>();
@@ -193,13 +205,22 @@ public final class Serve implements AutoCloseable {
     out.println(FakeEnvironment.URL + "=" + serve.url());
     out.println(ControlSecret.ENV + "=" + plane.secret());
     out.flush();
-    err.println("agentdouble: serving " + names.size() + (names.size() == 1 ? " tape" : " tapes")
-        + " from " + options.tapes() + " at " + serve.url() + "; stop with Ctrl-C or SIGTERM");
+    err.println(
+        "agentdouble: serving "
+            + names.size()
+            + (names.size() == 1 ? " tape" : " tapes")
+            + " from "
+            + options.tapes()
+            + " at "
+            + serve.url()
+            + "; stop with Ctrl-C or SIGTERM");
     err.flush();
     return new Started(OK, serve);
   }
 
-  /** {@code AGENTDOUBLE_URL} for the fake agents: {@code http://127.0.0.1:PORT/agentdouble/serve}. */
+  /**
+   * {@code AGENTDOUBLE_URL} for the fake agents: {@code http://127.0.0.1:PORT/agentdouble/serve}.
+   */
   public String url() {
     return url;
   }
@@ -289,8 +310,8 @@ public final class Serve implements AutoCloseable {
       if (!(timing instanceof Timing.Recorded)) {
         bytes = TapeWriter.toBytes(retime(tape, timing));
       }
-      stubs.add(new Stub(file.getFileName().toString(), tape.header().match().orElse(Match.ANY),
-          bytes));
+      stubs.add(
+          new Stub(file.getFileName().toString(), tape.header().match().orElse(Match.ANY), bytes));
     }
     return stubs;
   }
@@ -300,34 +321,38 @@ public final class Serve implements AutoCloseable {
    * JSON) meets the tape's match rules; {@code priority} 1 is tried first.
    */
   static MappingBuilder mapping(Stub stub, int priority) {
-    MappingBuilder mapping = post(urlEqualTo(PATH + "/invocations"))
-        .atPriority(priority)
-        .withName(stub.name());
+    MappingBuilder mapping =
+        post(urlEqualTo(PATH + "/invocations")).atPriority(priority).withName(stub.name());
     Match match = stub.match();
     if (match.prompt().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_PROMPT, new FindPattern(match.prompt().get())));
+      mapping.withRequestBody(
+          matchingJsonPath(InvocationRecord.PATH_PROMPT, new FindPattern(match.prompt().get())));
     }
     for (String element : match.argv()) {
       // WireMock matches a JSON path's array result element by element: "argv has this element"
       mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_ARGV, equalTo(element)));
     }
     if (match.outputFormat().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_OUTPUT_FORMAT,
-          equalTo(match.outputFormat().get().cliName())));
+      mapping.withRequestBody(
+          matchingJsonPath(
+              InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(match.outputFormat().get().cliName())));
     }
     if (match.model().isPresent()) {
-      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_MODEL, equalTo(match.model().get())));
+      mapping.withRequestBody(
+          matchingJsonPath(InvocationRecord.PATH_MODEL, equalTo(match.model().get())));
     }
-    return mapping.willReturn(aResponse().withStatus(200)
-        .withHeader("Content-Type", "application/x-ndjson")
-        .withHeader(ControlSecret.TAPE_HEADER, stub.name())
-        .withBody(stub.body()));
+    return mapping.willReturn(
+        aResponse()
+            .withStatus(200)
+            .withHeader("Content-Type", "application/x-ndjson")
+            .withHeader(ControlSecret.TAPE_HEADER, stub.name())
+            .withBody(stub.body()));
   }
 
   /**
-   * A regular expression <em>found</em> in the value, as {@code match.prompt} is (WireMock's
-   * {@code matching} must match the whole value, with {@code DOTALL}). Java syntax and default
-   * flags, exactly as the fake agent applies it to {@code AGENTDOUBLE_TAPES}.
+   * A regular expression <em>found</em> in the value, as {@code match.prompt} is (WireMock's {@code
+   * matching} must match the whole value, with {@code DOTALL}). Java syntax and default flags,
+   * exactly as the fake agent applies it to {@code AGENTDOUBLE_TAPES}.
    */
   public static final class FindPattern extends StringValuePattern {
     private final Pattern pattern;
@@ -366,6 +391,7 @@ public final class Serve implements AutoCloseable {
 
   /** How many requests the journal keeps by default: plenty to look into, bounded. */
   static final int JOURNAL_LIMIT = 1000;
+
   static final int MAX_JOURNAL_LIMIT = 1_000_000;
 
   record Options(boolean help, String tapes, int port, Timing timing, int journalLimit) {
@@ -405,9 +431,13 @@ public final class Serve implements AutoCloseable {
               default -> timing = value;
             }
           }
-          default -> throw new UsageException(arg.startsWith("-")
-              ? "unknown option '" + arg + "'"
-              : "unexpected argument '" + arg + "'; the folder of tapes is given with --tapes DIR");
+          default ->
+              throw new UsageException(
+                  arg.startsWith("-")
+                      ? "unknown option '" + arg + "'"
+                      : "unexpected argument '"
+                          + arg
+                          + "'; the folder of tapes is given with --tapes DIR");
         }
       }
       if (help) {
@@ -416,7 +446,10 @@ public final class Serve implements AutoCloseable {
       if (tapes == null || tapes.isEmpty()) {
         throw new UsageException("serve needs --tapes DIR, a folder of *.tape.ndjson files");
       }
-      return new Options(false, tapes, port == null ? 0 : port(port),
+      return new Options(
+          false,
+          tapes,
+          port == null ? 0 : port(port),
           timing == null ? Timing.RECORDED : timing(timing),
           journalLimit == null ? JOURNAL_LIMIT : journalLimit(journalLimit));
     }
@@ -430,8 +463,12 @@ public final class Serve implements AutoCloseable {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new UsageException("--journal-limit must be a number from 1 to " + MAX_JOURNAL_LIMIT
-          + ", was '" + value + "'");
+      throw new UsageException(
+          "--journal-limit must be a number from 1 to "
+              + MAX_JOURNAL_LIMIT
+              + ", was '"
+              + value
+              + "'");
     }
 
     private static int port(String value) {
@@ -443,8 +480,8 @@ public final class Serve implements AutoCloseable {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new UsageException("--port must be a number from 0 to 65535 (0: a free port), was '"
-          + value + "'");
+      throw new UsageException(
+          "--port must be a number from 0 to 65535 (0: a free port), was '" + value + "'");
     }
 
     /** The policies of the fake's {@code AGENTDOUBLE_TIMING}, checked the same way. */
@@ -452,8 +489,11 @@ public final class Serve implements AutoCloseable {
       if (Timing.problem(spec).isEmpty()) {
         return Timing.parse(spec);
       }
-      throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
-          + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");
+      throw new UsageException(
+          "--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
+              + "or max-gap:MS (e.g. max-gap:100), was '"
+              + spec
+              + "'");
     }
   }
 

@@ -26,7 +26,8 @@ public final class ServeCommand implements Command {
     return """
         answer fake agents from a folder of tapes over HTTP, for test
         runners not on the JVM; prints %s=... (see
-        `agentdouble serve --help`)""".formatted(FakeEnvironment.URL);
+        `agentdouble serve --help`)"""
+        .formatted(FakeEnvironment.URL);
   }
 
   /** Serves until the JVM is stopped, or returns at once with 0 (help), 1 or 2. */

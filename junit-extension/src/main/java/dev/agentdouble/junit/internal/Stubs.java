@@ -24,8 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
- * The WireMock stubs that answer one fake agent's invocations: its queue (first in, first out)
- * and its sequences of replies to patterns, each a scenario of its own; removed when the fake ends.
+ * The WireMock stubs that answer one fake agent's invocations: its queue (first in, first out) and
+ * its sequences of replies to patterns, each a scenario of its own; removed when the fake ends.
  */
 public final class Stubs {
   private static final int QUEUE_PRIORITY = 10;
@@ -55,11 +55,13 @@ public final class Stubs {
   /** The next invocation no stub answers gets {@code tape}, after those enqueued before. */
   public synchronized void enqueue(Tape tape, String name) {
     int index = queue.size();
-    MappingBuilder mapping = post(urlEqualTo(path)).atPriority(QUEUE_PRIORITY)
-        .inScenario("queue-" + id)
-        .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "served-" + index)
-        .willSetStateTo("served-" + (index + 1))
-        .willReturn(tapeResponse(tape, name));
+    MappingBuilder mapping =
+        post(urlEqualTo(path))
+            .atPriority(QUEUE_PRIORITY)
+            .inScenario("queue-" + id)
+            .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "served-" + index)
+            .willSetStateTo("served-" + (index + 1))
+            .willReturn(tapeResponse(tape, name));
     StubMapping stub = server.stubFor(mapping);
     queue.add(new Queued(stub.getId(), name));
     stubs.add(stub.getId());
@@ -69,25 +71,31 @@ public final class Stubs {
    * The {@code index}-th (from 0) invocation that {@code match} lets through, in {@code scenario},
    * gets {@code tape}.
    */
-  public void reply(UnaryOperator<MappingBuilder> match, String scenario, int index, Tape tape,
-      String name) {
-    MappingBuilder mapping = match.apply(post(urlEqualTo(path)))
-        .atPriority(STUB_PRIORITY)
-        .inScenario(scenario)
-        .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "replied-" + index)
-        .willSetStateTo("replied-" + (index + 1))
-        .willReturn(tapeResponse(tape, name));
+  public void reply(
+      UnaryOperator<MappingBuilder> match, String scenario, int index, Tape tape, String name) {
+    MappingBuilder mapping =
+        match
+            .apply(post(urlEqualTo(path)))
+            .atPriority(STUB_PRIORITY)
+            .inScenario(scenario)
+            .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "replied-" + index)
+            .willSetStateTo("replied-" + (index + 1))
+            .willReturn(tapeResponse(tape, name));
     stubs.add(server.stubFor(mapping).getId());
   }
 
-  /** Every invocation {@code match} lets through after the {@code count} replies gets {@code tape}. */
-  public void repeat(UnaryOperator<MappingBuilder> match, String scenario, int count, Tape tape,
-      String name) {
-    MappingBuilder mapping = match.apply(post(urlEqualTo(path)))
-        .atPriority(STUB_PRIORITY)
-        .inScenario(scenario)
-        .whenScenarioStateIs("replied-" + count)
-        .willReturn(tapeResponse(tape, name));
+  /**
+   * Every invocation {@code match} lets through after the {@code count} replies gets {@code tape}.
+   */
+  public void repeat(
+      UnaryOperator<MappingBuilder> match, String scenario, int count, Tape tape, String name) {
+    MappingBuilder mapping =
+        match
+            .apply(post(urlEqualTo(path)))
+            .atPriority(STUB_PRIORITY)
+            .inScenario(scenario)
+            .whenScenarioStateIs("replied-" + count)
+            .willReturn(tapeResponse(tape, name));
     stubs.add(server.stubFor(mapping).getId());
   }
 
@@ -136,7 +144,8 @@ public final class Stubs {
   }
 
   private static ResponseDefinitionBuilder tapeResponse(Tape tape, String name) {
-    return aResponse().withStatus(200)
+    return aResponse()
+        .withStatus(200)
         .withHeader("Content-Type", "application/x-ndjson")
         .withHeader(ControlSecret.TAPE_HEADER, name)
         .withBody(TapeWriter.toBytes(tape));

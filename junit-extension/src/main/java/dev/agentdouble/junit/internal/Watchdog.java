@@ -11,11 +11,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * cannot stop it. Kept in the root context's store, and shut down with it.
  */
 public final class Watchdog implements ExtensionContext.Store.CloseableResource, AutoCloseable {
-  private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-    Thread t = new Thread(task, "agentdouble-watchdog");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledThreadPoolExecutor executor =
+      new ScheduledThreadPoolExecutor(
+          1,
+          task -> {
+            Thread t = new Thread(task, "agentdouble-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
 
   public Watchdog() {
     executor.setRemoveOnCancelPolicy(true);

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The folder a test JVM keeps its fakes in: {@code agentdouble-*} in the system's temporary
- * folder, holding one folder per fake, the class-data sharing archive, and an {@value #OWNER}
- * file naming the JVM (its pid and start time).
+ * The folder a test JVM keeps its fakes in: {@code agentdouble-*} in the system's temporary folder,
+ * holding one folder per fake, the class-data sharing archive, and an {@value #OWNER} file naming
+ * the JVM (its pid and start time).
  *
  * <p>The folder of a failed test is kept on purpose, marked by a {@value #KEPT} file saying why;
  * everything else goes: a passed test's folder at its end, the rest when the JVM ends normally
@@ -33,7 +33,9 @@ public final class WorkFolder {
     cleanStale(tmp);
     Path work = Files.createTempDirectory(PREFIX);
     ProcessHandle self = ProcessHandle.current();
-    Files.writeString(work.resolve(OWNER), self.pid() + " " + startMillis(self).orElse(0L) + "\n",
+    Files.writeString(
+        work.resolve(OWNER),
+        self.pid() + " " + startMillis(self).orElse(0L) + "\n",
         StandardCharsets.US_ASCII);
     return work;
   }
@@ -80,8 +82,8 @@ public final class WorkFolder {
   }
 
   /**
-   * Deletes everything in {@code work} but the kept folders, the owner file last; then {@code
-   * work} itself if nothing is left.
+   * Deletes everything in {@code work} but the kept folders, the owner file last; then {@code work}
+   * itself if nothing is left.
    */
   public static void close(Path work) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(work)) {
@@ -109,13 +111,16 @@ public final class WorkFolder {
   /** Deletes {@code path} and everything under it, as far as it can. */
   public static void delete(Path path) {
     try (Stream<Path> files = Files.walk(path)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // best effort: a temporary folder
-        }
-      });
+      files
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  // best effort: a temporary folder
+                }
+              });
     } catch (IOException e) {
       // already gone
     }

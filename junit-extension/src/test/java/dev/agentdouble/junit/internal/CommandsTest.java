@@ -25,11 +25,14 @@ class CommandsTest {
   private static Result run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = AgentDoubleCommand.run(new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), args);
-    return new Result(exit, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    int exit =
+        AgentDoubleCommand.run(
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            args);
+    return new Result(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -37,7 +40,9 @@ class CommandsTest {
     Result r = run("--help");
 
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
         usage: agentdouble <command> [options]
 
         Commands:
@@ -77,9 +82,11 @@ class CommandsTest {
     Result r = run("record-all");
 
     assertThat(r.exit()).isEqualTo(CommandRegistry.USAGE);
-    assertThat(r.err()).isEqualTo("agentdouble: unknown command 'record-all'; commands are demo, "
-        + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, serve\n"
-        + "Run 'agentdouble --help' for usage.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: unknown command 'record-all'; commands are demo, "
+                + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, serve\n"
+                + "Run 'agentdouble --help' for usage.\n");
   }
 
   @Test
@@ -97,8 +104,10 @@ class CommandsTest {
 
     assertThat(r.exit()).isEqualTo(CommandRegistry.USAGE);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("agentdouble: --port must be a number from 0 to 65535 "
-        + "(0: a free port), was '80000'\nRun 'agentdouble serve --help' for usage.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: --port must be a number from 0 to 65535 "
+                + "(0: a free port), was '80000'\nRun 'agentdouble serve --help' for usage.\n");
   }
 
   @Test

@@ -36,8 +36,10 @@ class ServeLauncherIT {
   void noNestedBuild() throws IOException {
     bin = Files.createDirectory(dir.resolve("bin"));
     Path mvn = bin.resolve("mvn");
-    Files.writeString(mvn, "#!/bin/sh\necho 'stale build: the launcher tried to build during a "
-        + "test' >&2\nexit 1\n");
+    Files.writeString(
+        mvn,
+        "#!/bin/sh\necho 'stale build: the launcher tried to build during a "
+            + "test' >&2\nexit 1\n");
     Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
@@ -54,44 +56,69 @@ class ServeLauncherIT {
   @Test
   void servesUntilSigterm() throws Exception {
     Path tapes = Files.createDirectory(dir.resolve("tapes"));
-    Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1,\"match\":{\"prompt\":\"hello\"}}\n"
-        + "{\"t\":0,\"outRaw\":\"hi from serve\\n\"}\n"
-        + "{\"t\":1,\"exit\":0}\n");
+    Files.writeString(
+        tapes.resolve("hello.tape.ndjson"),
+        "{\"tape\":1,\"match\":{\"prompt\":\"hello\"}}\n"
+            + "{\"t\":0,\"outRaw\":\"hi from serve\\n\"}\n"
+            + "{\"t\":1,\"exit\":0}\n");
     Process serve = agentdouble("serve", "--tapes", "tapes").start();
     CompletableFuture<String> err = Runs.drain(serve.getErrorStream());
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
-          StandardCharsets.UTF_8));
-      CompletableFuture<String[]> lines = CompletableFuture.supplyAsync(() -> {
-        try {
-          return new String[] {out.readLine(), out.readLine()};
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String[]> lines =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return new String[] {out.readLine(), out.readLine()};
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
       String[] printed = lines.get(60, TimeUnit.SECONDS);
-      assertThat(printed[0]).as("stdout; stderr: %s", err.getNow("")).isNotNull()
+      assertThat(printed[0])
+          .as("stdout; stderr: %s", err.getNow(""))
+          .isNotNull()
           .matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve");
       assertThat(printed[1]).matches("AGENTDOUBLE_SECRET=[A-Za-z0-9_-]{43}");
       String url = printed[0].substring("AGENTDOUBLE_URL=".length());
       String secret = printed[1].substring("AGENTDOUBLE_SECRET=".length());
-      CompletableFuture<String> rest = CompletableFuture.supplyAsync(() -> {
-        StringBuilder more = new StringBuilder();
-        try {
-          for (String l = out.readLine(); l != null; l = out.readLine()) {
-            more.append(l).append('\n');
-          }
-        } catch (IOException e) {
-          // the process is gone; what was read is what there was
-        }
-        return more.toString();
-      });
+      CompletableFuture<String> rest =
+          CompletableFuture.supplyAsync(
+              () -> {
+                StringBuilder more = new StringBuilder();
+                try {
+                  for (String l = out.readLine(); l != null; l = out.readLine()) {
+                    more.append(l).append('\n');
+                  }
+                } catch (IOException e) {
+                  // the process is gone; what was read is what there was
+                }
+                return more.toString();
+              });
 
-      Runs.Result hit = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", secret,
-          "AGENTDOUBLE_TIMING", "fast"), "-p", "--trust", "--output-format", "stream-json",
-          "hello there");
-      Runs.Result miss = ServeTest.fake(Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET",
-          secret), "-p", "--trust", "--output-format", "stream-json", "bye");
+      Runs.Result hit =
+          ServeTest.fake(
+              Map.of(
+                  "AGENTDOUBLE_URL",
+                  url,
+                  "AGENTDOUBLE_SECRET",
+                  secret,
+                  "AGENTDOUBLE_TIMING",
+                  "fast"),
+              "-p",
+              "--trust",
+              "--output-format",
+              "stream-json",
+              "hello there");
+      Runs.Result miss =
+          ServeTest.fake(
+              Map.of("AGENTDOUBLE_URL", url, "AGENTDOUBLE_SECRET", secret),
+              "-p",
+              "--trust",
+              "--output-format",
+              "stream-json",
+              "bye");
 
       assertThat(hit.out()).isEqualTo("hi from serve\n");
       assertThat(hit.exit()).isZero();
@@ -103,8 +130,10 @@ class ServeLauncherIT {
       assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("ends on SIGTERM").isTrue();
       assertThat(serve.exitValue()).isEqualTo(143);
       assertThat(rest.get(10, TimeUnit.SECONDS)).as("nothing more on stdout").isEmpty();
-      assertThat(err.get(10, TimeUnit.SECONDS)).startsWith("agentdouble: serving 1 tape from tapes")
-          .doesNotContain("SLF4J", "Exception").doesNotContain(secret);
+      assertThat(err.get(10, TimeUnit.SECONDS))
+          .startsWith("agentdouble: serving 1 tape from tapes")
+          .doesNotContain("SLF4J", "Exception")
+          .doesNotContain(secret);
     } finally {
       serve.destroyForcibly();
     }
@@ -121,21 +150,25 @@ class ServeLauncherIT {
     Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
     Path err = dir.resolve("serve.err");
     ProcessBuilder pb = agentdouble("serve", "--tapes", "tapes");
-    List<String> command = new ArrayList<>(List.of("sh", "-c",
-        "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
+    List<String> command =
+        new ArrayList<>(
+            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
     command.addAll(pb.command());
     Process parent = pb.command(command).start();
     long serve = -1;
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(),
-          StandardCharsets.UTF_8));
-      CompletableFuture<String> lines = CompletableFuture.supplyAsync(() -> {
-        try {
-          return out.readLine() + "\n" + out.readLine();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String> lines =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return out.readLine() + "\n" + out.readLine();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
       String[] both = lines.get(60, TimeUnit.SECONDS).split("\n");
       serve = Long.parseLong(both[0].strip());
       assertThat(both[1]).startsWith("AGENTDOUBLE_URL=");
@@ -145,8 +178,11 @@ class ServeLauncherIT {
       assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
       assertThat(handle.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
-      assertThat(Files.readString(err)).endsWith("agentdouble: serve: the process that started it ("
-          + parent.pid() + ") has ended; stopping\n");
+      assertThat(Files.readString(err))
+          .endsWith(
+              "agentdouble: serve: the process that started it ("
+                  + parent.pid()
+                  + ") has ended; stopping\n");
     } finally {
       parent.destroyForcibly();
       if (serve > 0) {
@@ -166,13 +202,15 @@ class ServeLauncherIT {
     assertThat(noDir.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(noDir.exitValue()).isEqualTo(2);
     assertThat(new String(noDir.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
-        .isEqualTo("agentdouble: serve needs --tapes DIR, a folder of *.tape.ndjson files\n"
-            + "Run 'agentdouble serve --help' for usage.\n");
+        .isEqualTo(
+            "agentdouble: serve needs --tapes DIR, a folder of *.tape.ndjson files\n"
+                + "Run 'agentdouble serve --help' for usage.\n");
     assertThat(badTape.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(badTape.exitValue()).isEqualTo(1);
     assertThat(new String(badTape.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
-        .isEqualTo("agentdouble: tapes/bad.tape.ndjson:1: tape format version 2 is not supported; "
-            + "this AgentDouble reads version 1\n");
+        .isEqualTo(
+            "agentdouble: tapes/bad.tape.ndjson:1: tape format version 2 is not supported; "
+                + "this AgentDouble reads version 1\n");
     assertThat(badTape.getInputStream().readAllBytes()).isEmpty();
   }
 

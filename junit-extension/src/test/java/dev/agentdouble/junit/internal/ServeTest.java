@@ -2,20 +2,16 @@ package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.Runs;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.contract.ControlSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +40,6 @@ class ServeTest {
 
   record Out(int status, String out, String err, Serve serve) {}
 
-
   @AfterEach
   void stop() {
     started.forEach(Serve::close);
@@ -53,13 +48,19 @@ class ServeTest {
   private Out serve(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Serve.Started s = Serve.start(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    Serve.Started s =
+        Serve.start(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     if (s.serve() != null) {
       started.add(s.serve());
     }
-    return new Out(s.status(), out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8), s.serve());
+    return new Out(
+        s.status(),
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8),
+        s.serve());
   }
 
   private Path tapes(String folder) throws IOException {
@@ -69,9 +70,16 @@ class ServeTest {
   /** A tape that says its name on stderr and exits with {@code exit}; {@code match} is JSON. */
   private static void tape(Path folder, String name, String match, int exit) throws IOException {
     String header = match == null ? "{\"tape\":1}" : "{\"tape\":1,\"match\":" + match + "}";
-    Files.writeString(folder.resolve(name + ".tape.ndjson"), header + "\n"
-        + "{\"t\":0,\"err\":\"tape " + name + "\\n\"}\n"
-        + "{\"t\":1,\"exit\":" + exit + "}\n");
+    Files.writeString(
+        folder.resolve(name + ".tape.ndjson"),
+        header
+            + "\n"
+            + "{\"t\":0,\"err\":\"tape "
+            + name
+            + "\\n\"}\n"
+            + "{\"t\":1,\"exit\":"
+            + exit
+            + "}\n");
   }
 
   static Path root() {
@@ -81,13 +89,19 @@ class ServeTest {
   /** The real fake agent, as a process, with {@code env} and stdin from /dev/null. */
   static Runs.Result fake(Map<String, String> env, String... args) {
     assertThat(root().resolve("fake-agent/target/fake-agent.jar"))
-        .as("the fake agent's jar (built before this module in the reactor)").exists();
+        .as("the fake agent's jar (built before this module in the reactor)")
+        .exists();
     return Runs.run(root().resolve("fake-agent/bin/cursor-agent"), env, 60, args);
   }
 
   private static Map<String, String> url(Serve serve) {
-    return Map.of("AGENTDOUBLE_URL", serve.url(), "AGENTDOUBLE_SECRET", serve.plane().secret(),
-        "AGENTDOUBLE_TIMING", "fast");
+    return Map.of(
+        "AGENTDOUBLE_URL",
+        serve.url(),
+        "AGENTDOUBLE_SECRET",
+        serve.plane().secret(),
+        "AGENTDOUBLE_TIMING",
+        "fast");
   }
 
   @Test
@@ -98,11 +112,19 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString());
 
     assertThat(s.status()).isZero();
-    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + s.serve().port()
-        + "/agentdouble/serve\nAGENTDOUBLE_SECRET=" + s.serve().plane().secret() + "\n");
-    assertThat(s.out()).matches("AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve\n"
-        + "AGENTDOUBLE_SECRET=[A-Za-z0-9_-]{43}\n");
-    assertThat(s.err()).startsWith("agentdouble: serving 1 tape from " + folder)
+    assertThat(s.out())
+        .isEqualTo(
+            "AGENTDOUBLE_URL=http://127.0.0.1:"
+                + s.serve().port()
+                + "/agentdouble/serve\nAGENTDOUBLE_SECRET="
+                + s.serve().plane().secret()
+                + "\n");
+    assertThat(s.out())
+        .matches(
+            "AGENTDOUBLE_URL=http://127\\.0\\.0\\.1:[0-9]+/agentdouble/serve\n"
+                + "AGENTDOUBLE_SECRET=[A-Za-z0-9_-]{43}\n");
+    assertThat(s.err())
+        .startsWith("agentdouble: serving 1 tape from " + folder)
         .doesNotContain(s.serve().plane().secret());
   }
 
@@ -116,35 +138,50 @@ class ServeTest {
     Path folder = tapes("t");
     tape(folder, "any", null, 0);
     Out s = serve("--tapes", folder.toString());
-    Runs.Result answered = fake(url(s.serve()), "-p", "--trust", "--output-format", "stream-json",
-        "my private prompt");
+    Runs.Result answered =
+        fake(
+            url(s.serve()), "-p", "--trust", "--output-format", "stream-json", "my private prompt");
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + s.serve().port();
     List<String> statuses = new ArrayList<>();
-    for (String[] r : new String[][] {{"POST", Serve.PATH + "/invocations"},
-        {"GET", "/__admin/requests"}, {"POST", "/__admin/mappings"},
-        {"POST", "/__admin/shutdown"}}) {
-      HttpResponse<String> response = http.send(HttpRequest
-              .newBuilder(URI.create(base + r[1]))
-              .method(r[0], HttpRequest.BodyPublishers.ofString(
-                  "{\"request\":{\"method\":\"ANY\"},\"response\":{\"status\":200}}"))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+    for (String[] r :
+        new String[][] {
+          {"POST", Serve.PATH + "/invocations"},
+          {"GET", "/__admin/requests"},
+          {"POST", "/__admin/mappings"},
+          {"POST", "/__admin/shutdown"}
+        }) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + r[1]))
+                  .method(
+                      r[0],
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"request\":{\"method\":\"ANY\"},\"response\":{\"status\":200}}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       statuses.add(r[1] + " " + response.statusCode());
       assertThat(response.body()).doesNotContain("my private prompt", "tape any");
     }
     Runs.Result refused = fake(Map.of("AGENTDOUBLE_URL", s.serve().url()), "-p", "--trust", "hi");
 
     assertThat(answered.exit()).as(answered.err()).isZero();
-    assertThat(statuses).containsExactly(Serve.PATH + "/invocations 401", "/__admin/requests 401",
-        "/__admin/mappings 401", "/__admin/shutdown 401");
+    assertThat(statuses)
+        .containsExactly(
+            Serve.PATH + "/invocations 401",
+            "/__admin/requests 401",
+            "/__admin/mappings 401",
+            "/__admin/shutdown 401");
     assertThat(s.serve().plane().server().isRunning()).isTrue();
     assertThat(s.serve().plane().server().listAllStubMappings().getMappings())
         .hasSize(2); // the tape's, and the one that refuses
     assertThat(refused.exit()).isEqualTo(70);
-    assertThat(refused.err()).isEqualTo("agentdouble: the control server (" + s.serve().url()
-        + ") refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake "
-        + "with the environment the test's shim or `agentdouble serve` gives it\n");
+    assertThat(refused.err())
+        .isEqualTo(
+            "agentdouble: the control server ("
+                + s.serve().url()
+                + ") refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake "
+                + "with the environment the test's shim or `agentdouble serve` gives it\n");
   }
 
   /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
@@ -153,41 +190,75 @@ class ServeTest {
     Path folder = tapes("t");
     tape(folder, "10-start", "{\"prompt\":\"^second line\"}", 10);
     tape(folder, "20-dot", "{\"prompt\":\"alpha.beta\"}", 20);
-    tape(folder, "30-deploy", "{\"prompt\":\"(?i)deploy\\\\s+now\",\"argv\":[\"--force\"],"
-        + "\"outputFormat\":\"text\",\"model\":\"gpt-5\"}", 30);
+    tape(
+        folder,
+        "30-deploy",
+        "{\"prompt\":\"(?i)deploy\\\\s+now\",\"argv\":[\"--force\"],"
+            + "\"outputFormat\":\"text\",\"model\":\"gpt-5\"}",
+        30);
     tape(folder, "40-json", "{\"outputFormat\":\"json\"}", 40);
-    tape(folder, "50-quoted", "{\"argv\":[\"--model=we\\\"ird\\\\x\"],\"model\":\"we\\\"ird\\\\x\"}", 50);
+    tape(
+        folder,
+        "50-quoted",
+        "{\"argv\":[\"--model=we\\\"ird\\\\x\"],\"model\":\"we\\\"ird\\\\x\"}",
+        50);
     tape(folder, "60-multi", "{\"prompt\":\"two$\"}", 60);
     Out s = serve("--tapes", folder.toString());
-    List<String[]> invocations = List.of(
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "second line here"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "first line\nsecond line"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "xx alpha-beta yy"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "alpha\nbeta"},
-        new String[] {"-p", "--trust", "--force", "--model", "gpt-5", "--output-format", "text",
-            "please DEPLOY \n now"},
-        new String[] {"-p", "--trust", "--model", "gpt-5", "--output-format", "text", "deploy now"},
-        new String[] {"-p", "--trust", "--output-format", "json", "report"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "report"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "--model=we\"ird\\x", "go"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "--model", "we\"ird\\x", "go"},
-        new String[] {"-p", "--trust", "--output-format", "stream-json", "one\ntwo"});
+    List<String[]> invocations =
+        List.of(
+            new String[] {"-p", "--trust", "--output-format", "stream-json", "second line here"},
+            new String[] {
+              "-p", "--trust", "--output-format", "stream-json", "first line\nsecond line"
+            },
+            new String[] {"-p", "--trust", "--output-format", "stream-json", "xx alpha-beta yy"},
+            new String[] {"-p", "--trust", "--output-format", "stream-json", "alpha\nbeta"},
+            new String[] {
+              "-p",
+              "--trust",
+              "--force",
+              "--model",
+              "gpt-5",
+              "--output-format",
+              "text",
+              "please DEPLOY \n now"
+            },
+            new String[] {
+              "-p", "--trust", "--model", "gpt-5", "--output-format", "text", "deploy now"
+            },
+            new String[] {"-p", "--trust", "--output-format", "json", "report"},
+            new String[] {"-p", "--trust", "--output-format", "stream-json", "report"},
+            new String[] {
+              "-p", "--trust", "--output-format", "stream-json", "--model=we\"ird\\x", "go"
+            },
+            new String[] {
+              "-p", "--trust", "--output-format", "stream-json", "--model", "we\"ird\\x", "go"
+            },
+            new String[] {"-p", "--trust", "--output-format", "stream-json", "one\ntwo"});
 
     List<String> viaServe = new ArrayList<>();
     List<String> viaFolder = new ArrayList<>();
     for (String[] args : invocations) {
       Runs.Result a = fake(url(s.serve()), args);
-      Runs.Result b = fake(
-          Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"),
-          args);
+      Runs.Result b =
+          fake(Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"), args);
       viaServe.add(a.exit() + " " + (a.exit() == 70 ? "(no tape)" : a.err().strip()));
       viaFolder.add(b.exit() + " " + (b.exit() == 70 ? "(no tape)" : b.err().strip()));
     }
 
     assertThat(viaServe).isEqualTo(viaFolder);
-    assertThat(viaServe).containsExactly("10 tape 10-start", "70 (no tape)", "20 tape 20-dot",
-        "70 (no tape)", "30 tape 30-deploy", "70 (no tape)", "40 tape 40-json", "70 (no tape)",
-        "50 tape 50-quoted", "70 (no tape)", "60 tape 60-multi");
+    assertThat(viaServe)
+        .containsExactly(
+            "10 tape 10-start",
+            "70 (no tape)",
+            "20 tape 20-dot",
+            "70 (no tape)",
+            "30 tape 30-deploy",
+            "70 (no tape)",
+            "40 tape 40-json",
+            "70 (no tape)",
+            "50 tape 50-quoted",
+            "70 (no tape)",
+            "60 tape 60-multi");
   }
 
   @Test
@@ -201,11 +272,14 @@ class ServeTest {
     Map<String, String> env = new LinkedHashMap<>(url(s.serve()));
     env.put("AGENTDOUBLE_JOURNAL", journal.toString());
 
-    Runs.Result special = fake(env, "-p", "--trust", "--output-format", "stream-json", "a special request");
-    Runs.Result other = fake(env, "-p", "--trust", "--output-format", "stream-json", "anything else");
+    Runs.Result special =
+        fake(env, "-p", "--trust", "--output-format", "stream-json", "a special request");
+    Runs.Result other =
+        fake(env, "-p", "--trust", "--output-format", "stream-json", "anything else");
 
-    assertThat(s.serve().tapes()).containsExactly("a-specific.tape.ndjson",
-        "b-catch-all.tape.ndjson", "c-never.tape.ndjson");
+    assertThat(s.serve().tapes())
+        .containsExactly(
+            "a-specific.tape.ndjson", "b-catch-all.tape.ndjson", "c-never.tape.ndjson");
     assertThat(special.exit()).isEqualTo(1);
     assertThat(other.exit()).isEqualTo(2);
     assertThat(Files.readString(journal))
@@ -219,28 +293,52 @@ class ServeTest {
     tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
     Out s = serve("--tapes", folder.toString());
 
-    Runs.Result r = fake(url(s.serve()), "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-4", "deploy it");
+    Runs.Result r =
+        fake(
+            url(s.serve()),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "--model",
+            "gpt-4",
+            "deploy it");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).startsWith("agentdouble: the control server (" + s.serve().url()
-            + ") has no tape for this invocation (HTTP 404):")
-        .contains("Request was not matched", "deploy.tape.ndjson",
-            "$.model [equalTo] gpt-5", "gpt-4");
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: the control server ("
+                + s.serve().url()
+                + ") has no tape for this invocation (HTTP 404):")
+        .contains(
+            "Request was not matched", "deploy.tape.ndjson", "$.model [equalTo] gpt-5", "gpt-4");
   }
 
   @Test
   void timingRewritesTheServedTapes() throws IOException {
     Path folder = tapes("t");
-    Files.writeString(folder.resolve("slow.tape.ndjson"), "{\"tape\":1}\n"
-        + "{\"t\":0,\"outRaw\":\"first\\n\"}\n"
-        + "{\"t\":20000,\"outRaw\":\"late\\n\"}\n"
-        + "{\"t\":20001,\"exit\":0}\n");
+    Files.writeString(
+        folder.resolve("slow.tape.ndjson"),
+        "{\"tape\":1}\n"
+            + "{\"t\":0,\"outRaw\":\"first\\n\"}\n"
+            + "{\"t\":20000,\"outRaw\":\"late\\n\"}\n"
+            + "{\"t\":20001,\"exit\":0}\n");
     Out s = serve("--tapes", folder.toString(), "--timing", "fast");
 
     long t0 = System.nanoTime();
-    Runs.Result r = fake(Map.of("AGENTDOUBLE_URL", s.serve().url(), "AGENTDOUBLE_SECRET",
-        s.serve().plane().secret()), "-p", "--trust", "--output-format", "stream-json", "hi");
+    Runs.Result r =
+        fake(
+            Map.of(
+                "AGENTDOUBLE_URL",
+                s.serve().url(),
+                "AGENTDOUBLE_SECRET",
+                s.serve().plane().secret()),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "hi");
     long ms = (System.nanoTime() - t0) / 1_000_000;
 
     assertThat(r.out()).isEqualTo("first\nlate\n");
@@ -250,13 +348,22 @@ class ServeTest {
 
   @Test
   void retimingFollowsTheFakesPolicies() {
-    Tape tape = new Tape(Header.empty(), List.of(Frame.OutBytes.text(100, "a"),
-        Frame.OutBytes.text(1000, "b"), Frame.OutBytes.text(1050, "c"), new Frame.Exit(3001, 0)));
+    Tape tape =
+        new Tape(
+            Header.empty(),
+            List.of(
+                Frame.OutBytes.text(100, "a"),
+                Frame.OutBytes.text(1000, "b"),
+                Frame.OutBytes.text(1050, "c"),
+                new Frame.Exit(3001, 0)));
 
     assertThat(times(Serve.retime(tape, Timing.parse("fast")))).containsExactly(0L, 0L, 0L, 0L);
-    assertThat(times(Serve.retime(tape, Timing.parse("recorded")))).containsExactly(100L, 1000L, 1050L, 3001L);
-    assertThat(times(Serve.retime(tape, Timing.parse("scale:0.5")))).containsExactly(50L, 500L, 525L, 1501L);
-    assertThat(times(Serve.retime(tape, Timing.parse("max-gap:200")))).containsExactly(100L, 300L, 350L, 550L);
+    assertThat(times(Serve.retime(tape, Timing.parse("recorded"))))
+        .containsExactly(100L, 1000L, 1050L, 3001L);
+    assertThat(times(Serve.retime(tape, Timing.parse("scale:0.5"))))
+        .containsExactly(50L, 500L, 525L, 1501L);
+    assertThat(times(Serve.retime(tape, Timing.parse("max-gap:200"))))
+        .containsExactly(100L, 300L, 350L, 550L);
   }
 
   private static List<Long> times(Tape tape) {
@@ -275,8 +382,14 @@ class ServeTest {
     Out s = serve("--tapes", folder.toString(), "--port", Integer.toString(port));
 
     assertThat(s.status()).as(s.err()).isZero();
-    assertThat(s.out()).isEqualTo("AGENTDOUBLE_URL=http://127.0.0.1:" + port + "/agentdouble/serve\n"
-        + "AGENTDOUBLE_SECRET=" + s.serve().plane().secret() + "\n");
+    assertThat(s.out())
+        .isEqualTo(
+            "AGENTDOUBLE_URL=http://127.0.0.1:"
+                + port
+                + "/agentdouble/serve\n"
+                + "AGENTDOUBLE_SECRET="
+                + s.serve().plane().secret()
+                + "\n");
   }
 
   @Test
@@ -288,8 +401,10 @@ class ServeTest {
 
       assertThat(s.status()).isEqualTo(1);
       assertThat(s.out()).isEmpty();
-      assertThat(s.err()).startsWith("agentdouble: cannot listen on 127.0.0.1:"
-          + taken.getLocalPort() + ": ").doesNotContain("\tat ").hasLineCount(1);
+      assertThat(s.err())
+          .startsWith("agentdouble: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ")
+          .doesNotContain("\tat ")
+          .hasLineCount(1);
     }
   }
 
@@ -297,30 +412,38 @@ class ServeTest {
   void aBadTapeIsNamedWithItsLineAndNothingIsServed() throws IOException {
     Path folder = tapes("t");
     tape(folder, "a-good", null, 0);
-    Files.writeString(folder.resolve("b-bad.tape.ndjson"), "{\"tape\":1}\n"
-        + "{\"t\":5,\"outRaw\":\"x\"}\n"
-        + "{\"t\":3,\"exit\":0}\n");
+    Files.writeString(
+        folder.resolve("b-bad.tape.ndjson"),
+        "{\"tape\":1}\n" + "{\"t\":5,\"outRaw\":\"x\"}\n" + "{\"t\":3,\"exit\":0}\n");
 
     Out s = serve("--tapes", folder.toString());
 
     assertThat(s.status()).isEqualTo(1);
     assertThat(s.serve()).isNull();
     assertThat(s.out()).isEmpty();
-    assertThat(s.err()).isEqualTo("agentdouble: " + folder.resolve("b-bad.tape.ndjson")
-        + ":3: \"t\" went back from 5 to 3; frame times never decrease\n");
+    assertThat(s.err())
+        .isEqualTo(
+            "agentdouble: "
+                + folder.resolve("b-bad.tape.ndjson")
+                + ":3: \"t\" went back from 5 to 3; frame times never decrease\n");
   }
 
   @Test
   void aBadMatchRuleIsABadTape() throws IOException {
     Path folder = tapes("t");
-    Files.writeString(folder.resolve("a.tape.ndjson"), "{\"tape\":1,\"match\":{\"prompt\":\"(\"}}\n"
-        + "{\"t\":0,\"exit\":0}\n");
+    Files.writeString(
+        folder.resolve("a.tape.ndjson"),
+        "{\"tape\":1,\"match\":{\"prompt\":\"(\"}}\n" + "{\"t\":0,\"exit\":0}\n");
 
     Out s = serve("--tapes", folder.toString());
 
     assertThat(s.status()).isEqualTo(1);
-    assertThat(s.err()).startsWith("agentdouble: " + folder.resolve("a.tape.ndjson")
-        + ":1: match.prompt is not a valid regular expression").hasLineCount(1);
+    assertThat(s.err())
+        .startsWith(
+            "agentdouble: "
+                + folder.resolve("a.tape.ndjson")
+                + ":1: match.prompt is not a valid regular expression")
+        .hasLineCount(1);
   }
 
   @Test
@@ -331,18 +454,24 @@ class ServeTest {
     Out missing = serve("--tapes", dir.resolve("missing").toString());
 
     assertThat(none.status()).isEqualTo(1);
-    assertThat(none.err()).isEqualTo("agentdouble: " + empty + ": no *.tape.ndjson files in the folder\n");
+    assertThat(none.err())
+        .isEqualTo("agentdouble: " + empty + ": no *.tape.ndjson files in the folder\n");
     assertThat(missing.status()).isEqualTo(1);
-    assertThat(missing.err()).isEqualTo("agentdouble: " + dir.resolve("missing") + ": no such folder\n");
+    assertThat(missing.err())
+        .isEqualTo("agentdouble: " + dir.resolve("missing") + ": no such folder\n");
   }
 
   @Test
   void usageErrorsExit2WithAPointerToHelp() {
-    assertThat(serve()).satisfies(o -> {
-      assertThat(o.status()).isEqualTo(2);
-      assertThat(o.err()).isEqualTo("agentdouble: serve needs --tapes DIR, a folder of "
-          + "*.tape.ndjson files\nRun 'agentdouble serve --help' for usage.\n");
-    });
+    assertThat(serve())
+        .satisfies(
+            o -> {
+              assertThat(o.status()).isEqualTo(2);
+              assertThat(o.err())
+                  .isEqualTo(
+                      "agentdouble: serve needs --tapes DIR, a folder of "
+                          + "*.tape.ndjson files\nRun 'agentdouble serve --help' for usage.\n");
+            });
     assertThat(serve("--tapes", "t", "--port", "x").err())
         .startsWith("agentdouble: --port must be a number from 0 to 65535");
     assertThat(serve("--tapes", "t", "--timing", "slow").err())
@@ -357,15 +486,16 @@ class ServeTest {
     Out o = serve("--help");
 
     assertThat(o.status()).isZero();
-    assertThat(o.out()).startsWith("usage: agentdouble serve --tapes DIR [--port N] [--timing T]")
-        .contains("AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve",
-            "AGENTDOUBLE_SECRET=SECRET");
+    assertThat(o.out())
+        .startsWith("usage: agentdouble serve --tapes DIR [--port N] [--timing T]")
+        .contains(
+            "AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve", "AGENTDOUBLE_SECRET=SECRET");
     assertThat(o.err()).isEmpty();
   }
 
   /**
-   * The journal keeps the last N requests (--journal-limit), so a server that answers a long
-   * suite holds a bounded memory; the last ones are there to look into.
+   * The journal keeps the last N requests (--journal-limit), so a server that answers a long suite
+   * holds a bounded memory; the last ones are there to look into.
    */
   @Test
   void theJournalKeepsTheLastRequestsOnly() throws Exception {
@@ -375,20 +505,27 @@ class ServeTest {
     HttpClient http = HttpClient.newHttpClient();
 
     for (int i = 1; i <= 5; i++) {
-      HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-              URI.create(s.serve().url() + "/invocations"))
-          .header("Content-Type", "application/json")
-          .header(ControlSecret.HEADER, s.serve().plane().secret())
-          .POST(HttpRequest.BodyPublishers.ofString("{\"argv\":[\"-p\",\"run " + i
-              + "\"],\"prompt\":\"run " + i + "\",\"cwd\":\"/tmp\",\"outputFormat\":"
-              + "\"stream-json\",\"stdin\":\"\",\"pid\":1,\"env\":{}}"))
-          .build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer =
+          http.send(
+              HttpRequest.newBuilder(URI.create(s.serve().url() + "/invocations"))
+                  .header("Content-Type", "application/json")
+                  .header(ControlSecret.HEADER, s.serve().plane().secret())
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"argv\":[\"-p\",\"run "
+                              + i
+                              + "\"],\"prompt\":\"run "
+                              + i
+                              + "\",\"cwd\":\"/tmp\",\"outputFormat\":"
+                              + "\"stream-json\",\"stdin\":\"\",\"pid\":1,\"env\":{}}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).isEqualTo(200);
     }
 
     assertThat(s.serve().plane().server().getAllServeEvents())
-        .extracting(e -> e.getRequest().getBodyAsString()
-            .replaceAll(".*\"prompt\":\"([^\"]*)\".*", "$1"))
+        .extracting(
+            e -> e.getRequest().getBodyAsString().replaceAll(".*\"prompt\":\"([^\"]*)\".*", "$1"))
         .containsExactlyInAnyOrder("run 3", "run 4", "run 5");
   }
 
@@ -402,7 +539,8 @@ class ServeTest {
     assertThat(s.serve().plane().server().getOptions().maxRequestJournalEntries())
         .contains(Serve.JOURNAL_LIMIT);
     assertThat(serve("--tapes", folder.toString(), "--journal-limit", "0").err())
-        .isEqualTo("agentdouble: --journal-limit must be a number from 1 to 1000000, was '0'\n"
-            + "Run 'agentdouble serve --help' for usage.\n");
+        .isEqualTo(
+            "agentdouble: --journal-limit must be a number from 1 to 1000000, was '0'\n"
+                + "Run 'agentdouble serve --help' for usage.\n");
   }
 }

@@ -61,8 +61,10 @@ class WorkFolderTest {
   @Test
   void aLiveJvmsFolderAndAFolderWithoutOwnerAreLeftAlone() throws Exception {
     ProcessHandle self = ProcessHandle.current();
-    Path live = work("live", self.pid() + " "
-        + self.info().startInstant().orElseThrow().toEpochMilli() + "\n");
+    Path live =
+        work(
+            "live",
+            self.pid() + " " + self.info().startInstant().orElseThrow().toEpochMilli() + "\n");
     Path unknown = work("unknown", null);
 
     WorkFolder.cleanStale(tmp);

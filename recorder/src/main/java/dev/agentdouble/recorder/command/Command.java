@@ -6,8 +6,8 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * One command of {@code agentdouble}, e.g. {@code lint}: its name, how the top-level help lists
- * it, and what it does. A module provides commands of its own as {@link java.util.ServiceLoader}
+ * One command of {@code agentdouble}, e.g. {@code lint}: its name, how the top-level help lists it,
+ * and what it does. A module provides commands of its own as {@link java.util.ServiceLoader}
  * providers of this interface (a public class with a public no-argument constructor, named in
  * {@code META-INF/services/dev.agentdouble.recorder.command.Command}).
  */
@@ -30,9 +30,9 @@ public interface Command {
   }
 
   /**
-   * Runs {@code agentdouble NAME ARGS}: data to {@code out}, diagnostics to {@code err} as
-   * {@code agentdouble: subject: problem}; returns the exit status ({@link CommandRegistry#OK},
-   * {@link CommandRegistry#FAILED}, {@link CommandRegistry#USAGE} or the command's own).
+   * Runs {@code agentdouble NAME ARGS}: data to {@code out}, diagnostics to {@code err} as {@code
+   * agentdouble: subject: problem}; returns the exit status ({@link CommandRegistry#OK}, {@link
+   * CommandRegistry#FAILED}, {@link CommandRegistry#USAGE} or the command's own).
    */
   int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
       throws IOException, InterruptedException;

@@ -20,8 +20,8 @@ public final class CommandFailure extends RuntimeException {
   }
 
   /**
-   * Why an I/O operation on {@code subject} failed, in lower case, naming the file concerned
-   * when it is another one (a parent folder, a temporary file).
+   * Why an I/O operation on {@code subject} failed, in lower case, naming the file concerned when
+   * it is another one (a parent folder, a temporary file).
    */
   public static String reason(IOException e, String subject) {
     String why;
@@ -38,7 +38,8 @@ public final class CommandFailure extends RuntimeException {
     } else {
       why = e.getMessage() == null ? e.getClass().getSimpleName() : lowerFirst(e.getMessage());
     }
-    if (e instanceof FileSystemException fs && fs.getFile() != null
+    if (e instanceof FileSystemException fs
+        && fs.getFile() != null
         && !Path.of(fs.getFile()).equals(Path.of(subject))) {
       return fs.getFile() + ": " + why;
     }
@@ -46,9 +47,11 @@ public final class CommandFailure extends RuntimeException {
   }
 
   private static String lowerFirst(String s) {
-    if (s.length() > 1 && Character.isUpperCase(s.charAt(0))
+    if (s.length() > 1
+        && Character.isUpperCase(s.charAt(0))
         && !Character.isUpperCase(s.charAt(1))) {
       return s.substring(0, 1).toLowerCase(Locale.ROOT) + s.substring(1);
     }
     return s;
-  }}
+  }
+}

@@ -1,15 +1,12 @@
 package dev.agentdouble.recorder.command;
 
 import dev.agentdouble.json.LineReader;
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,28 +14,33 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
- * The commands of {@code agentdouble}: this module's own, then those other modules on the
- * classpath provide as {@link ServiceLoader} providers of {@link Command} (looked up only when a
- * name is not one of this module's, so that {@code record} starts without scanning the
- * classpath). It runs the one a command line names, writes the top-level help and owns the exit
- * statuses every command shares.
+ * The commands of {@code agentdouble}: this module's own, then those other modules on the classpath
+ * provide as {@link ServiceLoader} providers of {@link Command} (looked up only when a name is not
+ * one of this module's, so that {@code record} starts without scanning the classpath). It runs the
+ * one a command line names, writes the top-level help and owns the exit statuses every command
+ * shares.
  */
 public final class CommandRegistry {
   // exit statuses: defined here until the wire contract (dev.agentdouble.contract) has them
   /** The command did what it was asked. */
   public static final int OK = 0;
+
   /** The command failed: a tape that cannot be read, a run that failed, a difference found. */
   public static final int FAILED = 1;
+
   /** The command line cannot be run as given (unknown command or option, missing operand). */
   public static final int USAGE = 2;
 
   private static final String HEADER = "usage: agentdouble <command> [options]\n\nCommands:\n";
-  private static final String FOOTER = "\nRun `agentdouble <command> --help` for a command's "
-      + "details.\n";
+  private static final String FOOTER =
+      "\nRun `agentdouble <command> --help` for a command's " + "details.\n";
+
   /** The column of the summaries in the top-level help. */
   private static final int SUMMARY_COLUMN = 28;
+
   /** The column of an option's summary, and the indentation of the option. */
   private static final int OPTION_SUMMARY_COLUMN = 30;
+
   private static final int OPTION_INDENT = 6;
 
   private final List<Command> own;
@@ -49,8 +51,8 @@ public final class CommandRegistry {
   }
 
   /**
-   * A registry of {@code own} commands, in the order of the help, and of the commands other
-   * modules provide ({@link ServiceLoader} of {@link Command}), after them by name.
+   * A registry of {@code own} commands, in the order of the help, and of the commands other modules
+   * provide ({@link ServiceLoader} of {@link Command}), after them by name.
    */
   public static CommandRegistry of(List<Command> own) {
     return new CommandRegistry(own);
@@ -61,7 +63,8 @@ public final class CommandRegistry {
     if (all == null) {
       List<Command> commands = new ArrayList<>(own);
       List<Command> others = new ArrayList<>();
-      for (Command other : ServiceLoader.load(Command.class, CommandRegistry.class.getClassLoader())) {
+      for (Command other :
+          ServiceLoader.load(Command.class, CommandRegistry.class.getClassLoader())) {
         if (find(commands, other.name()).isEmpty() && find(others, other.name()).isEmpty()) {
           others.add(other);
         }
@@ -101,7 +104,8 @@ public final class CommandRegistry {
       }
       for (Command.Option option : command.options()) {
         help.append(pad(" ".repeat(OPTION_INDENT) + option.usage(), OPTION_SUMMARY_COLUMN))
-            .append(option.summary()).append('\n');
+            .append(option.summary())
+            .append('\n');
       }
     }
     return help.append(FOOTER).toString();
@@ -127,8 +131,13 @@ public final class CommandRegistry {
     }
     Optional<Command> command = command(name);
     if (command.isEmpty()) {
-      return usage(err, "unknown command '" + name + "'; commands are "
-          + String.join(", ", commands().stream().map(Command::name).toList()), "--help");
+      return usage(
+          err,
+          "unknown command '"
+              + name
+              + "'; commands are "
+              + String.join(", ", commands().stream().map(Command::name).toList()),
+          "--help");
     }
     List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
     try {
@@ -139,7 +148,9 @@ public final class CommandRegistry {
       err.println("agentdouble: " + e.getMessage());
       return FAILED;
     } catch (InvalidPathException e) {
-      return usage(err, "not a valid path: '" + e.getInput() + "' (" + e.getReason() + ")",
+      return usage(
+          err,
+          "not a valid path: '" + e.getInput() + "' (" + e.getReason() + ")",
           name + " --help");
     } catch (IOException e) {
       err.println("agentdouble: " + CommandFailure.reason(e, ""));
@@ -159,8 +170,13 @@ public final class CommandRegistry {
       return FAILED;
     } catch (RuntimeException | StackOverflowError e) {
       // never a stack trace: say what broke, in one line
-      err.println("agentdouble: " + name + ": internal error (" + e + "); please report it, "
-          + "with the command line and its files");
+      err.println(
+          "agentdouble: "
+              + name
+              + ": internal error ("
+              + e
+              + "); please report it, "
+              + "with the command line and its files");
       return FAILED;
     }
   }

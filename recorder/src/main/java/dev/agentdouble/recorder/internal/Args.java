@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A subcommand's arguments: options that take a value, flags, and positional words. Unknown
- * options are usage errors; {@code --} ends options. An option's value is the next word, or what
- * follows {@code =}; the next word is not taken when it is one of the command's options, so a
- * forgotten value is reported as such ({@code --exit --out t}: "--exit needs a value").
+ * A subcommand's arguments: options that take a value, flags, and positional words. Unknown options
+ * are usage errors; {@code --} ends options. An option's value is the next word, or what follows
+ * {@code =}; the next word is not taken when it is one of the command's options, so a forgotten
+ * value is reported as such ({@code --exit --out t}: "--exit needs a value").
  */
-record Args(Map<String, List<String>> values, List<String> flags, List<String> positional,
-    boolean help) {
+record Args(
+    Map<String, List<String>> values, List<String> flags, List<String> positional, boolean help) {
 
   static Args parse(List<String> args, List<String> valued, List<String> flagNames) {
     Map<String, List<String>> values = new LinkedHashMap<>();
@@ -49,8 +49,11 @@ record Args(Map<String, List<String>> values, List<String> flags, List<String> p
           flags.add(name);
         } else {
           // a secret option meant for the command (its -- forgotten) is not echoed with its value
-          String shown = ArgvSecrets.find(List.of(arg)).stream().findFirst()
-              .map(ArgvSecrets.Found::redactedElement).orElse(arg);
+          String shown =
+              ArgvSecrets.find(List.of(arg)).stream()
+                  .findFirst()
+                  .map(ArgvSecrets.Found::redactedElement)
+                  .orElse(arg);
           throw new UsageException("unknown option '" + shown + "'");
         }
       } else {
@@ -64,7 +67,9 @@ record Args(Map<String, List<String>> values, List<String> flags, List<String> p
   private static boolean isOption(String arg, List<String> valued, List<String> flagNames) {
     int eq = arg.indexOf('=');
     String name = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg;
-    return valued.contains(name) || flagNames.contains(name) || name.equals("-h")
+    return valued.contains(name)
+        || flagNames.contains(name)
+        || name.equals("-h")
         || name.equals("--help");
   }
 

@@ -26,8 +26,8 @@ public final class ArgvSecrets {
    * @param source {@code api-key}, {@code auth-token}, {@code header:NAME} or {@code header}
    * @param headerName a header's name, when the value is {@code Name: value} with a plain name
    */
-  public record Found(int index, String kept, String value, String source,
-      Optional<String> headerName) {
+  public record Found(
+      int index, String kept, String value, String source, Optional<String> headerName) {
 
     /** The marker standing in for the secret: {@code REDACTED:source}. */
     public String marker() {
@@ -71,14 +71,14 @@ public final class ArgvSecrets {
       if (a.equals("--")) {
         break;
       }
-      String option = a.startsWith("--") && a.indexOf('=') > 0 ? a.substring(0, a.indexOf('='))
-          : a;
-      String source = switch (option) {
-        case "--api-key" -> "api-key";
-        case "--auth-token" -> "auth-token";
-        case "-H", "--header" -> "header";
-        default -> a.startsWith("-H") && !a.startsWith("--") ? "header" : null;
-      };
+      String option = a.startsWith("--") && a.indexOf('=') > 0 ? a.substring(0, a.indexOf('=')) : a;
+      String source =
+          switch (option) {
+            case "--api-key" -> "api-key";
+            case "--auth-token" -> "auth-token";
+            case "-H", "--header" -> "header";
+            default -> a.startsWith("-H") && !a.startsWith("--") ? "header" : null;
+          };
       if (source == null) {
         continue;
       }

@@ -3,8 +3,8 @@ package dev.agentdouble.recorder.internal;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Byte search at the speed of {@link String#indexOf}: bytes read as ISO-8859-1 are a string of
- * one char per byte, which the JVM searches with vector instructions.
+ * Byte search at the speed of {@link String#indexOf}: bytes read as ISO-8859-1 are a string of one
+ * char per byte, which the JVM searches with vector instructions.
  */
 final class Bytes {
   private Bytes() {}

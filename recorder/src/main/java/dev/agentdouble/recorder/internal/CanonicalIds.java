@@ -16,13 +16,14 @@ import java.util.regex.Pattern;
  *       and digits become the digits of N, right-aligned and zero-filled: {@code
  *       call_PFAupCWibROFKbdASSdiHCoi\nfc_0d26...a9} becomes {@code
  *       call_000000000000000000000001\nfc_00...01};
- *   <li>a {@code model_call_id}, {@code <request id>-<turn>-<4 chars>}, keeps its turn; its
- *       request id becomes that request's stand-in and its last part the digits of N.
+ *   <li>a {@code model_call_id}, {@code <request id>-<turn>-<4 chars>}, keeps its turn; its request
+ *       id becomes that request's stand-in and its last part the digits of N.
  * </ul>
  */
 final class CanonicalIds {
-  private static final Pattern UUID = Pattern.compile(
-      "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  private static final Pattern UUID =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern MODEL_CALL_ID = Pattern.compile("(.+)-([0-9]+)-([A-Za-z0-9]+)");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z]{1,5}[_-]");
 
@@ -37,8 +38,11 @@ final class CanonicalIds {
   public void request(String id) {
     if (id.length() >= MIN_LENGTH && !requests.containsKey(id)) {
       long n = requests.size() + 1;
-      requests.put(id, UUID.matcher(id).matches()
-          ? String.format("00000000-0000-4000-9000-%012d", n) : fill(id, n));
+      requests.put(
+          id,
+          UUID.matcher(id).matches()
+              ? String.format("00000000-0000-4000-9000-%012d", n)
+              : fill(id, n));
     }
   }
 
@@ -93,8 +97,8 @@ final class CanonicalIds {
       return part;
     }
     String digits = Long.toString(n);
-    String padded = digits.length() >= slots ? digits
-        : "0".repeat(slots - digits.length()) + digits;
+    String padded =
+        digits.length() >= slots ? digits : "0".repeat(slots - digits.length()) + digits;
     // digits that do not fit all go into the first slot
     int overflow = padded.length() - slots;
     StringBuilder sb = new StringBuilder(part.length() + overflow);

@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.recorder.command.UsageException;
-import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.PrintStream;
@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * one ({@code --show NAME}) or writes one to a file ({@code --write NAME --out FILE}).
  */
 final class CatalogCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble catalog [--show NAME | --write NAME --out FILE]
 
       Lists the built-in tapes, one per line: the name, the output formats it is meant for, and
@@ -25,7 +26,8 @@ final class CatalogCommand {
       Catalog.tape("NAME") gives it to the JUnit extension.
         --show NAME              print the tape itself (NDJSON)
         --write NAME --out FILE  write the tape to FILE, to start a tape of your own from it
-      """.formatted(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN);
+      """
+          .formatted(FakeEnvironment.TAPE, FakeEnvironment.BUILTIN);
 
   private final PrintStream out;
   private final PrintStream err;
@@ -42,8 +44,10 @@ final class CatalogCommand {
       return Commands.OK;
     }
     if (!a.positional().isEmpty()) {
-      throw new UsageException("catalog takes options only, not '" + a.positional().get(0)
-          + "'; to print a tape, use --show NAME");
+      throw new UsageException(
+          "catalog takes options only, not '"
+              + a.positional().get(0)
+              + "'; to print a tape, use --show NAME");
     }
     Optional<String> show = a.value("--show");
     Optional<String> write = a.value("--write");
@@ -52,8 +56,10 @@ final class CatalogCommand {
       throw new UsageException("give --show NAME or --write NAME, not both");
     }
     if (write.isPresent() != file.isPresent()) {
-      throw new UsageException(write.isPresent() ? "--write NAME needs --out FILE"
-          : "--out FILE goes with --write NAME");
+      throw new UsageException(
+          write.isPresent()
+              ? "--write NAME needs --out FILE"
+              : "--out FILE goes with --write NAME");
     }
     if (show.isPresent()) {
       out.writeBytes(tape(show.get()).toBytes());
@@ -63,8 +69,14 @@ final class CatalogCommand {
     if (write.isPresent()) {
       Tape tape = tape(write.get());
       UserFile.write(tape, file.get());
-      err.println("agentdouble: wrote " + file.get() + " (builtin:" + write.get() + ", "
-          + tape.frames().size() + " frames)");
+      err.println(
+          "agentdouble: wrote "
+              + file.get()
+              + " (builtin:"
+              + write.get()
+              + ", "
+              + tape.frames().size()
+              + " frames)");
       return Commands.OK;
     }
     list();
@@ -81,15 +93,25 @@ final class CatalogCommand {
     }
     for (Catalog.Entry e : entries) {
       StringBuilder line = new StringBuilder();
-      line.append(pad(e.name(), nameWidth)).append("  ").append(pad(formats(e), formatsWidth))
-          .append("  ").append(e.description());
+      line.append(pad(e.name(), nameWidth))
+          .append("  ")
+          .append(pad(formats(e), formatsWidth))
+          .append("  ")
+          .append(e.description());
       if (!e.expectedFindings().isEmpty()) {
         line.append(" [").append(String.join(", ", e.expectedFindings())).append(']');
       }
       out.println(line);
     }
-    err.println("agentdouble: " + entries.size() + " built-in tapes; replay one with"
-        + " " + FakeEnvironment.TAPE + "=" + FakeEnvironment.BUILTIN + "NAME");
+    err.println(
+        "agentdouble: "
+            + entries.size()
+            + " built-in tapes; replay one with"
+            + " "
+            + FakeEnvironment.TAPE
+            + "="
+            + FakeEnvironment.BUILTIN
+            + "NAME");
   }
 
   private static Tape tape(String name) {

@@ -22,8 +22,8 @@ import java.util.List;
  */
 final class ChunkFrames {
   /**
-   * How many bytes of stderr may wait behind a stdout line that a read left unfinished. Past it
-   * the unfinished part is taken to be a partial write, and its frame is given out, so that memory
+   * How many bytes of stderr may wait behind a stdout line that a read left unfinished. Past it the
+   * unfinished part is taken to be a partial write, and its frame is given out, so that memory
    * stays bounded however much stderr a long stdout line is interleaved with.
    */
   static final int HELD_LIMIT = 8 << 20;
@@ -31,13 +31,17 @@ final class ChunkFrames {
   private final Piece.Sink sink;
   private byte[] outCarry = new byte[0];
   private byte[] errCarry = new byte[0];
+
   /** The current stdout line's bytes that are not a frame yet. */
   private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
   private boolean lineStartedEarlier;
   private long lastT;
   private long pendingT;
+
   /** Frames made while the current line waits: they go after it, if it becomes a frame. */
   private final List<Piece> held = new ArrayList<>();
+
   private long heldBytes;
 
   /** Frames go to {@code sink} as soon as their place is known. */
@@ -47,9 +51,9 @@ final class ChunkFrames {
 
   /**
    * Adds one read's bytes of stdout ({@code stdout} true) or stderr at {@code t} ms. For stdout,
-   * {@code continues} says the read carried on the previous read's write rather than a new one
-   * (the previous read filled the buffer, or this one found data at once): then a line the
-   * previous read left unfinished is continued by this read instead of being a partial write.
+   * {@code continues} says the read carried on the previous read's write rather than a new one (the
+   * previous read filled the buffer, or this one found data at once): then a line the previous read
+   * left unfinished is continued by this read instead of being a partial write.
    */
   void add(boolean stdout, long t, byte[] chunk, boolean continues) throws IOException {
     t = Math.max(t, lastT);

@@ -1,16 +1,16 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.json.LineReader;
 import dev.agentdouble.recorder.command.Command;
 import dev.agentdouble.recorder.command.Command.Option;
+import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.recorder.command.CommandRegistry;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.json.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -39,50 +39,83 @@ public final class Commands {
   }
 
   /**
-   * The commands of the installation rooted at {@code home}, whose fake agent {@code demo},
-   * {@code replay} and {@code shim} use (they fail with a clear message without it).
+   * The commands of the installation rooted at {@code home}, whose fake agent {@code demo}, {@code
+   * replay} and {@code shim} use (they fail with a clear message without it).
    */
   public static List<Command> all(Optional<Path> home) {
     return List.of(
-        new BuiltIn("demo", "demo",
-            "replay a built-in run in every output format, and a failure", List.of(),
-            (args, in, out, err) -> new Demo(out, err, new FakeRun(home, out, err).hermetic())
-                .run(args)),
-        new BuiltIn("record", "record [options] -- COMMAND ARGS...",
-            "run a command (the real cursor-agent) and record it as a tape", List.of(),
+        new BuiltIn(
+            "demo",
+            "demo",
+            "replay a built-in run in every output format, and a failure",
+            List.of(),
+            (args, in, out, err) ->
+                new Demo(out, err, new FakeRun(home, out, err).hermetic()).run(args)),
+        new BuiltIn(
+            "record",
+            "record [options] -- COMMAND ARGS...",
+            "run a command (the real cursor-agent) and record it as a tape",
+            List.of(),
             (args, in, out, err) -> new RecordCommand(in, out, err, System.getenv()).run(args)),
-        new BuiltIn("shim", "shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR",
-            "write cursor-agent/agent scripts that record or replay", List.of(),
+        new BuiltIn(
+            "shim",
+            "shim --record-into DIR | --tape FILE | --tapes DIR  --bin BINDIR",
+            "write cursor-agent/agent scripts that record or replay",
+            List.of(),
             (args, in, out, err) -> new ShimCommand(out, err, home).run(args)),
-        new BuiltIn("replay", "replay TAPE [options]",
+        new BuiltIn(
+            "replay",
+            "replay TAPE [options]",
             "play a tape (a file or builtin:NAME) through the fake agent, as a\n"
                 + "consumer would see it",
-            List.of(new Option("--output-format F",
-                    "text, json or stream-json (default: the tape's own)"),
+            List.of(
+                new Option(
+                    "--output-format F", "text, json or stream-json (default: the tape's own)"),
                 new Option("--timing T", "fast, recorded (default), scale:F or max-gap:MS"),
                 new Option("--prompt P", "the prompt to pass (default: the tape's vars.prompt)")),
             (args, in, out, err) -> new Commands(out, err, home).replay(args)),
-        new BuiltIn("import",
+        new BuiltIn(
+            "import",
             "import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw] --out TAPE",
-            "turn a captured run into a tape", List.of(),
+            "turn a captured run into a tape",
+            List.of(),
             (args, in, out, err) -> new ImportCommand(out, err).run(args)),
-        new BuiltIn("lint", "lint TAPE...",
-            "check tapes against the format and the CLI's protocol", List.of(),
+        new BuiltIn(
+            "lint",
+            "lint TAPE...",
+            "check tapes against the format and the CLI's protocol",
+            List.of(),
             (args, in, out, err) -> new LintCommand(out, err).run(args)),
-        new BuiltIn("show", "show TAPE...", "print a readable timeline of each tape", List.of(),
+        new BuiltIn(
+            "show",
+            "show TAPE...",
+            "print a readable timeline of each tape",
+            List.of(),
             (args, in, out, err) -> new Commands(out, err, home).show(args)),
-        new BuiltIn("diff", "diff A B [--timing]",
+        new BuiltIn(
+            "diff",
+            "diff A B [--timing]",
             "show what differs between two tapes (timing ignored unless\n"
-                + "--timing); exit 0 when the same, 1 when they differ", List.of(),
+                + "--timing); exit 0 when the same, 1 when they differ",
+            List.of(),
             (args, in, out, err) -> new DiffCommand(out, err).run(args)),
-        new BuiltIn("vary", "vary TAPE --variant NAME [--seed N] [--out FILE]",
-            "derive a damaged variant (re-chunked, cut, noisy, ...); --list", List.of(),
+        new BuiltIn(
+            "vary",
+            "vary TAPE --variant NAME [--seed N] [--out FILE]",
+            "derive a damaged variant (re-chunked, cut, noisy, ...); --list",
+            List.of(),
             (args, in, out, err) -> new VaryCommand(out, err).run(args)),
-        new BuiltIn("drift", "drift [--stdout] OLD NEW",
-            "compare the events' fields and types in two tapes or folders", List.of(),
+        new BuiltIn(
+            "drift",
+            "drift [--stdout] OLD NEW",
+            "compare the events' fields and types in two tapes or folders",
+            List.of(),
             (args, in, out, err) -> new DriftCommand(out, err).run(args)),
-        new BuiltIn("catalog", "catalog [--show NAME | --write NAME --out FILE]",
-            "list the built-in tapes; print one, or write it to a file", List.of(),
+        new BuiltIn(
+            "catalog",
+            "catalog [--show NAME | --write NAME --out FILE]",
+            "list the built-in tapes; print one, or write it to a file",
+            List.of(),
             (args, in, out, err) -> new CatalogCommand(out, err).run(args)));
   }
 
@@ -94,8 +127,8 @@ public final class Commands {
   }
 
   /** A command of this module: how the help lists it, and its body. */
-  private record BuiltIn(String name, String usage, String summary, List<Option> options,
-      Body body) implements Command {
+  private record BuiltIn(String name, String usage, String summary, List<Option> options, Body body)
+      implements Command {
     BuiltIn {
       options = List.copyOf(options);
     }
@@ -111,7 +144,8 @@ public final class Commands {
     return new FakeRun(home, out, err);
   }
 
-  static final String REPLAY_HELP = """
+  static final String REPLAY_HELP =
+      """
       usage: agentdouble replay TAPE [--output-format F] [--timing T] [--prompt P]
 
       Plays TAPE through the fake agent exactly as a consumer would see it: stdout, stderr, timing,
@@ -133,26 +167,38 @@ public final class Commands {
     }
     Optional<String> format = a.value("--output-format");
     if (format.isPresent() && OutputFormat.fromCliName(format.get()).isEmpty()) {
-      throw new UsageException("--output-format must be text, json or stream-json, was '"
-          + format.get() + "'");
+      throw new UsageException(
+          "--output-format must be text, json or stream-json, was '" + format.get() + "'");
     }
     Timing timing = timing(a.value("--timing").orElse("recorded"));
     String name = a.positional().get(0);
     boolean builtin = name.startsWith(UserFile.BUILTIN);
     Tape tape = UserFile.tape(name);
-    String prompt = a.value("--prompt").orElse(tape.header().vars().prompt()
-        .filter(p -> !p.isBlank()).orElse("replay"));
+    String prompt =
+        a.value("--prompt")
+            .orElse(tape.header().vars().prompt().filter(p -> !p.isBlank()).orElse("replay"));
     // "--" so that a prompt starting with a dash is not taken for an option
-    return fakeRun().run(List.of("-p", "--output-format",
-            format.orElse(tape.header().format().cliName()), "--", prompt),
-        // a replay plays the run as recorded, in a workspace trusted as the recorded one was
-        Map.of(FakeEnvironment.TAPE, builtin ? name : Path.of(name).toAbsolutePath().toString(),
-            FakeEnvironment.TIMING, timing.toString(), FakeEnvironment.TRUST,
-            FakeEnvironment.TRUSTED),
-        24 * 3600);
+    return fakeRun()
+        .run(
+            List.of(
+                "-p",
+                "--output-format",
+                format.orElse(tape.header().format().cliName()),
+                "--",
+                prompt),
+            // a replay plays the run as recorded, in a workspace trusted as the recorded one was
+            Map.of(
+                FakeEnvironment.TAPE,
+                builtin ? name : Path.of(name).toAbsolutePath().toString(),
+                FakeEnvironment.TIMING,
+                timing.toString(),
+                FakeEnvironment.TRUST,
+                FakeEnvironment.TRUSTED),
+            24 * 3600);
   }
 
-  static final String SHOW_HELP = """
+  static final String SHOW_HELP =
+      """
       usage: agentdouble show TAPE...
 
       Prints a readable timeline of each tape (a file, or builtin:NAME for a built-in tape): time, stream, event type, tool and a short text.
@@ -178,8 +224,11 @@ public final class Commands {
         err.println("agentdouble: " + e.getMessage());
         status = FAILED;
       } catch (OutOfMemoryError e) {
-        err.println("agentdouble: " + name + ": cannot be shown in this JVM's memory"
-            + LineReader.memoryHint());
+        err.println(
+            "agentdouble: "
+                + name
+                + ": cannot be shown in this JVM's memory"
+                + LineReader.memoryHint());
         status = FAILED;
       }
     }
@@ -194,7 +243,10 @@ public final class Commands {
     if (Timing.problem(spec).isEmpty()) {
       return Timing.parse(spec);
     }
-    throw new UsageException("--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
-        + "or max-gap:MS (e.g. max-gap:100), was '" + spec + "'");
+    throw new UsageException(
+        "--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
+            + "or max-gap:MS (e.g. max-gap:100), was '"
+            + spec
+            + "'");
   }
 }

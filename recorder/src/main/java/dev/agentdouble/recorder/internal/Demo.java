@@ -1,8 +1,8 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.UsageException;
-import dev.agentdouble.contract.Timing;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.recorder.command.UsageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -17,7 +17,8 @@ import java.util.Map;
  * call, a result) through the real fake agent in each output format, then a failing run.
  */
 final class Demo {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble demo [--timing T]
 
       Replays a built-in run through the fake agent (fake-agent/bin/cursor-agent) in stream-json,
@@ -51,7 +52,8 @@ final class Demo {
       Path failure = extract(dir, "failure.tape.ndjson");
       String launcher = fake.launcher().toString();
       out.println("AgentDouble demo: the fake agent (" + launcher + ")");
-      out.println("replays a tape as the real cursor-agent would run: real pipes, timing, exit codes.");
+      out.println(
+          "replays a tape as the real cursor-agent would run: real pipes, timing, exit codes.");
       int failures = 0;
       for (String format : List.of("stream-json", "json", "text")) {
         failures += show(success, format, "What does cart.ts export?", timing, 0);
@@ -79,13 +81,26 @@ final class Demo {
     out.flush();
     List<String> args = new ArrayList<>(List.of("-p", "--output-format", format, prompt));
     // the demo's runs were recorded in a trusted workspace
-    int status = fake.run(args, Map.of(FakeEnvironment.TAPE, tape.toString(),
-        FakeEnvironment.TIMING, timing.toString(), FakeEnvironment.TRUST,
-        FakeEnvironment.TRUSTED), 60);
+    int status =
+        fake.run(
+            args,
+            Map.of(
+                FakeEnvironment.TAPE,
+                tape.toString(),
+                FakeEnvironment.TIMING,
+                timing.toString(),
+                FakeEnvironment.TRUST,
+                FakeEnvironment.TRUSTED),
+            60);
     out.println("[exit " + status + "]");
     if (status != expected) {
-      err.println("agentdouble: demo: expected exit " + expected + " from the " + format
-          + " run, got " + status);
+      err.println(
+          "agentdouble: demo: expected exit "
+              + expected
+              + " from the "
+              + format
+              + " run, got "
+              + status);
       return 1;
     }
     return 0;
@@ -93,7 +108,8 @@ final class Demo {
 
   private static Path extract(Path dir, String name) throws IOException {
     Path target = dir.resolve(name);
-    try (InputStream in = Demo.class.getResourceAsStream("/dev/agentdouble/recorder/demo/" + name)) {
+    try (InputStream in =
+        Demo.class.getResourceAsStream("/dev/agentdouble/recorder/demo/" + name)) {
       if (in == null) {
         throw new IllegalStateException("built-in demo tape " + name + " is missing from the jar");
       }

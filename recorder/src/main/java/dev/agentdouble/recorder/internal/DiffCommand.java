@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.json.LineReader;
 import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.TapeException;
-import dev.agentdouble.json.LineReader;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -12,7 +12,8 @@ import java.util.List;
  * by frame. Exit status as diff(1) gives it: 0 the same, 1 different, 2 trouble.
  */
 final class DiffCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble diff A B [--timing]
 
       Shows what differs between two tapes (files, or builtin:NAME for built-in tapes): the header
@@ -45,8 +46,7 @@ final class DiffCommand {
       return Commands.OK;
     }
     if (a.positional().size() != 2) {
-      throw new UsageException("diff takes two tapes, A and B; was given "
-          + a.positional().size());
+      throw new UsageException("diff takes two tapes, A and B; was given " + a.positional().size());
     }
     String nameA = a.positional().get(0);
     String nameB = a.positional().get(1);
@@ -59,8 +59,14 @@ final class DiffCommand {
       return Commands.USAGE;
     } catch (OutOfMemoryError e) {
       // never exit 1 (that says "they differ"), nor a stack trace
-      err.println("agentdouble: " + nameA + " and " + nameB + " cannot be compared in this JVM's "
-          + "memory" + LineReader.memoryHint());
+      err.println(
+          "agentdouble: "
+              + nameA
+              + " and "
+              + nameB
+              + " cannot be compared in this JVM's "
+              + "memory"
+              + LineReader.memoryHint());
       return Commands.USAGE;
     }
     String what = timing ? "" : " (timing ignored)";
@@ -71,10 +77,22 @@ final class DiffCommand {
     out.println("--- A " + nameA);
     out.println("+++ B " + nameB);
     result.lines().forEach(out::println);
-    err.println("agentdouble: " + nameA + " and " + nameB + " differ" + what + ": "
-        + count(result.headerFields(), "header field") + ", "
-        + count(result.changed(), "frame") + " changed, "
-        + result.removed() + " removed, " + result.added() + " added");
+    err.println(
+        "agentdouble: "
+            + nameA
+            + " and "
+            + nameB
+            + " differ"
+            + what
+            + ": "
+            + count(result.headerFields(), "header field")
+            + ", "
+            + count(result.changed(), "frame")
+            + " changed, "
+            + result.removed()
+            + " removed, "
+            + result.added()
+            + " added");
     return Commands.FAILED;
   }
 

@@ -1,11 +1,11 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
-import dev.agentdouble.importer.Capture;
 import dev.agentdouble.drift.Drift;
+import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
@@ -19,12 +19,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * {@code agentdouble drift OLD NEW}: the {@link Drift} report between two tapes or folders of
- * tapes (or, with {@code --stdout}, of captured stdout). Exit 0 without drift, 1 with, 2 when the
+ * {@code agentdouble drift OLD NEW}: the {@link Drift} report between two tapes or folders of tapes
+ * (or, with {@code --stdout}, of captured stdout). Exit 0 without drift, 1 with, 2 when the
  * comparison cannot be made, as {@code diff} does.
  */
 final class DriftCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble drift [--stdout] OLD NEW
 
       Compares the shape of the CLI's events in OLD and NEW, never their values: for each event
@@ -54,8 +55,10 @@ final class DriftCommand {
       return Commands.OK;
     }
     if (a.positional().size() != 2) {
-      throw new UsageException("drift takes OLD and NEW, was " + a.positional().size()
-          + (a.positional().size() == 1 ? " path" : " paths"));
+      throw new UsageException(
+          "drift takes OLD and NEW, was "
+              + a.positional().size()
+              + (a.positional().size() == 1 ? " path" : " paths"));
     }
     boolean stdout = a.flag("--stdout");
     try {
@@ -64,12 +67,17 @@ final class DriftCommand {
       Drift.Report report = Drift.compare(old.schema(), now.schema());
       out.print(report.render());
       String sides = " from " + old + " to " + now;
-      err.println("agentdouble: " + (report.isEmpty() ? "no drift" + sides
-          : "drift" + sides + ": " + report.summary()));
+      err.println(
+          "agentdouble: "
+              + (report.isEmpty()
+                  ? "no drift" + sides
+                  : "drift" + sides + ": " + report.summary()));
       return report.isEmpty() ? Commands.OK : Commands.FAILED;
     } catch (TapeException e) {
-      err.println("agentdouble: " + e.getMessage()
-          + (e.line() == 1 ? "; for captured stdout, add --stdout" : ""));
+      err.println(
+          "agentdouble: "
+              + e.getMessage()
+              + (e.line() == 1 ? "; for captured stdout, add --stdout" : ""));
       return Commands.USAGE;
     } catch (CommandFailure e) {
       err.println("agentdouble: " + e.getMessage());
@@ -91,18 +99,23 @@ final class DriftCommand {
       String suffix = stdout ? ".ndjson" : ".tape.ndjson";
       List<Path> files;
       try (Stream<Path> walk = Files.walk(path)) {
-        files = walk.filter(f -> f.getFileName().toString().endsWith(suffix))
-            .filter(Files::isRegularFile)
-            .sorted()
-            .toList();
+        files =
+            walk.filter(f -> f.getFileName().toString().endsWith(suffix))
+                .filter(Files::isRegularFile)
+                .sorted()
+                .toList();
       } catch (IOException | UncheckedIOException e) {
         IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
         throw new CommandFailure(
             name + ": cannot read the folder: " + CommandFailure.reason(cause, name));
       }
       if (files.isEmpty()) {
-        throw new CommandFailure(name + ": no *" + suffix + " files in this folder"
-            + (stdout ? "" : "; for captured stdout, add --stdout"));
+        throw new CommandFailure(
+            name
+                + ": no *"
+                + suffix
+                + " files in this folder"
+                + (stdout ? "" : "; for captured stdout, add --stdout"));
       }
       return new Side(name, files, stdout);
     }
@@ -112,17 +125,18 @@ final class DriftCommand {
      * is in memory at a time.
      */
     Drift.Schema schema() {
-      return Drift.schema(new AbstractCollection<Tape>() {
-        @Override
-        public Iterator<Tape> iterator() {
-          return files.stream().map(Side.this::read).iterator();
-        }
+      return Drift.schema(
+          new AbstractCollection<Tape>() {
+            @Override
+            public Iterator<Tape> iterator() {
+              return files.stream().map(Side.this::read).iterator();
+            }
 
-        @Override
-        public int size() {
-          return files.size();
-        }
-      });
+            @Override
+            public int size() {
+              return files.size();
+            }
+          });
     }
 
     private Tape read(Path file) {

@@ -15,16 +15,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs the fake agent's launcher of an installation as a child process, its stdout and stderr
- * going to the given streams: inherited when those are the process's own {@code System.out} and
- * {@code System.err} (the child writes straight to them, timing untouched), else copied as they
- * arrive.
+ * Runs the fake agent's launcher of an installation as a child process, its stdout and stderr going
+ * to the given streams: inherited when those are the process's own {@code System.out} and {@code
+ * System.err} (the child writes straight to them, timing untouched), else copied as they arrive.
  */
 public final class FakeRun {
   /** The variables besides the tape and timing that change what a run does. */
-  static final List<String> SETTINGS = List.of(FakeEnvironment.TAPES,
-      FakeEnvironment.PROFILE, FakeEnvironment.TEXT_STYLE, FakeEnvironment.EPOCH_MS,
-      FakeEnvironment.JOURNAL, FakeEnvironment.TRUST, FakeEnvironment.STATE_DIR);
+  static final List<String> SETTINGS =
+      List.of(
+          FakeEnvironment.TAPES,
+          FakeEnvironment.PROFILE,
+          FakeEnvironment.TEXT_STYLE,
+          FakeEnvironment.EPOCH_MS,
+          FakeEnvironment.JOURNAL,
+          FakeEnvironment.TRUST,
+          FakeEnvironment.STATE_DIR);
 
   private final Optional<Path> home;
   private final PrintStream out;
@@ -47,8 +52,8 @@ public final class FakeRun {
   }
 
   /**
-   * The same runs, but blind to the caller's {@link #SETTINGS} ({@code AGENTDOUBLE_PROFILE} and
-   * the like), so they behave the same in every shell.
+   * The same runs, but blind to the caller's {@link #SETTINGS} ({@code AGENTDOUBLE_PROFILE} and the
+   * like), so they behave the same in every shell.
    */
   public FakeRun hermetic() {
     return new FakeRun(home, out, err, true);
@@ -57,23 +62,27 @@ public final class FakeRun {
   /** The fake agent launcher of this installation. */
   public Path launcher() {
     if (home.isEmpty()) {
-      throw new IllegalStateException("the installation's folder is unknown (system property "
-          + "agentdouble.home is not set): run agentdouble through its launcher, ./agentdouble");
+      throw new IllegalStateException(
+          "the installation's folder is unknown (system property "
+              + "agentdouble.home is not set): run agentdouble through its launcher, ./agentdouble");
     }
     Path launcher = home.get().resolve("fake-agent").resolve("bin").resolve("cursor-agent");
     if (!Files.isExecutable(launcher)) {
-      throw new IllegalStateException(launcher + ": missing or not executable; is "
-          + home.get() + " an AgentDouble installation?");
+      throw new IllegalStateException(
+          launcher
+              + ": missing or not executable; is "
+              + home.get()
+              + " an AgentDouble installation?");
     }
     return launcher;
   }
 
   /**
    * Runs {@code cursor-agent ARGS} with {@code env} added and stdin from /dev/null; returns its
-   * status (128 + n when it died by signal n), or -1 when it was killed after
-   * {@code timeoutSeconds}. SIGINT and SIGTERM to this process meanwhile go to the fake (it
-   * aborts with 130, or dies by SIGTERM), whose status is then returned; were this process killed
-   * outright, the fake ends by itself ({@code docs/guarantees.md}).
+   * status (128 + n when it died by signal n), or -1 when it was killed after {@code
+   * timeoutSeconds}. SIGINT and SIGTERM to this process meanwhile go to the fake (it aborts with
+   * 130, or dies by SIGTERM), whose status is then returned; were this process killed outright, the
+   * fake ends by itself ({@code docs/guarantees.md}).
    */
   public int run(List<String> args, Map<String, String> env, long timeoutSeconds)
       throws IOException, InterruptedException {
@@ -81,8 +90,9 @@ public final class FakeRun {
     command.add(launcher().toString());
     command.addAll(args);
     boolean inherit = out == System.out && err == System.err;
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     if (inherit) {
       pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
           .redirectError(ProcessBuilder.Redirect.INHERIT);
@@ -119,18 +129,21 @@ public final class FakeRun {
 
   /** Copies {@code from} to {@code to} on a daemon thread, flushing after every read. */
   private static Thread copy(InputStream from, PrintStream to, String name) {
-    Thread t = new Thread(() -> {
-      byte[] buffer = new byte[8192];
-      try (from) {
-        int n;
-        while ((n = from.read(buffer)) != -1) {
-          to.write(buffer, 0, n);
-          to.flush();
-        }
-      } catch (IOException e) {
-        // the child's end went away: nothing more to copy
-      }
-    }, name);
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[8192];
+              try (from) {
+                int n;
+                while ((n = from.read(buffer)) != -1) {
+                  to.write(buffer, 0, n);
+                  to.flush();
+                }
+              } catch (IOException e) {
+                // the child's end went away: nothing more to copy
+              }
+            },
+            name);
     t.setDaemon(true);
     t.start();
     return t;

@@ -1,10 +1,10 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.importer.Capture;
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
+import dev.agentdouble.recorder.command.UsageException;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
@@ -19,7 +19,8 @@ import java.util.Optional;
 
 /** {@code agentdouble import}: a captured run (stdout, stderr, ending) to a tape. */
 final class ImportCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw]
                                 [--output-format F] [--cli-version V] --out TAPE
 
@@ -45,22 +46,34 @@ final class ImportCommand {
   }
 
   int run(List<String> args) throws IOException {
-    Args a = Args.parse(args, List.of("--stdout", "--stderr", "--exit", "--signal", "--out",
-        "--output-format", "--cli-version"), List.of("--raw"));
+    Args a =
+        Args.parse(
+            args,
+            List.of(
+                "--stdout",
+                "--stderr",
+                "--exit",
+                "--signal",
+                "--out",
+                "--output-format",
+                "--cli-version"),
+            List.of("--raw"));
     if (a.help()) {
       out.print(HELP);
       return Commands.OK;
     }
     if (!a.positional().isEmpty()) {
       String word = a.positional().get(0);
-      String hint = a.value("--stdout").isEmpty() ? "; did you mean --stdout " + word + "?"
-          : a.value("--out").isEmpty() ? "; did you mean --out " + word + "?" : "";
+      String hint =
+          a.value("--stdout").isEmpty()
+              ? "; did you mean --stdout " + word + "?"
+              : a.value("--out").isEmpty() ? "; did you mean --out " + word + "?" : "";
       throw new UsageException("import takes no positional arguments, was '" + word + "'" + hint);
     }
-    String stdoutFile = a.value("--stdout").orElseThrow(
-        () -> new UsageException("import needs --stdout FILE"));
-    String target = a.value("--out").orElseThrow(
-        () -> new UsageException("import needs --out TAPE"));
+    String stdoutFile =
+        a.value("--stdout").orElseThrow(() -> new UsageException("import needs --stdout FILE"));
+    String target =
+        a.value("--out").orElseThrow(() -> new UsageException("import needs --out TAPE"));
     if (a.value("--exit").isPresent() && a.value("--signal").isPresent()) {
       throw new UsageException("give --exit or --signal, not both");
     }
@@ -69,21 +82,32 @@ final class ImportCommand {
     ImportOptions.Builder options = ImportOptions.builder().raw(a.flag("--raw"));
     if (a.value("--output-format").isPresent()) {
       String f = a.value("--output-format").get();
-      options.outputFormat(OutputFormat.fromCliName(f).orElseThrow(() -> new UsageException(
-          "--output-format must be text, json or stream-json, was '" + f + "'")));
+      options.outputFormat(
+          OutputFormat.fromCliName(f)
+              .orElseThrow(
+                  () ->
+                      new UsageException(
+                          "--output-format must be text, json or stream-json, was '" + f + "'")));
     }
     a.value("--cli-version").ifPresent(options::cliVersion);
     options.importedAt(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     byte[] stdout = UserFile.read(stdoutFile);
-    byte[] stderr = a.value("--stderr").isPresent()
-        ? UserFile.read(a.value("--stderr").get()) : new byte[0];
-    Capture capture = signal != null
-        ? Capture.killed(stdout, stderr, signal)
-        : Capture.exited(stdout, stderr, exit);
+    byte[] stderr =
+        a.value("--stderr").isPresent() ? UserFile.read(a.value("--stderr").get()) : new byte[0];
+    Capture capture =
+        signal != null
+            ? Capture.killed(stdout, stderr, signal)
+            : Capture.exited(stdout, stderr, exit);
     Tape tape = Importer.importRun(capture, options.build());
     UserFile.write(tape, target);
-    err.println("agentdouble: wrote " + target + " (" + tape.frames().size() + " frames, "
-        + (a.flag("--raw") ? "raw" : "vars: " + varNames(tape)) + ")");
+    err.println(
+        "agentdouble: wrote "
+            + target
+            + " ("
+            + tape.frames().size()
+            + " frames, "
+            + (a.flag("--raw") ? "raw" : "vars: " + varNames(tape))
+            + ")");
     return Commands.OK;
   }
 
@@ -113,15 +137,20 @@ final class ImportCommand {
     String name = value.toUpperCase(Locale.ROOT);
     Optional<String> signal;
     if (!name.isEmpty() && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      signal = name.length() > 3 ? Optional.empty()
-          : Frame.Kill.signalName(Integer.parseInt(name));
+      signal = name.length() > 3 ? Optional.empty() : Frame.Kill.signalName(Integer.parseInt(name));
     } else {
       String full = name.startsWith("SIG") ? name : "SIG" + name;
       signal = Frame.Kill.SIGNALS.contains(full) ? Optional.of(full) : Optional.empty();
     }
-    return signal.orElseThrow(() -> new UsageException("--signal '" + value + "' is not a "
-        + "signal a tape can end with; use one of " + String.join(", ", signals())
-        + " (also without SIG, or by number)"));
+    return signal.orElseThrow(
+        () ->
+            new UsageException(
+                "--signal '"
+                    + value
+                    + "' is not a "
+                    + "signal a tape can end with; use one of "
+                    + String.join(", ", signals())
+                    + " (also without SIG, or by number)"));
   }
 
   private static List<String> signals() {

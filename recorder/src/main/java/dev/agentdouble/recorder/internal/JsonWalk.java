@@ -20,8 +20,8 @@ public final class JsonWalk {
   /** Where a token stands. */
   public interface Place {
     /**
-     * The path from the root: field names ({@code String}) and array indexes ({@code Integer}).
-     * For a field name token it ends with that name; for a value, with the key or index it stands
+     * The path from the root: field names ({@code String}) and array indexes ({@code Integer}). For
+     * a field name token it ends with that name; for a value, with the key or index it stands
      * under.
      */
     List<Object> path();
@@ -50,18 +50,19 @@ public final class JsonWalk {
     // per open container: 'O' or 'A'; the key raw text of each open object's current field
     StringBuilder kinds = new StringBuilder();
     List<String> keys = new ArrayList<>();
-    Place place = new Place() {
-      @Override
-      public List<Object> path() {
-        return view;
-      }
+    Place place =
+        new Place() {
+          @Override
+          public List<Object> path() {
+            return view;
+          }
 
-      @Override
-      public String keyRaw() {
-        int top = kinds.length() - 1;
-        return top >= 0 && kinds.charAt(top) == 'O' ? keys.get(top) : "";
-      }
-    };
+          @Override
+          public String keyRaw() {
+            int top = kinds.length() - 1;
+            return top >= 0 && kinds.charAt(top) == 'O' ? keys.get(top) : "";
+          }
+        };
     JsonCursor.Token token;
     while ((token = c.next()) != null) {
       switch (token) {
@@ -102,8 +103,10 @@ public final class JsonWalk {
         sb.append('[').append(i).append(']');
       } else {
         String name = (String) segment;
-        boolean plain = !name.isEmpty() && name.chars().allMatch(
-            ch -> Character.isLetterOrDigit(ch) || ch == '_' || ch == '-');
+        boolean plain =
+            !name.isEmpty()
+                && name.chars()
+                    .allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_' || ch == '-');
         if (plain) {
           if (sb.length() > 0) {
             sb.append('.');

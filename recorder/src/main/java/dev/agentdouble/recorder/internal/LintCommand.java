@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.lint.Finding;
 import dev.agentdouble.lint.Linter;
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
 import java.io.PrintStream;
@@ -14,7 +14,8 @@ import java.util.List;
  * finding, {@code FILE:LINE: severity [code] message}; exit 1 when any tape has an error.
  */
 final class LintCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble lint [--excerpt] TAPE...
 
       Checks each tape (a file, or builtin:NAME for a built-in tape) against the tape format and
@@ -59,8 +60,16 @@ final class LintCommand {
         continue;
       }
       for (Finding f : Linter.lint(tape, scope)) {
-        out.println(name + ":" + f.line() + ": " + (f.isError() ? "error" : "warning") + " ["
-            + f.code() + "] " + f.message());
+        out.println(
+            name
+                + ":"
+                + f.line()
+                + ": "
+                + (f.isError() ? "error" : "warning")
+                + " ["
+                + f.code()
+                + "] "
+                + f.message());
         if (f.isError()) {
           errors++;
         } else {
@@ -68,10 +77,14 @@ final class LintCommand {
         }
       }
     }
-    err.println("agentdouble: linted " + a.positional().size()
-        + (a.positional().size() == 1 ? " tape: " : " tapes: ") + errors
-        + (errors == 1 ? " error, " : " errors, ") + warnings
-        + (warnings == 1 ? " warning" : " warnings"));
+    err.println(
+        "agentdouble: linted "
+            + a.positional().size()
+            + (a.positional().size() == 1 ? " tape: " : " tapes: ")
+            + errors
+            + (errors == 1 ? " error, " : " errors, ")
+            + warnings
+            + (warnings == 1 ? " warning" : " warnings"));
     return errors == 0 ? Commands.OK : Commands.FAILED;
   }
 }

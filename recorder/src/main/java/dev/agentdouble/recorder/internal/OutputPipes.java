@@ -4,8 +4,8 @@ import dev.agentdouble.files.TempOwner;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,13 +17,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * The pipes a recorded command writes its stdout and stderr to: named pipes whose read ends belong
  * to the recorder alone, so they stay open until every process holding a write end (the command,
- * and whatever it started that inherited them) has closed it. The pipes the JVM makes for a
- * {@link Process} would not do: the JVM closes their read ends as soon as the command exits, and
- * what a process it started writes after that is lost, and kills that process (SIGPIPE).
+ * and whatever it started that inherited them) has closed it. The pipes the JVM makes for a {@link
+ * Process} would not do: the JVM closes their read ends as soon as the command exits, and what a
+ * process it started writes after that is lost, and kills that process (SIGPIPE).
  *
  * <p>The pipes are made in a folder of their own ({@code .agentdouble-PID-START-N.pipes}, owner
- * only) and unlinked as soon as the command has its write ends; a recorder killed in between
- * leaves the folder to the next one ({@link TempOwner#removeStale}).
+ * only) and unlinked as soon as the command has its write ends; a recorder killed in between leaves
+ * the folder to the next one ({@link TempOwner#removeStale}).
  */
 final class OutputPipes implements AutoCloseable {
   private final Path folder;
@@ -31,11 +31,12 @@ final class OutputPipes implements AutoCloseable {
   private final Path stderrPath;
   private final FileChannel stdout;
   private final FileChannel stderr;
+
   /** Write ends held open while the command starts, so opening the read ends does not block. */
   private final List<RandomAccessFile> held;
 
-  private OutputPipes(Path folder, FileChannel stdout, FileChannel stderr,
-      List<RandomAccessFile> held) {
+  private OutputPipes(
+      Path folder, FileChannel stdout, FileChannel stderr, List<RandomAccessFile> held) {
     this.folder = folder;
     this.stdoutPath = folder.resolve("stdout");
     this.stderrPath = folder.resolve("stderr");
@@ -47,8 +48,8 @@ final class OutputPipes implements AutoCloseable {
   /** Makes the two pipes in {@code dir} and opens their read ends. */
   static OutputPipes open(Path dir) throws IOException {
     Path folder = dir.resolve("." + TempOwner.current().tag() + ".pipes");
-    Files.createDirectory(folder,
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.createDirectory(
+        folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     List<RandomAccessFile> held = new ArrayList<>();
     List<FileChannel> opened = new ArrayList<>();
     try {
@@ -78,8 +79,11 @@ final class OutputPipes implements AutoCloseable {
     for (Path fifo : fifos) {
       command.add(fifo.toString());
     }
-    Process p = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     try {
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -117,9 +121,9 @@ final class OutputPipes implements AutoCloseable {
   }
 
   /**
-   * The command has been started (or failed to be): its write ends are its own now. Lets go of
-   * the recorder's write ends, so the read ends see the end of the output when the command's
-   * processes have closed theirs, and unlinks the pipes.
+   * The command has been started (or failed to be): its write ends are its own now. Lets go of the
+   * recorder's write ends, so the read ends see the end of the output when the command's processes
+   * have closed theirs, and unlinks the pipes.
    */
   void started() throws IOException {
     IOException failure = null;

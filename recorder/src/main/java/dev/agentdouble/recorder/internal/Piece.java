@@ -1,8 +1,8 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.tape.Frame;
-import dev.agentdouble.tape.TapeWriter;
 import dev.agentdouble.tape.FrameLine;
+import dev.agentdouble.tape.TapeWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

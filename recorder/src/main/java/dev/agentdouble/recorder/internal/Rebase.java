@@ -9,7 +9,6 @@ import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -35,12 +34,14 @@ public final class Rebase {
   public record Canon(String sessionId, String cwd, String home, long epochMs) {}
 
   /** What the recorder knows about the run; each empty where it does not. */
-  public record Known(Optional<String> cwd, Optional<String> home, Optional<String> prompt,
-      OptionalLong epochMs) {}
+  public record Known(
+      Optional<String> cwd, Optional<String> home, Optional<String> prompt, OptionalLong epochMs) {}
 
   private final Canon canon;
+
   /** The stdout JSON lines seen so far, and which of them are user events (by their number). */
   private int lines;
+
   private final BitSet userLines = new BitSet();
 
   // found by the scan
@@ -85,8 +86,12 @@ public final class Rebase {
     private final int minRaw;
     private final int maxRaw;
 
-    private Plan(StringRules rules, Map<String, String> idMap, long shift,
-        Optional<String> prompt, Header header) {
+    private Plan(
+        StringRules rules,
+        Map<String, String> idMap,
+        long shift,
+        Optional<String> prompt,
+        Header header) {
       this.rules = rules;
       this.idMap = idMap;
       this.shift = shift;
@@ -108,9 +113,19 @@ public final class Rebase {
      */
     UnaryOperator<Piece> rewriting() {
       int[] line = {0};
-      return piece -> piece.kind() != Piece.Kind.JSON ? piece
-          : piece.with(rewrite(piece.bytes(), userLines.get(line[0]++), rules, idMap, shift,
-              prompt, minRaw, maxRaw));
+      return piece ->
+          piece.kind() != Piece.Kind.JSON
+              ? piece
+              : piece.with(
+                  rewrite(
+                      piece.bytes(),
+                      userLines.get(line[0]++),
+                      rules,
+                      idMap,
+                      shift,
+                      prompt,
+                      minRaw,
+                      maxRaw));
     }
   }
 
@@ -122,11 +137,13 @@ public final class Rebase {
     byte[] json = piece.bytes();
     int hints = hints(json);
     // what is asked of every line is whether it is a user event; the rest, until found
-    boolean needed = (hints & (USER | ESCAPE)) != 0
-        || (initSessionId.isEmpty() && initCwd.isEmpty()) || firstSessionId.isEmpty()
-        || derivedEpoch.isEmpty();
-    EventFields event = needed ? EventFields.read(json, 0, json.length, userText.isEmpty())
-        : EventFields.NONE;
+    boolean needed =
+        (hints & (USER | ESCAPE)) != 0
+            || (initSessionId.isEmpty() && initCwd.isEmpty())
+            || firstSessionId.isEmpty()
+            || derivedEpoch.isEmpty();
+    EventFields event =
+        needed ? EventFields.read(json, 0, json.length, userText.isEmpty()) : EventFields.NONE;
     if (event.isUser()) {
       userLines.set(lines);
     }
@@ -147,22 +164,24 @@ public final class Rebase {
     if ((hints & (ID_KEY | ESCAPE)) == 0) {
       return; // no field names an id (a key written with escapes is looked at, to be sure)
     }
-    walk(json, (c, token, place) -> {
-      if (token != JsonCursor.Token.STRING) {
-        return;
-      }
-      List<Object> path = place.path();
-      // the key as text, escapes decoded
-      Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
-      switch (key instanceof String name ? name : "") {
-        case "request_id" -> ids.request(c.text());
-        case "model_call_id" -> ids.modelCall(c.text());
-        case "call_id", "toolCallId" -> ids.call(c.text());
-        default -> {
-          // not an id
-        }
-      }
-    });
+    walk(
+        json,
+        (c, token, place) -> {
+          if (token != JsonCursor.Token.STRING) {
+            return;
+          }
+          List<Object> path = place.path();
+          // the key as text, escapes decoded
+          Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
+          switch (key instanceof String name ? name : "") {
+            case "request_id" -> ids.request(c.text());
+            case "model_call_id" -> ids.modelCall(c.text());
+            case "call_id", "toolCallId" -> ids.call(c.text());
+            default -> {
+              // not an id
+            }
+          }
+        });
   }
 
   private static final int USER = 1;
@@ -181,9 +200,11 @@ public final class Rebase {
       byte b = json[i];
       if (b == '"') {
         byte before = json[i - 1];
-        if (before == 'd' && (endsWith(json, i, "\"request_id")
-            || endsWith(json, i, "\"model_call_id") || endsWith(json, i, "\"call_id")
-            || endsWith(json, i, "\"toolCallId"))) {
+        if (before == 'd'
+            && (endsWith(json, i, "\"request_id")
+                || endsWith(json, i, "\"model_call_id")
+                || endsWith(json, i, "\"call_id")
+                || endsWith(json, i, "\"toolCallId"))) {
           hints |= ID_KEY;
         } else if (before == 'r' && endsWith(json, i, "\"user")) {
           hints |= USER;
@@ -210,41 +231,62 @@ public final class Rebase {
   }
 
   /**
-   * The plan, once every piece was {@link #scan scanned}: the header's vars and the values
-   * rebased. {@code source} is gone through again (only the lines that may matter are parsed) to
-   * check that replay gives every string back.
+   * The plan, once every piece was {@link #scan scanned}: the header's vars and the values rebased.
+   * {@code source} is gone through again (only the lines that may matter are parsed) to check that
+   * replay gives every string back.
    */
   Plan plan(Header h, Known known, Piece.Source source) throws IOException {
     Vars recorded = h.vars();
-    Optional<String> sessionId = recorded.sessionId().or(() -> initSessionId)
-        .or(() -> firstSessionId).filter(id -> id.length() >= CanonicalIds.MIN_LENGTH);
-    Optional<String> cwd = folder(known.cwd()).or(() -> folder(recorded.cwd()))
-        .or(() -> folder(initCwd));
+    Optional<String> sessionId =
+        recorded
+            .sessionId()
+            .or(() -> initSessionId)
+            .or(() -> firstSessionId)
+            .filter(id -> id.length() >= CanonicalIds.MIN_LENGTH);
+    Optional<String> cwd =
+        folder(known.cwd()).or(() -> folder(recorded.cwd())).or(() -> folder(initCwd));
     Optional<String> home = folder(known.home()).or(() -> folder(recorded.home()));
-    Optional<String> prompt = known.prompt().or(recorded::prompt)
-        .or(() -> userText.filter(t -> !t.isEmpty()));
-    OptionalLong epoch = known.epochMs().isPresent() ? known.epochMs()
-        : recorded.epochMs().isPresent() ? recorded.epochMs() : derivedEpoch;
+    Optional<String> prompt =
+        known.prompt().or(recorded::prompt).or(() -> userText.filter(t -> !t.isEmpty()));
+    OptionalLong epoch =
+        known.epochMs().isPresent()
+            ? known.epochMs()
+            : recorded.epochMs().isPresent() ? recorded.epochMs() : derivedEpoch;
 
     // which of sessionId, cwd, home can be rebased so that replay gives every string back
     StringRules rules = rules(sessionId, cwd, home, prompt, source);
-    boolean rebaseSession = sessionId.isPresent() && rules.applyText(sessionId.get())
-        .equals(canon.sessionId());
+    boolean rebaseSession =
+        sessionId.isPresent() && rules.applyText(sessionId.get()).equals(canon.sessionId());
     boolean rebaseCwd = cwd.isPresent() && rules.applyText(cwd.get()).equals(canon.cwd());
     boolean rebaseHome = home.isPresent() && rules.applyText(home.get()).equals(canon.home());
 
     long shift = epoch.isPresent() ? canon.epochMs() - epoch.getAsLong() : 0;
-    Vars vars = new Vars(
-        sessionId.map(id -> rebaseSession ? canon.sessionId() : id),
-        cwd.map(c -> rebaseCwd ? canon.cwd() : c),
-        home.map(c -> rebaseHome ? canon.home() : c),
-        prompt,
-        epoch.isPresent() ? OptionalLong.of(canon.epochMs()) : OptionalLong.empty(),
-        recorded.extras());
+    Vars vars =
+        new Vars(
+            sessionId.map(id -> rebaseSession ? canon.sessionId() : id),
+            cwd.map(c -> rebaseCwd ? canon.cwd() : c),
+            home.map(c -> rebaseHome ? canon.home() : c),
+            prompt,
+            epoch.isPresent() ? OptionalLong.of(canon.epochMs()) : OptionalLong.empty(),
+            recorded.extras());
     List<String> argv = h.argv().stream().map(a -> argvElement(a, rules)).toList();
-    Header header = new Header(h.version(), h.cli(), h.cliVersion(), h.profile(), argv,
-        h.outputFormat(), h.textStyle(), h.recordedAt(), h.importedAt(), h.source(), h.recorder(),
-        h.varied(), vars, h.match(), h.extras());
+    Header header =
+        new Header(
+            h.version(),
+            h.cli(),
+            h.cliVersion(),
+            h.profile(),
+            argv,
+            h.outputFormat(),
+            h.textStyle(),
+            h.recordedAt(),
+            h.importedAt(),
+            h.source(),
+            h.recorder(),
+            h.varied(),
+            vars,
+            h.match(),
+            h.extras());
     return new Plan(rules, ids.all(), shift, prompt, header);
   }
 
@@ -260,11 +302,15 @@ public final class Rebase {
 
   /**
    * The rules from recorded to canonical values: as many of sessionId, cwd and home as can be
-   * rebased without a replay mistaking some other string for a canonical value (a tape that
-   * already mentions {@code /workspace}, say, keeps its recorded cwd).
+   * rebased without a replay mistaking some other string for a canonical value (a tape that already
+   * mentions {@code /workspace}, say, keeps its recorded cwd).
    */
-  private StringRules rules(Optional<String> sessionId, Optional<String> cwd,
-      Optional<String> home, Optional<String> prompt, Piece.Source source)
+  private StringRules rules(
+      Optional<String> sessionId,
+      Optional<String> cwd,
+      Optional<String> home,
+      Optional<String> prompt,
+      Piece.Source source)
       throws IOException {
     // bit 1: sessionId, 2: cwd, 4: home; more rebased is better
     for (int mask : new int[] {7, 3, 5, 6, 1, 2, 4, 0}) {
@@ -298,85 +344,110 @@ public final class Rebase {
     needles.addAll(back.needles(true));
     boolean[] ok = {true};
     int[] line = {0};
-    source.forEach(piece -> {
-      if (piece.kind() != Piece.Kind.JSON) {
-        return;
-      }
-      byte[] json = piece.bytes();
-      boolean user = userLines.get(line[0]++);
-      if (!ok[0] || !StringRules.mayOccurIn(json, needles)) {
-        return;
-      }
-      walk(json, (c, token, place) -> {
-        if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
-          return;
-        }
-        if (!rules.mayMatch(json, c.tokenStart(), c.tokenEnd())
-            && !back.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
-          return;
-        }
-        String raw = c.raw();
-        String written = isPrompt(user, token, place, c, prompt) ? raw
-            : rules.applyRaw(raw).orElse(raw);
-        if (!back.applyRaw(written).orElse(written).equals(raw)) {
-          ok[0] = false;
-        }
-      });
-    });
+    source.forEach(
+        piece -> {
+          if (piece.kind() != Piece.Kind.JSON) {
+            return;
+          }
+          byte[] json = piece.bytes();
+          boolean user = userLines.get(line[0]++);
+          if (!ok[0] || !StringRules.mayOccurIn(json, needles)) {
+            return;
+          }
+          walk(
+              json,
+              (c, token, place) -> {
+                if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
+                  return;
+                }
+                if (!rules.mayMatch(json, c.tokenStart(), c.tokenEnd())
+                    && !back.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
+                  return;
+                }
+                String raw = c.raw();
+                String written =
+                    isPrompt(user, token, place, c, prompt) ? raw : rules.applyRaw(raw).orElse(raw);
+                if (!back.applyRaw(written).orElse(written).equals(raw)) {
+                  ok[0] = false;
+                }
+              });
+        });
     return ok[0];
   }
 
-  private byte[] rewrite(byte[] json, boolean user, StringRules rules,
-      Map<String, String> idMap, long shift, Optional<String> prompt, int minRaw, int maxRaw) {
+  private byte[] rewrite(
+      byte[] json,
+      boolean user,
+      StringRules rules,
+      Map<String, String> idMap,
+      long shift,
+      Optional<String> prompt,
+      int minRaw,
+      int maxRaw) {
     JsonWalk.Splice splice = new JsonWalk.Splice();
-    walk(json, (c, token, place) -> {
-      if (token == JsonCursor.Token.NUMBER) {
-        if (shift != 0 && place.keyRaw().equals(TIMESTAMP_MS) && c.isInteger()
-            && c.raw().replace("-", "").length() <= 18) {
-          splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(c.longValue() + shift));
-        }
-        return;
-      }
-      if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
-        return;
-      }
-      if (isPrompt(user, token, place, c, prompt)) {
-        return;
-      }
-      int length = c.tokenEnd() - c.tokenStart();
-      if (!idMap.isEmpty() && length >= minRaw && length <= maxRaw) {
-        String id = idMap.get(c.text());
-        if (id != null) {
-          splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(id));
-          return;
-        }
-      }
-      if (rules.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
-        Optional<String> rebased = rules.applyRaw(c.raw());
-        if (rebased.isPresent()) {
-          splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
-          return;
-        }
-      }
-      if (shift != 0 && token == JsonCursor.Token.STRING && length <= 21
-          && MS_STRINGS.contains(place.keyRaw()) && DIGITS.matcher(c.raw()).matches()) {
-        String raw = c.raw();
-        long ms = Long.parseLong(raw.substring(1, raw.length() - 1));
-        splice.add(c.tokenStart(), c.tokenEnd(), '"' + Long.toString(ms + shift) + '"');
-      }
-    });
+    walk(
+        json,
+        (c, token, place) -> {
+          if (token == JsonCursor.Token.NUMBER) {
+            if (shift != 0
+                && place.keyRaw().equals(TIMESTAMP_MS)
+                && c.isInteger()
+                && c.raw().replace("-", "").length() <= 18) {
+              splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(c.longValue() + shift));
+            }
+            return;
+          }
+          if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
+            return;
+          }
+          if (isPrompt(user, token, place, c, prompt)) {
+            return;
+          }
+          int length = c.tokenEnd() - c.tokenStart();
+          if (!idMap.isEmpty() && length >= minRaw && length <= maxRaw) {
+            String id = idMap.get(c.text());
+            if (id != null) {
+              splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(id));
+              return;
+            }
+          }
+          if (rules.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
+            Optional<String> rebased = rules.applyRaw(c.raw());
+            if (rebased.isPresent()) {
+              splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
+              return;
+            }
+          }
+          if (shift != 0
+              && token == JsonCursor.Token.STRING
+              && length <= 21
+              && MS_STRINGS.contains(place.keyRaw())
+              && DIGITS.matcher(c.raw()).matches()) {
+            String raw = c.raw();
+            long ms = Long.parseLong(raw.substring(1, raw.length() - 1));
+            splice.add(c.tokenStart(), c.tokenEnd(), '"' + Long.toString(ms + shift) + '"');
+          }
+        });
     return splice.isEmpty() ? json : splice.apply(json, 0, json.length);
   }
 
   /** Whether the token is the user event's prompt, which replay replaces by its own rule. */
-  private static boolean isPrompt(boolean user, JsonCursor.Token token, JsonWalk.Place place,
-      JsonCursor c, Optional<String> prompt) throws JsonCursor.Malformed {
+  private static boolean isPrompt(
+      boolean user,
+      JsonCursor.Token token,
+      JsonWalk.Place place,
+      JsonCursor c,
+      Optional<String> prompt)
+      throws JsonCursor.Malformed {
     if (!user || prompt.isEmpty() || token != JsonCursor.Token.STRING) {
       return false;
     }
     List<Object> path = place.path();
-    return path.size() == 4 && "message".equals(path.get(0)) && "content".equals(path.get(1))
-        && path.get(2) instanceof Integer && "text".equals(path.get(3))
+    return path.size() == 4
+        && "message".equals(path.get(0))
+        && "content".equals(path.get(1))
+        && path.get(2) instanceof Integer
+        && "text".equals(path.get(3))
         && prompt.get().equals(c.text());
   }
 

@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.files.TempOwner;
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
@@ -39,7 +39,8 @@ import java.util.regex.PatternSyntaxException;
  * through as they come, and writes what it captured — every read, with its time — as a tape.
  */
 final class RecordCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble record [--out FILE | --into DIR] [--raw] [--redact REGEX]... [--quiet]
                                 [--grace MS] -- COMMAND ARGS...
 
@@ -66,6 +67,7 @@ final class RecordCommand {
    * process it started still holds them open (by default; {@code --grace MS}).
    */
   static final long GRACE_MS = 3_000;
+
   static final long MAX_GRACE_MS = 24L * 3600 * 1000;
   static final int NOT_EXECUTABLE = ExitStatus.CANNOT_RUN;
   static final int NOT_FOUND = ExitStatus.NOT_FOUND;
@@ -90,11 +92,13 @@ final class RecordCommand {
 
   /** A read's tag in the capture spool: which stream, and whether it continues a write. */
   private static final int STDOUT = 1;
+
   private static final int CONTINUES = 2;
 
   int run(List<String> args) throws InterruptedException {
-    Args a = Args.parse(args, List.of("--out", "--into", "--redact", "--grace"),
-        List.of("--raw", "--quiet"));
+    Args a =
+        Args.parse(
+            args, List.of("--out", "--into", "--redact", "--grace"), List.of("--raw", "--quiet"));
     if (a.help()) {
       out.print(HELP);
       return Commands.OK;
@@ -107,8 +111,8 @@ final class RecordCommand {
       try {
         redact.add(Pattern.compile(regex));
       } catch (PatternSyntaxException e) {
-        throw new UsageException("--redact " + regex + " is not a valid regular expression: "
-            + e.getDescription());
+        throw new UsageException(
+            "--redact " + regex + " is not a valid regular expression: " + e.getDescription());
       }
     }
     long graceMs = a.value("--grace").map(RecordCommand::grace).orElse(GRACE_MS);
@@ -118,22 +122,32 @@ final class RecordCommand {
     }
     Instant recordedAt = Instant.now();
     Optional<Path> into = a.value("--into").map(Path::of);
-    Path target = a.value("--out").map(Path::of).orElseGet(() -> into
-        .map(dir -> dir.resolve("<time>-<prompt>-<hash>.tape.ndjson"))
-        .orElse(Path.of("recording-" + STAMP.format(recordedAt) + ".tape.ndjson")));
+    Path target =
+        a.value("--out")
+            .map(Path::of)
+            .orElseGet(
+                () ->
+                    into.map(dir -> dir.resolve("<time>-<prompt>-<hash>.tape.ndjson"))
+                        .orElse(Path.of("recording-" + STAMP.format(recordedAt) + ".tape.ndjson")));
     // --into: the name is made once the run is redacted, from its redacted header, never from
     // the command line as given (a key in argv, a prompt a --redact pattern matches)
-    Function<Header, Path> tapeFile = into.<Function<Header, Path>>map(
-        dir -> clean -> dir.resolve(nameFor(clean, recordedAt))).orElse(clean -> target);
+    Function<Header, Path> tapeFile =
+        into.<Function<Header, Path>>map(dir -> clean -> dir.resolve(nameFor(clean, recordedAt)))
+            .orElse(clean -> target);
 
     // a paid run is never made only to be thrown away: the tape's folder must take files first
     Spool captured;
     try {
       captured = Spool.in(folderFor(target));
     } catch (IOException e) {
-      err.println("agentdouble: record: cannot write " + into.map(Path::toString)
-          .orElse(target.toString()) + ": " + CommandFailure.reason(e, "") + "; " + command.get(0)
-          + " was not run");
+      err.println(
+          "agentdouble: record: cannot write "
+              + into.map(Path::toString).orElse(target.toString())
+              + ": "
+              + CommandFailure.reason(e, "")
+              + "; "
+              + command.get(0)
+              + " was not run");
       return RECORDER_FAILED;
     }
     String cliVersion = cliVersion(command);
@@ -143,13 +157,17 @@ final class RecordCommand {
       try {
         pipes = pipes(target);
       } catch (IOException e) {
-        err.println("agentdouble: record: cannot make the pipes to read " + command.get(0)
-            + "'s output through: " + CommandFailure.reason(e, "") + "; it was not run");
+        err.println(
+            "agentdouble: record: cannot make the pipes to read "
+                + command.get(0)
+                + "'s output through: "
+                + CommandFailure.reason(e, "")
+                + "; it was not run");
         return RECORDER_FAILED;
       }
       try {
-        return record(a, command, redact, graceMs, target, tapeFile, cliVersion, recordedAt,
-            capture, pipes);
+        return record(
+            a, command, redact, graceMs, target, tapeFile, cliVersion, recordedAt, capture, pipes);
       } finally {
         try {
           pipes.close();
@@ -161,12 +179,21 @@ final class RecordCommand {
   }
 
   /** Runs {@code command} with its output going through {@code pipes}, and writes the tape. */
-  private int record(Args a, List<String> command, List<Pattern> redact, long graceMs,
-      Path target, Function<Header, Path> tapeFile, String cliVersion, Instant recordedAt,
-      Capture capture, OutputPipes pipes)
+  private int record(
+      Args a,
+      List<String> command,
+      List<Pattern> redact,
+      long graceMs,
+      Path target,
+      Function<Header, Path> tapeFile,
+      String cliVersion,
+      Instant recordedAt,
+      Capture capture,
+      OutputPipes pipes)
       throws InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
-    pb.redirectInput(in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
+    pb.redirectInput(
+        in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
     pb.redirectOutput(pipes.stdoutFile());
     pb.redirectError(pipes.stderrFile());
     capture.origin = System.nanoTime();
@@ -178,10 +205,17 @@ final class RecordCommand {
       process = pb.start();
     } catch (IOException e) {
       String m = String.valueOf(e.getMessage());
-      int status = m.contains("error=2,") ? NOT_FOUND : m.contains("error=13,") ? NOT_EXECUTABLE
-          : RECORDER_FAILED;
-      err.println("agentdouble: record: cannot run " + command.get(0) + ": "
-          + (status == NOT_FOUND ? "not found" : status == NOT_EXECUTABLE ? "not executable" : m));
+      int status =
+          m.contains("error=2,")
+              ? NOT_FOUND
+              : m.contains("error=13,") ? NOT_EXECUTABLE : RECORDER_FAILED;
+      err.println(
+          "agentdouble: record: cannot run "
+              + command.get(0)
+              + ": "
+              + (status == NOT_FOUND
+                  ? "not found"
+                  : status == NOT_EXECUTABLE ? "not executable" : m));
       return status;
     } finally {
       try {
@@ -212,19 +246,26 @@ final class RecordCommand {
         join(stdout, System.nanoTime() + STOP_NANOS);
         join(stderr, System.nanoTime() + STOP_NANOS);
         capture.stop();
-        err.println("agentdouble: record: stopped reading " + (outOpen && errOpen
-            ? "stdout and stderr" : outOpen ? "stdout" : "stderr") + " " + graceMs
-            + " ms after " + command.get(0) + " exited: a process it started still holds "
-            + (outOpen && errOpen ? "them" : "it") + " open (--grace MS to wait longer)");
+        err.println(
+            "agentdouble: record: stopped reading "
+                + (outOpen && errOpen ? "stdout and stderr" : outOpen ? "stdout" : "stderr")
+                + " "
+                + graceMs
+                + " ms after "
+                + command.get(0)
+                + " exited: a process it started still holds "
+                + (outOpen && errOpen ? "them" : "it")
+                + " open (--grace MS to wait longer)");
       }
 
-      Header.Builder header = Header.builder()
-          .cli(Path.of(command.get(0)).getFileName().toString())
-          .argv(command.subList(1, command.size()))
-          .outputFormat(outputFormat(command))
-          .recordedAt(recordedAt.toString())
-          .source(Header.Source.RECORDED)
-          .recorder("agentdouble 0.1.0");
+      Header.Builder header =
+          Header.builder()
+              .cli(Path.of(command.get(0)).getFileName().toString())
+              .argv(command.subList(1, command.size()))
+              .outputFormat(outputFormat(command))
+              .recordedAt(recordedAt.toString())
+              .source(Header.Source.RECORDED)
+              .recorder("agentdouble 0.1.0");
       if (cliVersion != null) {
         header.cliVersion(cliVersion);
       }
@@ -233,16 +274,27 @@ final class RecordCommand {
       }
       Recording.Summary summary;
       long t;
-      try (Recording recording = new Recording(Spool.create(folderFor(target)), env, command,
-          redact, a.flag("--raw"), System.getProperty("user.dir"), recordedAt.toEpochMilli())) {
+      try (Recording recording =
+          new Recording(
+              Spool.create(folderFor(target)),
+              env,
+              command,
+              redact,
+              a.flag("--raw"),
+              System.getProperty("user.dir"),
+              recordedAt.toEpochMilli())) {
         ChunkFrames frames = new ChunkFrames(recording);
         capture.forEach(frames);
         frames.finish();
         t = Math.max(endMs, frames.lastT());
         summary = recording.write(header.build(), ending(status, t), tapeFile);
       } catch (IOException e) {
-        err.println("agentdouble: record: cannot write " + target + ": " + CommandFailure.reason(e, "")
-            + " (the run's output was shown above)");
+        err.println(
+            "agentdouble: record: cannot write "
+                + target
+                + ": "
+                + CommandFailure.reason(e, "")
+                + " (the run's output was shown above)");
         return RECORDER_FAILED;
       }
       if (!a.flag("--quiet")) {
@@ -276,13 +328,17 @@ final class RecordCommand {
     } catch (NumberFormatException e) {
       // said below
     }
-    throw new UsageException("--grace must be a number of milliseconds from 0 to " + MAX_GRACE_MS
-        + ", was '" + value + "'");
+    throw new UsageException(
+        "--grace must be a number of milliseconds from 0 to "
+            + MAX_GRACE_MS
+            + ", was '"
+            + value
+            + "'");
   }
 
   /**
-   * The tape's folder, made if missing, cleared of what killed recorders left there: it must
-   * take new files, or the run is not started.
+   * The tape's folder, made if missing, cleared of what killed recorders left there: it must take
+   * new files, or the run is not started.
    */
   private static Path folderFor(Path target) throws IOException {
     if (Files.isDirectory(target)) {
@@ -318,14 +374,15 @@ final class RecordCommand {
    * What the readers capture while the command runs: every read, tagged and timed, on disk. A
    * read's time is taken when it is kept, under the same lock, so the spool is in the order of
    * time, whichever reader thread the JVM happens to run first; and it is kept before it is passed
-   * on, so a write that answers what the caller was shown can only come after it. A failure to
-   * keep a read (a full disk, say) stops the capture, never the passthrough; it is told when the
-   * tape is to be written.
+   * on, so a write that answers what the caller was shown can only come after it. A failure to keep
+   * a read (a full disk, say) stops the capture, never the passthrough; it is told when the tape is
+   * to be written.
    */
   private static final class Capture implements AutoCloseable {
     private final Spool spool;
     private IOException failure;
     private boolean stopped;
+
     /** {@link System#nanoTime} when the command was started: time 0 of the tape. */
     volatile long origin;
 
@@ -338,8 +395,12 @@ final class RecordCommand {
         return;
       }
       try {
-        spool.append((stdout ? STDOUT : 0) | (continues ? CONTINUES : 0),
-            System.nanoTime() - origin, buf, 0, n);
+        spool.append(
+            (stdout ? STDOUT : 0) | (continues ? CONTINUES : 0),
+            System.nanoTime() - origin,
+            buf,
+            0,
+            n);
       } catch (IOException e) {
         failure = e;
       }
@@ -358,8 +419,9 @@ final class RecordCommand {
           throw failure;
         }
       }
-      spool.forEach((tag, nanos, bytes) -> frames.add((tag & STDOUT) != 0, nanos / 1_000_000,
-          bytes, (tag & CONTINUES) != 0));
+      spool.forEach(
+          (tag, nanos, bytes) ->
+              frames.add((tag & STDOUT) != 0, nanos / 1_000_000, bytes, (tag & CONTINUES) != 0));
     }
 
     @Override
@@ -395,28 +457,41 @@ final class RecordCommand {
         prompt = arg;
       }
     }
-    String slug = prompt.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
-        .replaceAll("^-+|-+$", "");
+    String slug =
+        prompt.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
     if (slug.length() > 40) {
       slug = slug.substring(0, 40).replaceAll("-+$", "");
     }
-    String hash = Integer.toHexString((String.join("\u0000", argv) + System.nanoTime()
-        + ProcessHandle.current().pid()).hashCode() & 0xffffff);
-    return STAMP.format(recordedAt) + "-" + (slug.isEmpty() ? "run" : slug) + "-" + hash
+    String hash =
+        Integer.toHexString(
+            (String.join("\u0000", argv) + System.nanoTime() + ProcessHandle.current().pid())
+                    .hashCode()
+                & 0xffffff);
+    return STAMP.format(recordedAt)
+        + "-"
+        + (slug.isEmpty() ? "run" : slug)
+        + "-"
+        + hash
         + ".tape.ndjson";
   }
 
   private static String summary(Recording.Summary r, long ms) {
-    return r.events() + (r.events() == 1 ? " event" : " events") + ", " + r.toolCalls()
-        + (r.toolCalls() == 1 ? " tool call" : " tool calls") + ", "
-        + String.format(Locale.ROOT, "%.1fs", ms / 1000.0) + ", " + r.redactions()
+    return r.events()
+        + (r.events() == 1 ? " event" : " events")
+        + ", "
+        + r.toolCalls()
+        + (r.toolCalls() == 1 ? " tool call" : " tool calls")
+        + ", "
+        + String.format(Locale.ROOT, "%.1fs", ms / 1000.0)
+        + ", "
+        + r.redactions()
         + (r.redactions() == 1 ? " redaction" : " redactions");
   }
 
   /**
-   * The ending: an exit code, or the signal the command died by. The JVM reports a death by
-   * signal n as status 128 + n, as a shell does; a status in that range naming a signal a tape can
-   * end with is taken to be one (an explicit {@code exit 137} reads as SIGKILL).
+   * The ending: an exit code, or the signal the command died by. The JVM reports a death by signal
+   * n as status 128 + n, as a shell does; a status in that range naming a signal a tape can end
+   * with is taken to be one (an explicit {@code exit 137} reads as SIGKILL).
    */
   static Frame ending(int status, long t) {
     if (status > 128) {
@@ -451,15 +526,21 @@ final class RecordCommand {
       return null;
     }
     try {
-      Process p = new ProcessBuilder(command.get(0), "--version")
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(command.get(0), "--version")
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectErrorStream(true)
+              .start();
       if (!p.waitFor(5, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         return null;
       }
-      String first = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-          .lines().findFirst().orElse("").strip();
+      String first =
+          new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .findFirst()
+              .orElse("")
+              .strip();
       return p.exitValue() == 0 && !first.isEmpty() ? first : null;
     } catch (IOException e) {
       return null;
@@ -470,49 +551,56 @@ final class RecordCommand {
   }
 
   private static Thread reader(FileChannel from, boolean stdout, PrintStream to, Capture capture) {
-    Thread t = new Thread(() -> {
-      byte[] buf = new byte[65536];
-      ByteBuffer buffer = ByteBuffer.wrap(buf);
-      boolean passthrough = true;
-      boolean full = false;
-      try (from) {
-        while (true) {
-          long asked = System.nanoTime();
-          buffer.clear();
-          int n = from.read(buffer);
-          if (n < 0) {
-            break;
-          }
-          long read = System.nanoTime();
-          // a full buffer means more was waiting; data at once means it was already on its way
-          boolean continues = full || read - asked < CONTINUATION_NANOS;
-          full = n == buf.length;
-          capture.keep(stdout, continues, buf, n);
-          if (passthrough) {
-            to.write(buf, 0, n);
-            to.flush();
-            if (to.checkError()) {
-              passthrough = false; // our reader went away; the capture goes on
-            }
-          }
-        }
-      } catch (IOException e) {
-        // the pipe was closed under us (the grace ended): nothing more to read
-      }
-    }, stdout ? "record-stdout" : "record-stderr");
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buf = new byte[65536];
+              ByteBuffer buffer = ByteBuffer.wrap(buf);
+              boolean passthrough = true;
+              boolean full = false;
+              try (from) {
+                while (true) {
+                  long asked = System.nanoTime();
+                  buffer.clear();
+                  int n = from.read(buffer);
+                  if (n < 0) {
+                    break;
+                  }
+                  long read = System.nanoTime();
+                  // a full buffer means more was waiting; data at once means it was already on its
+                  // way
+                  boolean continues = full || read - asked < CONTINUATION_NANOS;
+                  full = n == buf.length;
+                  capture.keep(stdout, continues, buf, n);
+                  if (passthrough) {
+                    to.write(buf, 0, n);
+                    to.flush();
+                    if (to.checkError()) {
+                      passthrough = false; // our reader went away; the capture goes on
+                    }
+                  }
+                }
+              } catch (IOException e) {
+                // the pipe was closed under us (the grace ended): nothing more to read
+              }
+            },
+            stdout ? "record-stdout" : "record-stderr");
     t.setDaemon(true);
     t.start();
     return t;
   }
 
   private static void pump(InputStream from, OutputStream to) {
-    Thread t = new Thread(() -> {
-      try (to) {
-        from.transferTo(to);
-      } catch (IOException e) {
-        // the child stopped reading
-      }
-    }, "record-stdin");
+    Thread t =
+        new Thread(
+            () -> {
+              try (to) {
+                from.transferTo(to);
+              } catch (IOException e) {
+                // the child stopped reading
+              }
+            },
+            "record-stdin");
     t.setDaemon(true);
     t.start();
   }

@@ -1,11 +1,11 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.files.AtomicFile;
 import dev.agentdouble.recorder.Normaliser;
 import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeWriter;
-import dev.agentdouble.files.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,30 +44,47 @@ final class Recording implements Piece.Sink, AutoCloseable {
    * @param cwd the folder the command ran in ({@code --workspace} when it named one)
    * @param epochMs the wall-clock time at which the command started
    */
-  Recording(Spool spool, Map<String, String> env, List<String> command, List<Pattern> patterns,
-      boolean raw, String cwd, long epochMs) {
+  Recording(
+      Spool spool,
+      Map<String, String> env,
+      List<String> command,
+      List<Pattern> patterns,
+      boolean raw,
+      String cwd,
+      long epochMs) {
     this.spool = spool;
     this.env = env;
     this.command = command;
     this.patterns = patterns;
     String home = env.get("HOME");
-    this.known = new Rebase.Known(Optional.of(workspace(command).orElse(cwd)),
-        Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")), Optional.empty(),
-        OptionalLong.of(epochMs));
-    this.normalisation = raw ? Optional.empty()
-        : Optional.of(new Rebase(new Rebase.Canon(Normaliser.SESSION_ID,
-            Normaliser.CWD, Normaliser.HOME, Normaliser.EPOCH_MS)));
+    this.known =
+        new Rebase.Known(
+            Optional.of(workspace(command).orElse(cwd)),
+            Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")),
+            Optional.empty(),
+            OptionalLong.of(epochMs));
+    this.normalisation =
+        raw
+            ? Optional.empty()
+            : Optional.of(
+                new Rebase(
+                    new Rebase.Canon(
+                        Normaliser.SESSION_ID,
+                        Normaliser.CWD,
+                        Normaliser.HOME,
+                        Normaliser.EPOCH_MS)));
   }
 
   /** The next frame of the run. */
   @Override
   public void accept(Piece piece) throws IOException {
-    int tag = switch (piece.kind()) {
-      case JSON -> JSON;
-      case OUT -> OUT;
-      case ERR -> ERR;
-      case OTHER -> throw new IllegalArgumentException("only output is spooled: " + piece);
-    };
+    int tag =
+        switch (piece.kind()) {
+          case JSON -> JSON;
+          case OUT -> OUT;
+          case ERR -> ERR;
+          case OTHER -> throw new IllegalArgumentException("only output is spooled: " + piece);
+        };
     byte[] bytes = piece.bytes();
     spool.append(tag, piece.t(), bytes, 0, bytes.length);
     normalisation.ifPresent(n -> n.scan(piece));
@@ -75,11 +92,14 @@ final class Recording implements Piece.Sink, AutoCloseable {
 
   /** The frames spooled, in order. */
   private void forEach(Piece.Sink sink) throws IOException {
-    spool.forEach((tag, t, bytes) -> sink.accept(switch (tag) {
-      case JSON -> Piece.json(t, bytes);
-      case OUT -> Piece.out(t, bytes);
-      default -> Piece.err(t, bytes);
-    }));
+    spool.forEach(
+        (tag, t, bytes) ->
+            sink.accept(
+                switch (tag) {
+                  case JSON -> Piece.json(t, bytes);
+                  case OUT -> Piece.out(t, bytes);
+                  default -> Piece.err(t, bytes);
+                }));
   }
 
   /**
@@ -91,15 +111,18 @@ final class Recording implements Piece.Sink, AutoCloseable {
   }
 
   /**
-   * As {@link #write(Header, Frame, Path)}, to the file {@code target} names after the header it
-   * is given: the header as written, redacted, so a name made from it holds no secret.
+   * As {@link #write(Header, Frame, Path)}, to the file {@code target} names after the header it is
+   * given: the header as written, redacted, so a name made from it holds no secret.
    */
   Summary write(Header header, Frame ending, Function<Header, Path> target) throws IOException {
-    Optional<Rebase.Plan> plan = normalisation.isPresent()
-        ? Optional.of(normalisation.get().plan(header, known, this::forEach)) : Optional.empty();
+    Optional<Rebase.Plan> plan =
+        normalisation.isPresent()
+            ? Optional.of(normalisation.get().plan(header, known, this::forEach))
+            : Optional.empty();
     Header normalised = plan.map(Rebase.Plan::header).orElse(header);
-    List<Secrets.Secret> secrets = SecretScan.knownSecrets(env, command.subList(1, command.size()),
-        Redactor.MIN_LENGTH, Redactor::looksSecret);
+    List<Secrets.Secret> secrets =
+        SecretScan.knownSecrets(
+            env, command.subList(1, command.size()), Redactor.MIN_LENGTH, Redactor::looksSecret);
     SecretScan.Job job = new SecretScan.Job(secrets, patterns, normalised, Redactor.MIN_LENGTH);
     if (job.needsScan()) {
       UnaryOperator<Piece> rebase = rebasing(plan);
@@ -109,19 +132,26 @@ final class Recording implements Piece.Sink, AutoCloseable {
     Path file = target.apply(clean);
     int[] events = {0};
     int[] tools = {0};
-    AtomicFile.write(file, out -> {
-      TapeWriter.writeHeader(clean, out);
-      UnaryOperator<Piece> rebase = rebasing(plan);
-      SplitSecrets cleaning = job.cleaning(piece -> {
-        count(piece, events, tools);
-        piece.writeTo(out);
-      });
-      forEach(p -> cleaning.accept(rebase.apply(p)));
-      cleaning.finish();
-      TapeWriter.writeFrame(ending, out);
-    });
-    return new Summary(events[0], tools[0],
-        job.counts().values().stream().mapToInt(Integer::intValue).sum(), file);
+    AtomicFile.write(
+        file,
+        out -> {
+          TapeWriter.writeHeader(clean, out);
+          UnaryOperator<Piece> rebase = rebasing(plan);
+          SplitSecrets cleaning =
+              job.cleaning(
+                  piece -> {
+                    count(piece, events, tools);
+                    piece.writeTo(out);
+                  });
+          forEach(p -> cleaning.accept(rebase.apply(p)));
+          cleaning.finish();
+          TapeWriter.writeFrame(ending, out);
+        });
+    return new Summary(
+        events[0],
+        tools[0],
+        job.counts().values().stream().mapToInt(Integer::intValue).sum(),
+        file);
   }
 
   /** A pass of the plan over the frames, from the first; as they are in raw mode. */

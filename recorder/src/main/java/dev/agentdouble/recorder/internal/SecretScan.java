@@ -28,12 +28,11 @@ import java.util.regex.Pattern;
 /**
  * The work behind {@code Redactor}: takes secrets out of a whole tape, the header's text (argv,
  * provenance, vars, match, unknown fields), every stdout JSON line, raw stdout and stderr bytes.
- * Inside JSON every string (and field
- * name) is decoded, cleaned and written back with {@link JsonText#quote}, so a secret is found
- * however it was escaped and the line stays valid JSON; a number holding a secret becomes a string.
- * Should a secret still show in a line's bytes afterwards (it would have to straddle JSON tokens),
- * it is replaced in the bytes, and a line that is then no longer compact JSON is kept as raw
- * stdout: the secret goes, whatever it costs the line.
+ * Inside JSON every string (and field name) is decoded, cleaned and written back with {@link
+ * JsonText#quote}, so a secret is found however it was escaped and the line stays valid JSON; a
+ * number holding a secret becomes a string. Should a secret still show in a line's bytes afterwards
+ * (it would have to straddle JSON tokens), it is replaced in the bytes, and a line that is then no
+ * longer compact JSON is kept as raw stdout: the secret goes, whatever it costs the line.
  */
 public final class SecretScan {
   private SecretScan() {}
@@ -48,8 +47,14 @@ public final class SecretScan {
     StringBuilder sb = new StringBuilder(name.length());
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '_' || c == '.' || c == ':' || c == '-';
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '.'
+              || c == ':'
+              || c == '-';
       sb.append(ok ? c : '_');
     }
     return sb.length() == 0 ? "_" : sb.toString();
@@ -59,19 +64,21 @@ public final class SecretScan {
    * The secrets of a run's environment (variables whose names look secret, values of at least
    * {@code minLength} characters) and command line, in order of precedence.
    */
-  public static List<Secrets.Secret> knownSecrets(Map<String, String> env, List<String> argv,
-      int minLength, Predicate<String> looksSecret) {
+  public static List<Secrets.Secret> knownSecrets(
+      Map<String, String> env, List<String> argv, int minLength, Predicate<String> looksSecret) {
     List<Secrets.Secret> list = new ArrayList<>();
-    new TreeMap<>(env).forEach((name, value) -> {
-      if (value != null && looksSecret.test(name)) {
-        String source = sourceName(name);
-        for (String v : List.of(value, value.strip())) {
-          if (v.length() >= minLength) {
-            list.add(new Secrets.Secret(v, marker(source), source));
-          }
-        }
-      }
-    });
+    new TreeMap<>(env)
+        .forEach(
+            (name, value) -> {
+              if (value != null && looksSecret.test(name)) {
+                String source = sourceName(name);
+                for (String v : List.of(value, value.strip())) {
+                  if (v.length() >= minLength) {
+                    list.add(new Secrets.Secret(v, marker(source), source));
+                  }
+                }
+              }
+            });
     for (ArgvSecrets.Found found : ArgvSecrets.find(argv)) {
       list.addAll(found.secrets(minLength));
     }
@@ -196,22 +203,29 @@ public final class SecretScan {
     v.home().ifPresent(sink);
     v.prompt().ifPresent(sink);
     v.extras().values().forEach(raw -> jsonStrings(raw.getBytes(StandardCharsets.UTF_8), sink));
-    h.match().ifPresent(m -> {
-      m.prompt().ifPresent(sink);
-      m.argv().forEach(sink);
-      m.model().ifPresent(sink);
-    });
+    h.match()
+        .ifPresent(
+            m -> {
+              m.prompt().ifPresent(sink);
+              m.argv().forEach(sink);
+              m.model().ifPresent(sink);
+            });
     h.extras().values().forEach(raw -> jsonStrings(raw.getBytes(StandardCharsets.UTF_8), sink));
   }
 
   private static void jsonStrings(byte[] json, Consumer<String> sink) {
     try {
-      JsonWalk.walk(json, 0, json.length, (c, token, place) -> {
-        if (token == JsonCursor.Token.STRING || token == JsonCursor.Token.FIELD_NAME
-            || token == JsonCursor.Token.NUMBER) {
-          sink.accept(token == JsonCursor.Token.NUMBER ? c.raw() : c.text());
-        }
-      });
+      JsonWalk.walk(
+          json,
+          0,
+          json.length,
+          (c, token, place) -> {
+            if (token == JsonCursor.Token.STRING
+                || token == JsonCursor.Token.FIELD_NAME
+                || token == JsonCursor.Token.NUMBER) {
+              sink.accept(token == JsonCursor.Token.NUMBER ? c.raw() : c.text());
+            }
+          });
     } catch (JsonCursor.Malformed e) {
       sink.accept(new String(json, StandardCharsets.UTF_8));
     }
@@ -239,8 +253,8 @@ public final class SecretScan {
     return new Tape(header, frames);
   }
 
-  private static Header header(Header h, Secrets s, List<ArgvSecrets.Found> positional,
-      Map<String, Integer> counts) {
+  private static Header header(
+      Header h, Secrets s, List<ArgvSecrets.Found> positional, Map<String, Integer> counts) {
     List<String> argv = new ArrayList<>(h.argv());
     for (ArgvSecrets.Found found : positional) {
       String redacted = found.redactedElement();
@@ -251,31 +265,55 @@ public final class SecretScan {
     }
     argv.replaceAll(a -> s.replace(a, counts));
     Vars v = h.vars();
-    Vars vars = new Vars(text(v.sessionId(), s, counts), text(v.cwd(), s, counts),
-        text(v.home(), s, counts), text(v.prompt(), s, counts), v.epochMs(),
-        rawMap(v.extras(), s, counts));
-    Optional<Match> match = h.match().map(m -> new Match(text(m.prompt(), s, counts),
-        m.argv().stream().map(a -> s.replace(a, counts)).toList(), m.outputFormat(),
-        text(m.model(), s, counts)));
-    return new Header(h.version(), text(h.cli(), s, counts), text(h.cliVersion(), s, counts),
-        text(h.profile(), s, counts), argv, h.outputFormat(), h.textStyle(),
-        text(h.recordedAt(), s, counts), text(h.importedAt(), s, counts), h.source(),
-        text(h.recorder(), s, counts), h.varied(), vars, match, rawMap(h.extras(), s, counts));
+    Vars vars =
+        new Vars(
+            text(v.sessionId(), s, counts),
+            text(v.cwd(), s, counts),
+            text(v.home(), s, counts),
+            text(v.prompt(), s, counts),
+            v.epochMs(),
+            rawMap(v.extras(), s, counts));
+    Optional<Match> match =
+        h.match()
+            .map(
+                m ->
+                    new Match(
+                        text(m.prompt(), s, counts),
+                        m.argv().stream().map(a -> s.replace(a, counts)).toList(),
+                        m.outputFormat(),
+                        text(m.model(), s, counts)));
+    return new Header(
+        h.version(),
+        text(h.cli(), s, counts),
+        text(h.cliVersion(), s, counts),
+        text(h.profile(), s, counts),
+        argv,
+        h.outputFormat(),
+        h.textStyle(),
+        text(h.recordedAt(), s, counts),
+        text(h.importedAt(), s, counts),
+        h.source(),
+        text(h.recorder(), s, counts),
+        h.varied(),
+        vars,
+        match,
+        rawMap(h.extras(), s, counts));
   }
 
-  private static Optional<String> text(Optional<String> value, Secrets s,
-      Map<String, Integer> counts) {
+  private static Optional<String> text(
+      Optional<String> value, Secrets s, Map<String, Integer> counts) {
     return value.map(x -> s.replace(x, counts));
   }
 
-  private static Map<String, String> rawMap(Map<String, String> raw, Secrets s,
-      Map<String, Integer> counts) {
+  private static Map<String, String> rawMap(
+      Map<String, String> raw, Secrets s, Map<String, Integer> counts) {
     Map<String, String> result = new LinkedHashMap<>();
-    raw.forEach((k, json) -> {
-      Cleaned clean = json(json.getBytes(StandardCharsets.UTF_8), s, counts);
-      String text = new String(clean.bytes(), StandardCharsets.UTF_8);
-      result.put(s.replace(k, counts), clean.json() ? text : JsonText.quote(text));
-    });
+    raw.forEach(
+        (k, json) -> {
+          Cleaned clean = json(json.getBytes(StandardCharsets.UTF_8), s, counts);
+          String text = new String(clean.bytes(), StandardCharsets.UTF_8);
+          result.put(s.replace(k, counts), clean.json() ? text : JsonText.quote(text));
+        });
     return result;
   }
 
@@ -301,7 +339,8 @@ public final class SecretScan {
             return p;
           }
           name = name.replace(':', '.');
-          return Piece.of(new Frame.Gate(g.t(), Frame.Gate.validGateName(name) ? name : "REDACTED"));
+          return Piece.of(
+              new Frame.Gate(g.t(), Frame.Gate.validGateName(name) ? name : "REDACTED"));
         }
         return p;
       }
@@ -312,8 +351,8 @@ public final class SecretScan {
    * What cleaning one JSON value gave.
    *
    * @param bytes the value without the secrets; the same array when nothing changed
-   * @param json whether the bytes are still one compact JSON value (false only when a secret had
-   *     to be replaced in the raw bytes)
+   * @param json whether the bytes are still one compact JSON value (false only when a secret had to
+   *     be replaced in the raw bytes)
    */
   record Cleaned(byte[] bytes, boolean json) {}
 
@@ -329,21 +368,25 @@ public final class SecretScan {
     }
     JsonWalk.Splice splice = new JsonWalk.Splice();
     try {
-      JsonWalk.walk(json, 0, json.length, (c, token, place) -> {
-        if (token == JsonCursor.Token.STRING || token == JsonCursor.Token.FIELD_NAME) {
-          String text = c.text();
-          String clean = s.replace(text, counts);
-          if (!clean.equals(text)) {
-            splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
-          }
-        } else if (token == JsonCursor.Token.NUMBER) {
-          String raw = c.raw();
-          String clean = s.replace(raw, counts);
-          if (!clean.equals(raw)) {
-            splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
-          }
-        }
-      });
+      JsonWalk.walk(
+          json,
+          0,
+          json.length,
+          (c, token, place) -> {
+            if (token == JsonCursor.Token.STRING || token == JsonCursor.Token.FIELD_NAME) {
+              String text = c.text();
+              String clean = s.replace(text, counts);
+              if (!clean.equals(text)) {
+                splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
+              }
+            } else if (token == JsonCursor.Token.NUMBER) {
+              String raw = c.raw();
+              String clean = s.replace(raw, counts);
+              if (!clean.equals(raw)) {
+                splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(clean));
+              }
+            }
+          });
     } catch (JsonCursor.Malformed e) {
       byte[] raw = s.replace(json, counts);
       return new Cleaned(raw, false);

@@ -15,10 +15,10 @@ import java.util.Set;
  * Literal secrets and what stands in for them, found in text in every form a JSON writer may give
  * them: as they are, escaped as JavaScript's {@code JSON.stringify} escapes them, with {@code \/}
  * for {@code /}, with non-ASCII and control characters as {@code \}{@code uXXXX} (either case),
- * with every character as {@code \}{@code uXXXX} (either case), and each of these escaped once
- * more (JSON inside a JSON string). Replacement is one left-to-right
- * pass; where several needles start at the same place the longest wins, so a secret inside another
- * is handled, and a replacement is never searched again.
+ * with every character as {@code \}{@code uXXXX} (either case), and each of these escaped once more
+ * (JSON inside a JSON string). Replacement is one left-to-right pass; where several needles start
+ * at the same place the longest wins, so a secret inside another is handled, and a replacement is
+ * never searched again.
  */
 public final class Secrets {
   /**
@@ -33,8 +33,10 @@ public final class Secrets {
   private record Needle(String text, String replacement, String source) {}
 
   private final List<Secret> secrets;
+
   /** Needles for text as characters (decoded JSON strings, argv, header fields). */
   private final Finder chars;
+
   /** The same needles as UTF-8 bytes read as ISO-8859-1, for raw bytes (one char per byte). */
   private final Finder bytes;
 
@@ -53,14 +55,21 @@ public final class Secrets {
         needles.putIfAbsent(form, new Needle(form, s.replacement(), s.source()));
       }
     }
-    Comparator<Needle> longestFirst = Comparator.comparingInt((Needle n) -> n.text().length())
-        .reversed().thenComparing(Needle::text);
+    Comparator<Needle> longestFirst =
+        Comparator.comparingInt((Needle n) -> n.text().length())
+            .reversed()
+            .thenComparing(Needle::text);
     List<Needle> sorted = needles.values().stream().sorted(longestFirst).toList();
     this.chars = new Finder(sorted);
-    this.bytes = new Finder(sorted.stream()
-        .map(n -> new Needle(Bytes.latin1(n.text()), Bytes.latin1(n.replacement()), n.source()))
-        .sorted(longestFirst)
-        .toList());
+    this.bytes =
+        new Finder(
+            sorted.stream()
+                .map(
+                    n ->
+                        new Needle(
+                            Bytes.latin1(n.text()), Bytes.latin1(n.replacement()), n.source()))
+                .sorted(longestFirst)
+                .toList());
   }
 
   public List<Secret> secrets() {
@@ -107,11 +116,17 @@ public final class Secrets {
   /** Every occurrence of a secret in {@code data}, as {@link #replace(byte[], Map)} finds them. */
   public List<Hit> hitsIn(byte[] data) {
     List<Hit> hits = new ArrayList<>();
-    bytes.find(Bytes.latin1(data), (at, n) -> {
-      hits.add(new Hit(at, at + n.text().length(), n.replacement()
-          .getBytes(StandardCharsets.ISO_8859_1), n.source()));
-      return true;
-    });
+    bytes.find(
+        Bytes.latin1(data),
+        (at, n) -> {
+          hits.add(
+              new Hit(
+                  at,
+                  at + n.text().length(),
+                  n.replacement().getBytes(StandardCharsets.ISO_8859_1),
+                  n.source()));
+          return true;
+        });
     return hits;
   }
 
@@ -138,12 +153,16 @@ public final class Secrets {
     private static final long BASE = 1_000_003L;
 
     private final List<Needle> needles;
+
     /** The shortest needle's length: the window the rolling hash covers. */
     private final int width;
+
     /** {@code BASE} to the power {@code width - 1}, to roll the window on. */
     private final long top;
+
     /** Needles by the hash of their first {@code width} chars, longest first; null when few. */
     private final Needle[][] table;
+
     private final int mask;
 
     Finder(List<Needle> needles) {
@@ -194,10 +213,12 @@ public final class Secrets {
 
     boolean occursIn(String text) {
       boolean[] any = {false};
-      find(text, (at, n) -> {
-        any[0] = true;
-        return false;
-      });
+      find(
+          text,
+          (at, n) -> {
+            any[0] = true;
+            return false;
+          });
       return any[0];
     }
 
@@ -205,13 +226,16 @@ public final class Secrets {
     String replace(String text, Map<String, Integer> counts) {
       StringBuilder out = new StringBuilder();
       int[] copied = {0};
-      find(text, (at, n) -> {
-        out.append(text, copied[0], at).append(n.replacement());
-        copied[0] = at + n.text().length();
-        counts.merge(n.source(), 1, Integer::sum);
-        return true;
-      });
-      return copied[0] == 0 && out.length() == 0 ? text
+      find(
+          text,
+          (at, n) -> {
+            out.append(text, copied[0], at).append(n.replacement());
+            copied[0] = at + n.text().length();
+            counts.merge(n.source(), 1, Integer::sum);
+            return true;
+          });
+      return copied[0] == 0 && out.length() == 0
+          ? text
           : out.append(text, copied[0], text.length()).toString();
     }
 
@@ -306,8 +330,8 @@ public final class Secrets {
   }
 
   /**
-   * {@code s} with every character as a {@code \}{@code uXXXX} escape (a character outside the
-   * BMP as its two surrogates), as a writer that escapes everything gives it.
+   * {@code s} with every character as a {@code \}{@code uXXXX} escape (a character outside the BMP
+   * as its two surrogates), as a writer that escapes everything gives it.
    */
   static String unicodeEscaped(String s, boolean upper) {
     StringBuilder sb = new StringBuilder(s.length() * 6);

@@ -1,9 +1,9 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
-import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Launch;
+import dev.agentdouble.recorder.command.CommandFailure;
+import dev.agentdouble.recorder.command.UsageException;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,13 +15,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code agentdouble shim}: writes {@code BINDIR/cursor-agent} and {@code BINDIR/agent}, sh
- * scripts with their configuration baked in, for software that scrubs its children's environment
- * or finds the CLI on PATH. Either they record every invocation of the real CLI into a folder, or
- * they run the fake agent on given tapes.
+ * {@code agentdouble shim}: writes {@code BINDIR/cursor-agent} and {@code BINDIR/agent}, sh scripts
+ * with their configuration baked in, for software that scrubs its children's environment or finds
+ * the CLI on PATH. Either they record every invocation of the real CLI into a folder, or they run
+ * the fake agent on given tapes.
  */
 final class ShimCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble shim --record-into DIR [--real PATH] --bin BINDIR
              agentdouble shim (--tape FILE | --tapes DIR) [--timing T] [--journal FILE] --bin BINDIR
 
@@ -47,8 +48,12 @@ final class ShimCommand {
   }
 
   int run(List<String> args) throws IOException {
-    Args a = Args.parse(args, List.of("--record-into", "--real", "--bin", "--tape", "--tapes",
-        "--timing", "--journal"), List.of());
+    Args a =
+        Args.parse(
+            args,
+            List.of(
+                "--record-into", "--real", "--bin", "--tape", "--tapes", "--timing", "--journal"),
+            List.of());
     if (a.help()) {
       out.print(HELP);
       return Commands.OK;
@@ -56,15 +61,26 @@ final class ShimCommand {
     if (!a.positional().isEmpty()) {
       throw new UsageException("shim takes no positional arguments");
     }
-    Path bin = Path.of(a.value("--bin").orElseThrow(
-        () -> new UsageException("shim needs --bin BINDIR, the folder to write the shims into")));
-    int modes = (a.value("--record-into").isPresent() ? 1 : 0) + (a.value("--tape").isPresent() ? 1 : 0)
-        + (a.value("--tapes").isPresent() ? 1 : 0);
+    Path bin =
+        Path.of(
+            a.value("--bin")
+                .orElseThrow(
+                    () ->
+                        new UsageException(
+                            "shim needs --bin BINDIR, the folder to write the shims into")));
+    int modes =
+        (a.value("--record-into").isPresent() ? 1 : 0)
+            + (a.value("--tape").isPresent() ? 1 : 0)
+            + (a.value("--tapes").isPresent() ? 1 : 0);
     if (modes != 1) {
-      throw new UsageException("shim needs exactly one of --record-into DIR, --tape FILE, --tapes DIR");
+      throw new UsageException(
+          "shim needs exactly one of --record-into DIR, --tape FILE, --tapes DIR");
     }
-    Path root = home.orElseThrow(() -> new CommandFailure(
-        "shim needs the installation's home (run it through ./agentdouble)"));
+    Path root =
+        home.orElseThrow(
+            () ->
+                new CommandFailure(
+                    "shim needs the installation's home (run it through ./agentdouble)"));
     String script;
     if (a.value("--record-into").isPresent()) {
       Path into = Path.of(a.value("--record-into").get()).toAbsolutePath();
@@ -88,14 +104,24 @@ final class ShimCommand {
       }
       env.append(export(FakeEnvironment.TIMING, a.value("--timing").orElse("recorded")));
       if (a.value("--journal").isPresent()) {
-        env.append(export(FakeEnvironment.JOURNAL,
-            Path.of(a.value("--journal").get()).toAbsolutePath().toString()));
+        env.append(
+            export(
+                FakeEnvironment.JOURNAL,
+                Path.of(a.value("--journal").get()).toAbsolutePath().toString()));
       }
-      script = "#!/bin/sh\n# AgentDouble replay shim: the fake cursor-agent on baked-in tapes.\n"
-          + "unset " + FakeEnvironment.URL + " " + FakeEnvironment.TAPE + " "
-          + FakeEnvironment.TAPES + "\n" + env
-          + "exec " + Launch.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
-          + " \"$@\"\n";
+      script =
+          "#!/bin/sh\n# AgentDouble replay shim: the fake cursor-agent on baked-in tapes.\n"
+              + "unset "
+              + FakeEnvironment.URL
+              + " "
+              + FakeEnvironment.TAPE
+              + " "
+              + FakeEnvironment.TAPES
+              + "\n"
+              + env
+              + "exec "
+              + Launch.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
+              + " \"$@\"\n";
     }
     Files.createDirectories(bin);
     for (String name : Launch.SHIM_NAMES) {
@@ -103,14 +129,19 @@ final class ShimCommand {
       Files.writeString(file, script, StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
-    err.println("agentdouble: wrote " + bin.resolve("cursor-agent") + " and " + bin.resolve("agent"));
+    err.println(
+        "agentdouble: wrote " + bin.resolve("cursor-agent") + " and " + bin.resolve("agent"));
     return Commands.OK;
   }
 
   private static String recordScript(Path root, Path into, Path real) {
-    return Launch.recordingShim(Path.of(System.getProperty("java.home"), "bin", "java"),
-        root.resolve("recorder/target/agentdouble.jar").toString(), Optional.of(root),
-        into, real, Optional.empty());
+    return Launch.recordingShim(
+        Path.of(System.getProperty("java.home"), "bin", "java"),
+        root.resolve("recorder/target/agentdouble.jar").toString(),
+        Optional.of(root),
+        into,
+        real,
+        Optional.empty());
   }
 
   /** The real CLI on PATH, never a shim in {@code bin} itself. */
@@ -128,7 +159,8 @@ final class ShimCommand {
         }
       }
     }
-    throw new CommandFailure("no cursor-agent or agent on PATH to record; give it with --real PATH");
+    throw new CommandFailure(
+        "no cursor-agent or agent on PATH to record; give it with --real PATH");
   }
 
   private static String export(String name, String value) {

@@ -10,11 +10,11 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * SIGINT and SIGTERM to the recorder go to the recorded command instead: the recorder waits for
- * it and still writes the tape, marked interrupted. ({@link FakeRun} forwards them the same way to
- * the fake it runs for {@code replay} and {@code demo}.) Recordings may overlap (several
- * {@code AgentDoubleCommand.run} calls in one JVM): the handlers are installed by the first and the
- * JVM's own put back when the last one ends, and a signal goes to every command being recorded.
+ * SIGINT and SIGTERM to the recorder go to the recorded command instead: the recorder waits for it
+ * and still writes the tape, marked interrupted. ({@link FakeRun} forwards them the same way to the
+ * fake it runs for {@code replay} and {@code demo}.) Recordings may overlap (several {@code
+ * AgentDoubleCommand.run} calls in one JVM): the handlers are installed by the first and the JVM's
+ * own put back when the last one ends, and a signal goes to every command being recorded.
  */
 @SuppressWarnings("removal")
 final class Signals {
@@ -43,8 +43,8 @@ final class Signals {
   }
 
   /**
-   * Forwards SIGINT and SIGTERM to {@code child}, setting {@code interrupted} when one comes,
-   * until the returned forwarding is closed.
+   * Forwards SIGINT and SIGTERM to {@code child}, setting {@code interrupted} when one comes, until
+   * the returned forwarding is closed.
    */
   static Forwarding forward(Process child, AtomicBoolean interrupted) {
     Forwarding f = new Forwarding(interrupted);

@@ -10,17 +10,17 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * Redacts secrets that no single frame holds whole: written in two pieces, or cut by a pipe read,
- * a secret's start ends one raw stdout or stderr frame and its rest begins a later frame of the
- * same stream. Frames come in already cleaned one by one; each raw frame is held until enough of
- * its stream has followed it ({@link Secrets#longestInBytes} less one byte) or its stream's run of
- * raw bytes ended (a stdout JSON line ends stdout's), and the bytes across each boundary are
- * searched. The marker goes where the secret starts, the rest of it is cut from the frames that
- * held it, and a frame left with no bytes is dropped.
+ * Redacts secrets that no single frame holds whole: written in two pieces, or cut by a pipe read, a
+ * secret's start ends one raw stdout or stderr frame and its rest begins a later frame of the same
+ * stream. Frames come in already cleaned one by one; each raw frame is held until enough of its
+ * stream has followed it ({@link Secrets#longestInBytes} less one byte) or its stream's run of raw
+ * bytes ended (a stdout JSON line ends stdout's), and the bytes across each boundary are searched.
+ * The marker goes where the secret starts, the rest of it is cut from the frames that held it, and
+ * a frame left with no bytes is dropped.
  *
- * <p>Held frames are bounded ({@link #HELD_LIMIT} bytes, {@link #HELD_FRAMES} frames): past
- * either the oldest is given out as it is, so a secret split across writes separated by that much
- * output of the other stream is only cut from the later frame.
+ * <p>Held frames are bounded ({@link #HELD_LIMIT} bytes, {@link #HELD_FRAMES} frames): past either
+ * the oldest is given out as it is, so a secret split across writes separated by that much output
+ * of the other stream is only cut from the later frame.
  */
 final class SplitSecrets implements Piece.Sink {
   static final int HELD_LIMIT = 8 << 20;
@@ -30,8 +30,10 @@ final class SplitSecrets implements Piece.Sink {
   private static final class Held {
     Piece piece;
     byte[] bytes;
+
     /** Bytes of its stream that came after it (while it is held). */
     long after;
+
     /** Its stream's run of raw bytes ended after it. */
     boolean closed;
 
@@ -59,8 +61,8 @@ final class SplitSecrets implements Piece.Sink {
    * @param counts where replacements are counted
    * @param next where frames go once they can no longer change
    */
-  SplitSecrets(UnaryOperator<Piece> each, Secrets secrets,
-      Map<String, Integer> counts, Piece.Sink next) {
+  SplitSecrets(
+      UnaryOperator<Piece> each, Secrets secrets, Map<String, Integer> counts, Piece.Sink next) {
     this.each = each;
     this.secrets = secrets;
     this.reach = Math.max(0, secrets.longestInBytes() - 1);
@@ -161,8 +163,13 @@ final class SplitSecrets implements Piece.Sink {
   private void release(boolean all) throws IOException {
     while (!held.isEmpty()) {
       Held front = held.peekFirst();
-      boolean done = all || !front.raw() || front.closed || front.after >= reach
-          || heldBytes > HELD_LIMIT || held.size() > HELD_FRAMES;
+      boolean done =
+          all
+              || !front.raw()
+              || front.closed
+              || front.after >= reach
+              || heldBytes > HELD_LIMIT
+              || held.size() > HELD_FRAMES;
       if (!done) {
         return;
       }

@@ -68,11 +68,19 @@ final class Spool implements AutoCloseable {
     Path file = dir.resolve("." + TempOwner.current().tag() + ".spool");
     FileChannel channel;
     try {
-      channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY);
+      channel =
+          FileChannel.open(
+              file,
+              Set.of(
+                  StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+              OWNER_ONLY);
     } catch (UnsupportedOperationException e) {
-      channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
+      channel =
+          FileChannel.open(
+              file,
+              StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
     }
     try {
       Files.delete(file);

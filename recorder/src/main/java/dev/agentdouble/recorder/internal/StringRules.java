@@ -9,13 +9,13 @@ import java.util.Optional;
 /**
  * The fake agent's string variables ({@code sessionId}: a JSON string equal to it; {@code cwd},
  * {@code home}: equal to it or starting with it followed by {@code /}, the longer variable winning)
- * applied from one set of values to another, on JSON string tokens exactly as the fake matches
- * them at replay: on the bytes as {@code JSON.stringify} escapes the value. Normalising with these
- * rules and replaying with the reverse ones gives back every string.
+ * applied from one set of values to another, on JSON string tokens exactly as the fake matches them
+ * at replay: on the bytes as {@code JSON.stringify} escapes the value. Normalising with these rules
+ * and replaying with the reverse ones gives back every string.
  */
 final class StringRules {
-  private record Rule(String from, String needle, String to, String toInner, boolean prefix,
-      byte[] needleBytes) {}
+  private record Rule(
+      String from, String needle, String to, String toInner, boolean prefix, byte[] needleBytes) {}
 
   private final List<Rule> rules = new ArrayList<>();
 
@@ -40,8 +40,14 @@ final class StringRules {
     }
     String inner = JsonText.quote(to);
     String needle = quoted.substring(0, quoted.length() - 1);
-    rules.add(new Rule(from, needle, to, inner.substring(1, inner.length() - 1), prefix,
-        needle.getBytes(StandardCharsets.UTF_8)));
+    rules.add(
+        new Rule(
+            from,
+            needle,
+            to,
+            inner.substring(1, inner.length() - 1),
+            prefix,
+            needle.getBytes(StandardCharsets.UTF_8)));
     return this;
   }
 
@@ -66,7 +72,8 @@ final class StringRules {
     Rule best = null;
     for (Rule rule : rules) {
       int after = rule.needle().length();
-      if (raw.length() > after && raw.startsWith(rule.needle())
+      if (raw.length() > after
+          && raw.startsWith(rule.needle())
           && (raw.charAt(after) == '"' || (rule.prefix() && raw.charAt(after) == '/'))
           && (best == null || rule.needle().length() > best.needle().length())) {
         best = rule;
@@ -127,8 +134,9 @@ final class StringRules {
     Rule best = null;
     for (Rule rule : rules) {
       String from = rule.from();
-      boolean match = text.equals(from)
-          || (rule.prefix() && text.startsWith(from) && text.charAt(from.length()) == '/');
+      boolean match =
+          text.equals(from)
+              || (rule.prefix() && text.startsWith(from) && text.charAt(from.length()) == '/');
       if (match && (best == null || from.length() > best.from().length())) {
         best = rule;
       }

@@ -21,8 +21,8 @@ import java.util.Set;
  * A readable comparison of two tapes: header fields, then frames aligned by their longest common
  * subsequence (equal runs at both ends first; index by index when what is left is very large), so
  * an added or removed frame shows as such. A removed frame and an added one of the same kind (and
- * event type) in the same place show as one changed frame, with each JSON path that differs.
- * Timing is ignored unless asked for: see {@link #TIMING_FIELDS}.
+ * event type) in the same place show as one changed frame, with each JSON path that differs. Timing
+ * is ignored unless asked for: see {@link #TIMING_FIELDS}.
  *
  * <p>Events are compared where they lie ({@link JsonSlice}), without a JSON library: values of any
  * size, events with a key twice (the first counts), and nesting of any depth (below {@link
@@ -30,12 +30,20 @@ import java.util.Set;
  */
 final class TapeDiff {
   /** Event fields that hold timing, ignored with frame times unless timing is compared. */
-  public static final Set<String> TIMING_FIELDS = Set.of("timestamp_ms", "startedAtMs",
-      "completedAtMs", "duration_ms", "duration_api_ms", "executionTime");
+  public static final Set<String> TIMING_FIELDS =
+      Set.of(
+          "timestamp_ms",
+          "startedAtMs",
+          "completedAtMs",
+          "duration_ms",
+          "duration_api_ms",
+          "executionTime");
 
   /** Above this many cells the middle of two tapes is aligned index by index. */
   private static final long MAX_CELLS = 4_000_000;
+
   private static final int SHORT = 72;
+
   /** How deep paths are followed; deeper values are compared and shown whole. */
   static final int MAX_DEPTH = 64;
 
@@ -48,8 +56,7 @@ final class TapeDiff {
    * @param removed frames only in the first tape
    * @param added frames only in the second tape
    */
-  public record Result(List<String> lines, int headerFields, int changed, int removed,
-      int added) {
+  public record Result(List<String> lines, int headerFields, int changed, int removed, int added) {
     public boolean same() {
       return headerFields == 0 && changed == 0 && removed == 0 && added == 0;
     }
@@ -73,7 +80,11 @@ final class TapeDiff {
   private Result run(Tape a, Tape b) {
     List<String> header = new ArrayList<>();
     // the header's timing: when it was recorded, the epoch its timestamps start from
-    paths("", headerValue(a.header()), headerValue(b.header()), header,
+    paths(
+        "",
+        headerValue(a.header()),
+        headerValue(b.header()),
+        header,
         timing ? Set.of() : Set.of("recordedAt", "vars.epochMs"));
     if (!header.isEmpty()) {
       lines.add("header");
@@ -129,8 +140,8 @@ final class TapeDiff {
    * Reports a run of frames between equal ones: each removed frame is paired, in order, with the
    * next added frame of the same kind and event type as a change; the rest are removed or added.
    */
-  private void flush(Tape a, Tape b, List<Key> x, List<Key> y, List<Integer> gone,
-      List<Integer> come) {
+  private void flush(
+      Tape a, Tape b, List<Key> x, List<Key> y, List<Integer> gone, List<Integer> come) {
     int next = 0;
     for (int i : gone) {
       int match = -1;
@@ -141,8 +152,15 @@ final class TapeDiff {
       }
       if (match < 0) {
         removed++;
-        lines.add("- frame " + i + " (A:" + (i + 2) + ") " + x.get(i).label() + ": "
-            + summary(a.frames().get(i)));
+        lines.add(
+            "- frame "
+                + i
+                + " (A:"
+                + (i + 2)
+                + ") "
+                + x.get(i).label()
+                + ": "
+                + summary(a.frames().get(i)));
         continue;
       }
       for (; next < match; next++) {
@@ -160,8 +178,15 @@ final class TapeDiff {
 
   private void added(Tape b, List<Key> y, int j) {
     added++;
-    lines.add("+ frame " + j + " (B:" + (j + 2) + ") " + y.get(j).label() + ": "
-        + summary(b.frames().get(j)));
+    lines.add(
+        "+ frame "
+            + j
+            + " (B:"
+            + (j + 2)
+            + ") "
+            + y.get(j).label()
+            + ": "
+            + summary(b.frames().get(j)));
   }
 
   private void changed(Frame fa, Frame fb, Key ka, int i, int j) {
@@ -178,8 +203,9 @@ final class TapeDiff {
       paths("", value(ja), value(jb), paths);
       details.addAll(paths);
       if (paths.isEmpty() && !ja.equals(jb)) {
-        details.add("(the same JSON value, written differently: key order, number spelling or "
-            + "escapes)");
+        details.add(
+            "(the same JSON value, written differently: key order, number spelling or "
+                + "escapes)");
       }
     } else if (!Objects.equals(content(fa), content(fb))) {
       String[] pair = abbreviate(content(fa), content(fb));
@@ -212,7 +238,8 @@ final class TapeDiff {
   }
 
   private static String bytes(byte[] bytes) {
-    return JsonText.isUtf8(bytes) ? JsonText.quote(new String(bytes, StandardCharsets.UTF_8))
+    return JsonText.isUtf8(bytes)
+        ? JsonText.quote(new String(bytes, StandardCharsets.UTF_8))
         : "base64:" + Base64.getEncoder().encodeToString(bytes);
   }
 
@@ -244,17 +271,23 @@ final class TapeDiff {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     JsonWalk.Splice splice = new JsonWalk.Splice();
     try {
-      JsonWalk.walk(bytes, 0, bytes.length, (c, token, place) -> {
-        String key = place.keyRaw();
-        if (token != JsonCursor.Token.FIELD_NAME && key.length() > 2
-            && TIMING_FIELDS.contains(key.substring(1, key.length() - 1))) {
-          splice.add(c.tokenStart(), c.tokenEnd(), "0");
-        }
-      });
+      JsonWalk.walk(
+          bytes,
+          0,
+          bytes.length,
+          (c, token, place) -> {
+            String key = place.keyRaw();
+            if (token != JsonCursor.Token.FIELD_NAME
+                && key.length() > 2
+                && TIMING_FIELDS.contains(key.substring(1, key.length() - 1))) {
+              splice.add(c.tokenStart(), c.tokenEnd(), "0");
+            }
+          });
     } catch (JsonCursor.Malformed e) {
       return json;
     }
-    return splice.isEmpty() ? json
+    return splice.isEmpty()
+        ? json
         : new String(splice.apply(bytes, 0, bytes.length), StandardCharsets.UTF_8);
   }
 
@@ -269,13 +302,15 @@ final class TapeDiff {
     paths(path, a, b, out, Set.of());
   }
 
-  /** As {@link #paths(String, JsonSlice, JsonSlice, List)}, without the paths in {@code ignored}. */
+  /**
+   * As {@link #paths(String, JsonSlice, JsonSlice, List)}, without the paths in {@code ignored}.
+   */
   static void paths(String path, JsonSlice a, JsonSlice b, List<String> out, Set<String> ignored) {
     paths(path, a, b, out, ignored, 0);
   }
 
-  private static void paths(String path, JsonSlice a, JsonSlice b, List<String> out,
-      Set<String> ignored, int depth) {
+  private static void paths(
+      String path, JsonSlice a, JsonSlice b, List<String> out, Set<String> ignored, int depth) {
     boolean mayIgnore = !ignored.isEmpty() && a.isObject() && b.isObject();
     if (!mayIgnore && same(a, b, depth)) {
       return;
@@ -320,9 +355,9 @@ final class TapeDiff {
   }
 
   /**
-   * Whether two values are the same JSON value, whatever their spelling: key order, escapes,
-   * {@code -0} and {@code 0} do not count; {@code 1.0} and {@code 1.00}, or {@code 1e2} and
-   * {@code 100}, do. Below {@link #MAX_DEPTH} levels, values must be written the same.
+   * Whether two values are the same JSON value, whatever their spelling: key order, escapes, {@code
+   * -0} and {@code 0} do not count; {@code 1.0} and {@code 1.00}, or {@code 1e2} and {@code 100},
+   * do. Below {@link #MAX_DEPTH} levels, values must be written the same.
    */
   private static boolean same(JsonSlice a, JsonSlice b, int depth) {
     String ra = a.raw();
@@ -367,7 +402,8 @@ final class TapeDiff {
         if (ia != integer(rb)) {
           return false;
         }
-        return ia ? new BigInteger(ra).equals(new BigInteger(rb))
+        return ia
+            ? new BigInteger(ra).equals(new BigInteger(rb))
             : new BigDecimal(ra).equals(new BigDecimal(rb));
       }
       default -> {
@@ -395,8 +431,8 @@ final class TapeDiff {
   }
 
   /**
-   * Two long texts cut to where they differ, with some context: {@code ...abc[X]def...}. Short
-   * ones are kept whole.
+   * Two long texts cut to where they differ, with some context: {@code ...abc[X]def...}. Short ones
+   * are kept whole.
    */
   static String[] abbreviate(String a, String b) {
     if (a.length() <= SHORT && b.length() <= SHORT) {
@@ -425,8 +461,8 @@ final class TapeDiff {
   }
 
   /**
-   * The alignment of two frame lists: pairs {@code {i, j}} for equal frames, {@code {i, -1}} for
-   * a frame only in the first, {@code {-1, j}} for one only in the second, in order.
+   * The alignment of two frame lists: pairs {@code {i, j}} for equal frames, {@code {i, -1}} for a
+   * frame only in the first, {@code {-1, j}} for one only in the second, in order.
    */
   static List<int[]> align(List<Key> x, List<Key> y) {
     int n = x.size();
@@ -436,8 +472,7 @@ final class TapeDiff {
       start++;
     }
     int end = 0;
-    while (end < n - start && end < m - start
-        && x.get(n - 1 - end).equals(y.get(m - 1 - end))) {
+    while (end < n - start && end < m - start && x.get(n - 1 - end).equals(y.get(m - 1 - end))) {
       end++;
     }
     List<int[]> ops = new ArrayList<>();
@@ -463,8 +498,10 @@ final class TapeDiff {
       int[][] lcs = new int[rows + 1][cols + 1];
       for (int i = rows - 1; i >= 0; i--) {
         for (int j = cols - 1; j >= 0; j--) {
-          lcs[i][j] = x.get(start + i).equals(y.get(start + j)) ? lcs[i + 1][j + 1] + 1
-              : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+          lcs[i][j] =
+              x.get(start + i).equals(y.get(start + j))
+                  ? lcs[i + 1][j + 1] + 1
+                  : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
         }
       }
       int i = 0;

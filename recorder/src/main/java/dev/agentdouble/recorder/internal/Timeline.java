@@ -1,16 +1,16 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.json.JsonSlice;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
  * A tape as a readable timeline: one line per frame with its time, stream, event type, tool and a
- * short text. Failures are marked with {@code !} and long silences get a line of their own.
- * Events are read where they lie ({@link JsonSlice}), so whatever the fake replays is shown: values
- * of any size or depth, and events with a key twice (the first one is shown).
+ * short text. Failures are marked with {@code !} and long silences get a line of their own. Events
+ * are read where they lie ({@link JsonSlice}), so whatever the fake replays is shown: values of any
+ * size or depth, and events with a key twice (the first one is shown).
  */
 public final class Timeline {
   /** A silence at least this long gets its own line. */
@@ -22,31 +22,41 @@ public final class Timeline {
     StringBuilder sb = new StringBuilder();
     sb.append(name).append('\n');
     var h = tape.header();
-    sb.append("  ").append(h.source().map(Object::toString).orElse("tape"))
+    sb.append("  ")
+        .append(h.source().map(Object::toString).orElse("tape"))
         .append(h.cli().map(c -> " from " + c).orElse(""))
         .append(h.cliVersion().map(v -> " " + v).orElse(""))
-        .append(", output format ").append(h.format().cliName())
-        .append(", ").append(tape.frames().size()).append(" frames")
+        .append(", output format ")
+        .append(h.format().cliName())
+        .append(", ")
+        .append(tape.frames().size())
+        .append(" frames")
         .append(h.argv().isEmpty() ? "" : ", argv " + h.argv())
         .append('\n');
     long last = 0;
     for (Frame frame : tape.frames()) {
       if (frame.t() - last >= GAP_MS) {
-        sb.append(String.format(Locale.ROOT, "  %9s  ... %.1fs without output ...%n", "",
-            (frame.t() - last) / 1000.0));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  %9s  ... %.1fs without output ...%n",
+                "",
+                (frame.t() - last) / 1000.0));
       }
       last = frame.t();
-      sb.append(String.format(Locale.ROOT, "%s %8.3fs  %s%n", marker(frame), frame.t() / 1000.0,
-          describe(frame)));
+      sb.append(
+          String.format(
+              Locale.ROOT, "%s %8.3fs  %s%n", marker(frame), frame.t() / 1000.0, describe(frame)));
     }
     return sb.toString();
   }
 
   private static String marker(Frame frame) {
-    boolean bad = frame instanceof Frame.Err
-        || frame instanceof Frame.Kill
-        || frame instanceof Frame.Hang
-        || (frame instanceof Frame.Exit e && e.code() != 0);
+    boolean bad =
+        frame instanceof Frame.Err
+            || frame instanceof Frame.Kill
+            || frame instanceof Frame.Hang
+            || (frame instanceof Frame.Exit e && e.code() != 0);
     return bad ? " !" : "  ";
   }
 
@@ -82,16 +92,21 @@ public final class Timeline {
     String type = node.get("type").asText("?");
     String subtype = node.get("subtype").asText("");
     String head = subtype.isEmpty() ? type : type + "/" + subtype;
-    String detail = switch (type) {
-      case "system" -> "model=" + node.get("model").asText() + " cwd=" + node.get("cwd").asText();
-      case "user", "assistant" -> shortText(text(node.get("message")));
-      case "thinking" -> shortText(node.get("text").asText(""));
-      case "tool_call" -> tool(node.get("tool_call"));
-      case "result" -> (node.get("is_error").isTrue() ? "error " : "")
-          + node.get("duration_ms").asText("") + "ms " + shortText(node.get("result").asText(""));
-      case "connection", "retry" -> "attempt " + node.get("attempt").asText("-");
-      default -> "";
-    };
+    String detail =
+        switch (type) {
+          case "system" ->
+              "model=" + node.get("model").asText() + " cwd=" + node.get("cwd").asText();
+          case "user", "assistant" -> shortText(text(node.get("message")));
+          case "thinking" -> shortText(node.get("text").asText(""));
+          case "tool_call" -> tool(node.get("tool_call"));
+          case "result" ->
+              (node.get("is_error").isTrue() ? "error " : "")
+                  + node.get("duration_ms").asText("")
+                  + "ms "
+                  + shortText(node.get("result").asText(""));
+          case "connection", "retry" -> "attempt " + node.get("attempt").asText("-");
+          default -> "";
+        };
     return String.format(Locale.ROOT, "%-22s %s", head, detail).stripTrailing();
   }
 
@@ -116,8 +131,12 @@ public final class Timeline {
         if (arg.isEmpty()) {
           arg = call.get("name").asText("");
         }
-        String outcome = result.has("rejected") ? " (rejected)"
-            : result.has("error") ? " (error)" : result.has("spawnError") ? " (spawn error)" : "";
+        String outcome =
+            result.has("rejected")
+                ? " (rejected)"
+                : result.has("error")
+                    ? " (error)"
+                    : result.has("spawnError") ? " (spawn error)" : "";
         return name + (arg.isEmpty() ? "" : " " + shortText(arg)) + outcome;
       }
     }

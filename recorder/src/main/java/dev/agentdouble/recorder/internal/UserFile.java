@@ -1,17 +1,12 @@
 package dev.agentdouble.recorder.internal;
 
-import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -80,6 +75,4 @@ public final class UserFile {
       throw new CommandFailure(name + ": cannot write the tape: " + CommandFailure.reason(e, name));
     }
   }
-
-
 }

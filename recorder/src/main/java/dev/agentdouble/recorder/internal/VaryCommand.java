@@ -11,7 +11,8 @@ import java.util.List;
 
 /** {@code agentdouble vary}: a damaged variant of a tape, deterministic for a seed. */
 final class VaryCommand {
-  static final String HELP = """
+  static final String HELP =
+      """
       usage: agentdouble vary TAPE --variant NAME [--seed N] [--out FILE]
              agentdouble vary --list
 
@@ -47,13 +48,17 @@ final class VaryCommand {
     if (a.positional().size() != 1) {
       throw new UsageException("vary takes one TAPE");
     }
-    String name = a.value("--variant").orElseThrow(
-        () -> new UsageException("vary needs --variant NAME (see agentdouble vary --list)"));
+    String name =
+        a.value("--variant")
+            .orElseThrow(
+                () ->
+                    new UsageException("vary needs --variant NAME (see agentdouble vary --list)"));
     long seed;
     try {
       seed = Long.parseLong(a.value("--seed").orElse("1"));
     } catch (NumberFormatException e) {
-      throw new UsageException("--seed must be a whole number, was '" + a.value("--seed").get() + "'");
+      throw new UsageException(
+          "--seed must be a whole number, was '" + a.value("--seed").get() + "'");
     }
     Variants.Variant variant;
     try {

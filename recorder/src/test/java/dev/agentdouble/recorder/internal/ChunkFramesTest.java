@@ -23,18 +23,17 @@ class ChunkFramesTest {
   }
 
   private List<String> seen() {
-    return pieces.stream().map(p -> p.kind() + "@" + p.t() + " "
-        + new String(p.bytes(), StandardCharsets.UTF_8)).toList();
+    return pieces.stream()
+        .map(p -> p.kind() + "@" + p.t() + " " + new String(p.bytes(), StandardCharsets.UTF_8))
+        .toList();
   }
 
   @Test
   void wholeLinesInOneReadBecomeJsonOrRawFramesAtOnce() throws IOException {
     frames.add(true, 5, bytes("{\"type\":\"a\"}\n{ \"spaced\": 1 }\nplain\n"), false);
 
-    assertThat(seen()).containsExactly(
-        "JSON@5 {\"type\":\"a\"}",
-        "OUT@5 { \"spaced\": 1 }\n",
-        "OUT@5 plain\n");
+    assertThat(seen())
+        .containsExactly("JSON@5 {\"type\":\"a\"}", "OUT@5 { \"spaced\": 1 }\n", "OUT@5 plain\n");
   }
 
   @Test
@@ -57,10 +56,8 @@ class ChunkFramesTest {
     frames.add(false, 2, bytes("warning\n"), false);
     frames.add(true, 300, bytes("\"b\":1}\n"), false);
 
-    assertThat(seen()).containsExactly(
-        "OUT@1 {\"type\":\"a\",",
-        "ERR@2 warning\n",
-        "OUT@300 \"b\":1}\n");
+    assertThat(seen())
+        .containsExactly("OUT@1 {\"type\":\"a\",", "ERR@2 warning\n", "OUT@300 \"b\":1}\n");
   }
 
   @Test
@@ -114,15 +111,22 @@ class ChunkFramesTest {
   }
 
   /**
-   * Random runs, cut into random reads (lines split anywhere, characters split across reads,
-   * stderr interleaved, writes that continue or not): the frames given out as soon as placed are
-   * those the first, list-based framing made once the run was over.
+   * Random runs, cut into random reads (lines split anywhere, characters split across reads, stderr
+   * interleaved, writes that continue or not): the frames given out as soon as placed are those the
+   * first, list-based framing made once the run was over.
    */
   @Test
   void givesTheFramesTheWholeRunFramingGave() throws IOException {
     Random random = new Random(4);
-    String[] lines = {"{\"type\":\"a\",\"text\":\"héllo ✓ 😀\"}\n", "{ \"spaced\": 1 }\n",
-        "plain text ünïcödé\n", "{\"type\":\"b\"}\n", "[1,2,3]\n", "\n", "no newline"};
+    String[] lines = {
+      "{\"type\":\"a\",\"text\":\"héllo ✓ 😀\"}\n",
+      "{ \"spaced\": 1 }\n",
+      "plain text ünïcödé\n",
+      "{\"type\":\"b\"}\n",
+      "[1,2,3]\n",
+      "\n",
+      "no newline"
+    };
     for (int round = 0; round < 3000; round++) {
       List<Piece> got = new ArrayList<>();
       ChunkFrames streamed = new ChunkFrames(got::add);
@@ -154,7 +158,8 @@ class ChunkFramesTest {
       }
       streamed.finish();
 
-      assertThat(got.stream().map(Piece::toFrame).toList()).as("round %d", round)
+      assertThat(got.stream().map(Piece::toFrame).toList())
+          .as("round %d", round)
           .containsExactlyElementsOf(reference.finish());
     }
   }
@@ -204,8 +209,7 @@ class ChunkFramesTest {
 
     private void emitPending() {
       if (line.size() > 0) {
-        frames.add(pendingIndex, new Frame.OutBytes(pendingT,
-            line.toByteArray()));
+        frames.add(pendingIndex, new Frame.OutBytes(pendingT, line.toByteArray()));
         line.reset();
         lineStartedEarlier = true;
       }
@@ -221,8 +225,7 @@ class ChunkFramesTest {
       }
       int len = bytes.length - 1;
       if (JsonText.isCompactValue(bytes, 0, len)) {
-        frames.add(new Frame.Out(t,
-            new String(bytes, 0, len, StandardCharsets.UTF_8)));
+        frames.add(new Frame.Out(t, new String(bytes, 0, len, StandardCharsets.UTF_8)));
       } else {
         frames.add(new Frame.OutBytes(t, bytes));
       }

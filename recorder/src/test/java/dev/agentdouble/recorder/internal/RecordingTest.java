@@ -2,11 +2,11 @@ package dev.agentdouble.recorder.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdouble.recorder.ConformanceTest;
-import dev.agentdouble.recorder.NormaliserConformanceTest;
-import dev.agentdouble.recorder.Normaliser;
-import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.recorder.ConformanceTest;
+import dev.agentdouble.recorder.Normaliser;
+import dev.agentdouble.recorder.NormaliserConformanceTest;
+import dev.agentdouble.recorder.Redactor;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.nio.charset.StandardCharsets;
@@ -44,17 +44,22 @@ class RecordingTest {
     for (ConformanceTest.Case c : ConformanceTest.cases()) {
       Tape tape = NormaliserConformanceTest.imported(c);
       for (boolean raw : new boolean[] {false, true}) {
-        tests.add(DynamicTest.dynamicTest(c.name() + (raw ? " raw" : ""),
-            () -> assertSame(c.name(), tape, raw)));
+        tests.add(
+            DynamicTest.dynamicTest(
+                c.name() + (raw ? " raw" : ""), () -> assertSame(c.name(), tape, raw)));
       }
     }
     for (Catalog.Entry entry : Catalog.entries()) {
       String name = entry.name();
       Tape tape = Catalog.tape(name);
-      if (tape.frames().stream().allMatch(f -> f instanceof Frame.Out || f instanceof Frame.OutBytes
-          || f instanceof Frame.Err || f.terminal())) {
-        tests.add(DynamicTest.dynamicTest("builtin:" + name,
-            () -> assertSame(name, tape, false)));
+      if (tape.frames().stream()
+          .allMatch(
+              f ->
+                  f instanceof Frame.Out
+                      || f instanceof Frame.OutBytes
+                      || f instanceof Frame.Err
+                      || f.terminal())) {
+        tests.add(DynamicTest.dynamicTest("builtin:" + name, () -> assertSame(name, tape, false)));
       }
     }
     return tests.stream();
@@ -63,17 +68,18 @@ class RecordingTest {
   private void assertSame(String name, Tape tape, boolean raw) throws Exception {
     Tape expected = tape;
     if (!raw) {
-      expected = Normaliser.normalise(expected, Normaliser.Context.NONE.cwd(CWD)
-          .home(ENV.get("HOME")).epochMs(EPOCH_MS));
+      expected =
+          Normaliser.normalise(
+              expected, Normaliser.Context.NONE.cwd(CWD).home(ENV.get("HOME")).epochMs(EPOCH_MS));
     }
-    expected = Redactor.from(ENV, COMMAND.subList(1, COMMAND.size()), PATTERNS).redact(expected)
-        .tape();
+    expected =
+        Redactor.from(ENV, COMMAND.subList(1, COMMAND.size()), PATTERNS).redact(expected).tape();
 
     // dynamic tests run in parallel: a file of each one's own
     Path file = dir.resolve(name + (raw ? ".raw" : "") + ".tape.ndjson");
     List<Frame> frames = tape.frames();
-    try (Recording recording = new Recording(Spool.create(dir), ENV, COMMAND, PATTERNS, raw, CWD,
-        EPOCH_MS)) {
+    try (Recording recording =
+        new Recording(Spool.create(dir), ENV, COMMAND, PATTERNS, raw, CWD, EPOCH_MS)) {
       for (Frame f : frames.subList(0, frames.size() - 1)) {
         recording.accept(Piece.of(f));
       }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class SecretsTest {
 
   /** The rule, spelled out: at each place, the longest secret starting there; else move on. */
-  private static String reference(String text, List<Secrets.Secret> secrets,
-      Map<String, Integer> counts) {
+  private static String reference(
+      String text, List<Secrets.Secret> secrets, Map<String, Integer> counts) {
     StringBuilder out = new StringBuilder();
     int i = 0;
     while (i < text.length()) {
@@ -64,7 +64,8 @@ class SecretsTest {
       String expected = reference(text, List.copyOf(byValue.values()), expectedCounts);
 
       Map<String, Integer> counts = new HashMap<>();
-      assertThat(new Secrets(secrets).replace(text, counts)).as("round %d", round)
+      assertThat(new Secrets(secrets).replace(text, counts))
+          .as("round %d", round)
           .isEqualTo(expected);
       assertThat(counts).as("round %d", round).isEqualTo(expectedCounts);
     }

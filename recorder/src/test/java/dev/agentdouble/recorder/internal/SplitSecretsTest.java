@@ -25,15 +25,16 @@ class SplitSecretsTest {
   private final Map<String, Integer> counts = new HashMap<>();
   private final Secrets secrets =
       new Secrets(List.of(new Secrets.Secret(KEY, "REDACTED:API_KEY", "API_KEY")));
-  private final SplitSecrets split = new SplitSecrets(
-      p -> p.with(secrets.replace(p.bytes(), counts)), secrets, counts, out::add);
+  private final SplitSecrets split =
+      new SplitSecrets(p -> p.with(secrets.replace(p.bytes(), counts)), secrets, counts, out::add);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
   private List<String> seen() {
-    return out.stream().map(p -> p.kind() + " " + new String(p.bytes(), StandardCharsets.UTF_8))
+    return out.stream()
+        .map(p -> p.kind() + " " + new String(p.bytes(), StandardCharsets.UTF_8))
         .toList();
   }
 
@@ -43,8 +44,7 @@ class SplitSecretsTest {
     split.accept(Piece.err(2, bytes("23456789 rejected\n")));
     split.finish();
 
-    assertThat(seen()).containsExactly("ERR Error: bad key REDACTED:API_KEY",
-        "ERR  rejected\n");
+    assertThat(seen()).containsExactly("ERR Error: bad key REDACTED:API_KEY", "ERR  rejected\n");
     assertThat(counts).containsEntry("API_KEY", 1);
   }
 
@@ -58,8 +58,13 @@ class SplitSecretsTest {
     split.accept(Piece.out(99, bytes("\n")));
     split.finish();
 
-    String stdout = String.join("", out.stream().filter(p -> p.kind() == Piece.Kind.OUT)
-        .map(p -> new String(p.bytes(), StandardCharsets.UTF_8)).toList());
+    String stdout =
+        String.join(
+            "",
+            out.stream()
+                .filter(p -> p.kind() == Piece.Kind.OUT)
+                .map(p -> new String(p.bytes(), StandardCharsets.UTF_8))
+                .toList());
     assertThat(stdout).isEqualTo("key=REDACTED:API_KEY\n");
     assertThat(out).filteredOn(p -> p.kind() == Piece.Kind.ERR).hasSize(KEY.length());
     assertThat(out).allMatch(p -> p.bytes().length > 0);
@@ -73,8 +78,8 @@ class SplitSecretsTest {
     split.accept(Piece.err(4, bytes("more\n")));
     split.finish();
 
-    assertThat(seen()).containsExactly("OUT partial ", "ERR warn\n", "JSON {\"type\":\"a\"}",
-        "ERR more\n");
+    assertThat(seen())
+        .containsExactly("OUT partial ", "ERR warn\n", "JSON {\"type\":\"a\"}", "ERR more\n");
     assertThat(counts).isEmpty();
   }
 
@@ -132,29 +137,32 @@ class SplitSecretsTest {
 
   /**
    * A JSON line written in two writes is two raw frames: a secret written with every character
-   * {@code \}{@code u}-escaped inside its string (lower or upper case hex, or escaped once more
-   * for JSON inside a JSON string), cut between them, is still replaced where it starts.
+   * {@code \}{@code u}-escaped inside its string (lower or upper case hex, or escaped once more for
+   * JSON inside a JSON string), cut between them, is still replaced where it starts.
    */
   @Test
   void aFullyUnicodeEscapedSecretCutInTwoIsReplaced() throws IOException {
-    for (String escaped : List.of(unicode(KEY, false), unicode(KEY, true),
-        unicode(KEY, false).replace("\\", "\\\\"))) {
+    for (String escaped :
+        List.of(
+            unicode(KEY, false), unicode(KEY, true), unicode(KEY, false).replace("\\", "\\\\"))) {
       out.clear();
       int cut = escaped.length() / 2 + 1;
-      split.accept(Piece.out(1, bytes("{\"type\":\"assistant\",\"text\":\"key "
-          + escaped.substring(0, cut))));
+      split.accept(
+          Piece.out(
+              1, bytes("{\"type\":\"assistant\",\"text\":\"key " + escaped.substring(0, cut))));
       split.accept(Piece.out(2, bytes(escaped.substring(cut) + " end\"}\n")));
       split.finish();
 
-      assertThat(String.join("", seen())).as(escaped).isEqualTo(
-          "OUT {\"type\":\"assistant\",\"text\":\"key REDACTED:API_KEYOUT  end\"}\n");
+      assertThat(String.join("", seen()))
+          .as(escaped)
+          .isEqualTo("OUT {\"type\":\"assistant\",\"text\":\"key REDACTED:API_KEYOUT  end\"}\n");
     }
   }
 
   @Test
   void withoutSecretsFramesPassStraightThrough() throws IOException {
-    SplitSecrets none = new SplitSecrets(UnaryOperator.identity(), new Secrets(List.of()),
-        counts, out::add);
+    SplitSecrets none =
+        new SplitSecrets(UnaryOperator.identity(), new Secrets(List.of()), counts, out::add);
 
     none.accept(Piece.err(1, bytes("a")));
 
@@ -169,8 +177,11 @@ class SplitSecretsTest {
   @Test
   void eachStreamEndsAsIfItHadBeenCleanedWhole() throws IOException {
     Random random = new Random(11);
-    List<Secrets.Secret> planted = List.of(new Secrets.Secret(KEY, "<K>", "K"),
-        new Secrets.Secret("tok-ABCDEFGH", "<T>", "T"), new Secrets.Secret("ünï-cödé-✓✓", "<U>", "U"));
+    List<Secrets.Secret> planted =
+        List.of(
+            new Secrets.Secret(KEY, "<K>", "K"),
+            new Secrets.Secret("tok-ABCDEFGH", "<T>", "T"),
+            new Secrets.Secret("ünï-cödé-✓✓", "<U>", "U"));
     Secrets many = new Secrets(planted);
     // each secret as it is and in the JSON string forms a writer gives it: escaped, every
     // character \\u-escaped (either case), and that escaped once more
@@ -178,8 +189,13 @@ class SplitSecretsTest {
     for (Secrets.Secret secret : planted) {
       String v = secret.value();
       String quoted = JsonText.quote(v);
-      forms.addAll(List.of(v, quoted.substring(1, quoted.length() - 1), unicode(v, false),
-          unicode(v, true), unicode(v, false).replace("\\", "\\\\")));
+      forms.addAll(
+          List.of(
+              v,
+              quoted.substring(1, quoted.length() - 1),
+              unicode(v, false),
+              unicode(v, true),
+              unicode(v, false).replace("\\", "\\\\")));
     }
     String[] words = {"a", "bc", "sk-live", "0123", "tok-", "ABCD", "ünï", "✓", "\n", " "};
     for (int round = 0; round < 1500; round++) {
@@ -187,20 +203,24 @@ class SplitSecretsTest {
       for (int s = 0; s < 2; s++) {
         StringBuilder sb = new StringBuilder();
         for (int k = random.nextInt(30); k >= 0; k--) {
-          sb.append(random.nextInt(5) == 0 ? forms.get(random.nextInt(forms.size()))
-              : words[random.nextInt(words.length)]);
+          sb.append(
+              random.nextInt(5) == 0
+                  ? forms.get(random.nextInt(forms.size()))
+                  : words[random.nextInt(words.length)]);
         }
         streams[s] = bytes(sb.toString());
       }
       List<Piece> given = new ArrayList<>();
       Map<String, Integer> got = new HashMap<>();
-      SplitSecrets cleaning = new SplitSecrets(p -> p.with(many.replace(p.bytes(), got)), many,
-          got, given::add);
+      SplitSecrets cleaning =
+          new SplitSecrets(p -> p.with(many.replace(p.bytes(), got)), many, got, given::add);
       int[] at = {0, 0};
       long t = 0;
       while (at[0] < streams[0].length || at[1] < streams[1].length) {
-        int s = at[1] >= streams[1].length || (at[0] < streams[0].length && random.nextBoolean())
-            ? 0 : 1;
+        int s =
+            at[1] >= streams[1].length || (at[0] < streams[0].length && random.nextBoolean())
+                ? 0
+                : 1;
         int n = 1 + random.nextInt(Math.min(9, streams[s].length - at[s]));
         byte[] chunk = Arrays.copyOfRange(streams[s], at[s], at[s] + n);
         cleaning.accept(s == 0 ? Piece.out(t++, chunk) : Piece.err(t++, chunk));
@@ -214,7 +234,8 @@ class SplitSecretsTest {
         ByteArrayOutputStream joined = new ByteArrayOutputStream();
         given.stream().filter(p -> p.kind() == kind).forEach(p -> joined.writeBytes(p.bytes()));
         String cleaned = joined.toString(StandardCharsets.UTF_8);
-        assertThat(cleaned).as("round %d, stream %d", round, s)
+        assertThat(cleaned)
+            .as("round %d, stream %d", round, s)
             .isEqualTo(new String(many.replace(streams[s], expected), StandardCharsets.UTF_8));
         for (String form : forms) {
           assertThat(cleaned).as("round %d, stream %d", round, s).doesNotContain(form);
