@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,6 +47,63 @@ class DocSnippetsTest {
           .contains(snippet);
     }
     assertThat(snippets).as("named snippets in %s", doc).isGreaterThanOrEqualTo(atLeast);
+  }
+
+  /** A java block, and the text before it that says where it comes from. */
+  static final Pattern BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
+
+  /** A test class named in backquotes, with or without a method: `RetryTest.retries`. */
+  static final Pattern NAMED_CLASS = Pattern.compile("`([A-Z]\\w*)(?:\\.\\w+)?`");
+
+  @Test
+  void everySnippetOfTheJUnitGuideIsInTheTestClassNamedBeforeIt() throws IOException {
+    String guide = Files.readString(ROOT.resolve("docs/junit.md"));
+    Matcher block = BLOCK.matcher(guide);
+    int checked = 0;
+    while (block.find()) {
+      String before = guide.substring(Math.max(0, block.start() - 600), block.start());
+      List<String> named = new ArrayList<>();
+      Matcher m = NAMED_CLASS.matcher(before);
+      while (m.find()) {
+        if (testSource(m.group(1)).isPresent()) {
+          named.add(m.group(1));
+        }
+      }
+      int line = 1 + (int) guide.substring(0, block.start()).chars().filter(c -> c == '\n').count();
+      assertThat(named)
+          .as("docs/junit.md:%d: a java block that names no test class before it", line)
+          .isNotEmpty();
+      String name = named.get(named.size() - 1);
+      assertThat(source(name))
+          .as("docs/junit.md:%d: the snippet from %s", line, name)
+          .contains(block.group(1));
+      checked++;
+    }
+    assertThat(checked).as("snippets in docs/junit.md").isGreaterThanOrEqualTo(15);
+  }
+
+  /** The source of the test class {@code name}, when there is one in some module. */
+  static Optional<Path> testSource(String name) throws IOException {
+    return Optional.ofNullable(testSources().get(name));
+  }
+
+  private static Map<String, Path> testSources;
+
+  /** Every test source file of every module, by class name. */
+  private static synchronized Map<String, Path> testSources() throws IOException {
+    if (testSources == null) {
+      try (Stream<Path> all = Files.walk(ROOT, 12)) {
+        testSources =
+            all.filter(p -> p.toString().endsWith(".java"))
+                .filter(p -> p.toString().contains("/src/test/java/"))
+                .collect(
+                    Collectors.toMap(
+                        p -> p.getFileName().toString().replaceFirst("\\.java$", ""),
+                        p -> p,
+                        (a, b) -> a));
+      }
+    }
+    return testSources;
   }
 
   /** The source of the test class {@code name}, in any module. */
