@@ -14,6 +14,7 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.recorder.command.CommandRegistry;
+import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.Tape;
@@ -494,15 +495,6 @@ public final class Serve implements AutoCloseable {
               + "or max-gap:MS (e.g. max-gap:100), was '"
               + spec
               + "'");
-    }
-  }
-
-  /** A command line that cannot be run (exit 2). */
-  static final class UsageException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String message) {
-      super(message);
     }
   }
 

@@ -111,7 +111,8 @@ public final class FakeRun {
     }
     int status;
     // SIGINT and SIGTERM go to the fake, which ends as it takes them; this run then ends with it
-    try (Signals.Forwarding forwarding = Signals.forward(process, new AtomicBoolean())) {
+    try (ForwardedSignals.Forwarding forwarding =
+        ForwardedSignals.forward(process, new AtomicBoolean())) {
       if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         status = process.exitValue();
       } else {

@@ -152,7 +152,7 @@ final class RecordCommand {
     }
     String cliVersion = cliVersion(command);
 
-    try (Capture capture = new Capture(captured)) {
+    try (Capturing capture = new Capturing(captured)) {
       OutputPipes pipes;
       try {
         pipes = pipes(target);
@@ -188,7 +188,7 @@ final class RecordCommand {
       Function<Header, Path> tapeFile,
       String cliVersion,
       Instant recordedAt,
-      Capture capture,
+      Capturing capture,
       OutputPipes pipes)
       throws InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
@@ -226,7 +226,7 @@ final class RecordCommand {
     }
     AtomicBoolean interrupted = new AtomicBoolean();
     // until the tape is written: a signal meanwhile must not cut the recorder short
-    try (Signals.Forwarding forwarding = Signals.forward(process, interrupted)) {
+    try (ForwardedSignals.Forwarding forwarding = ForwardedSignals.forward(process, interrupted)) {
       if (in != System.in) {
         pump(in, process.getOutputStream());
       }
@@ -378,7 +378,7 @@ final class RecordCommand {
    * a read (a full disk, say) stops the capture, never the passthrough; it is told when the tape is
    * to be written.
    */
-  private static final class Capture implements AutoCloseable {
+  private static final class Capturing implements AutoCloseable {
     private final Spool spool;
     private IOException failure;
     private boolean stopped;
@@ -386,7 +386,7 @@ final class RecordCommand {
     /** {@link System#nanoTime} when the command was started: time 0 of the tape. */
     volatile long origin;
 
-    Capture(Spool spool) {
+    Capturing(Spool spool) {
       this.spool = spool;
     }
 
@@ -550,7 +550,8 @@ final class RecordCommand {
     }
   }
 
-  private static Thread reader(FileChannel from, boolean stdout, PrintStream to, Capture capture) {
+  private static Thread reader(
+      FileChannel from, boolean stdout, PrintStream to, Capturing capture) {
     Thread t =
         new Thread(
             () -> {

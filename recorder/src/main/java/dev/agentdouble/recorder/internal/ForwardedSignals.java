@@ -17,12 +17,12 @@ import sun.misc.SignalHandler;
  * own put back when the last one ends, and a signal goes to every command being recorded.
  */
 @SuppressWarnings("removal")
-final class Signals {
+final class ForwardedSignals {
   private static final Map<Forwarding, Process> live = new LinkedHashMap<>();
   private static SignalHandler previousInt;
   private static SignalHandler previousTerm;
 
-  private Signals() {}
+  private ForwardedSignals() {}
 
   /** Forwarding to one child until {@link #close}. */
   static final class Forwarding implements AutoCloseable {
@@ -34,7 +34,7 @@ final class Signals {
 
     @Override
     public void close() {
-      synchronized (Signals.class) {
+      synchronized (ForwardedSignals.class) {
         if (live.remove(this) != null && live.isEmpty()) {
           restore();
         }
@@ -48,7 +48,7 @@ final class Signals {
    */
   static Forwarding forward(Process child, AtomicBoolean interrupted) {
     Forwarding f = new Forwarding(interrupted);
-    synchronized (Signals.class) {
+    synchronized (ForwardedSignals.class) {
       if (live.isEmpty()) {
         previousInt = install("INT");
         previousTerm = install("TERM");
@@ -68,7 +68,7 @@ final class Signals {
 
   private static void deliver(String name) {
     List<Map.Entry<Forwarding, Process>> targets;
-    synchronized (Signals.class) {
+    synchronized (ForwardedSignals.class) {
       targets = new ArrayList<>(live.entrySet());
     }
     for (Map.Entry<Forwarding, Process> target : targets) {
