@@ -2,13 +2,17 @@ package dev.agentdouble.junit.internal;
 
 import dev.agentdouble.contract.Launch;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes {@code bin/cursor-agent} and {@code bin/agent} ({@link Launch}): sh scripts that run the
@@ -55,20 +59,61 @@ public final class Shim {
             Optional.of(pidFile)));
   }
 
-  private static void install(Path bin, String sh) throws IOException {
+  /**
+   * Installs {@code sh} as every shim name in {@code bin}: a temp file, then a rename, so a run
+   * starting meanwhile sees the old script or the new one.
+   *
+   * <p>The file is written by a child process, never through a file descriptor of this JVM: a
+   * process another thread forks while this JVM holds a script open for writing inherits that
+   * descriptor until it execs, and executing the script meanwhile fails with "Text file busy"
+   * (ETXTBSY). Tests run in parallel start processes all the time, so the JVM never holds one.
+   */
+  static void install(Path bin, String sh) throws IOException {
+    List<Path> tmps = new ArrayList<>();
     for (String name : Launch.SHIM_NAMES) {
       Path tmp = bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp");
-      // the owner's only from the start: the fake's shim holds the control server's secret
       Files.deleteIfExists(tmp);
-      Files.createFile(
-          tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      Files.writeString(tmp, sh, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
+      tmps.add(tmp);
+    }
+    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", WRITE_ALL, "sh"));
+    tmps.forEach(tmp -> command.add(tmp.toString()));
+    Process writer =
+        new ProcessBuilder(command)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try (OutputStream in = writer.getOutputStream()) {
+      in.write(sh.getBytes(StandardCharsets.UTF_8));
+    }
+    try {
+      if (!writer.waitFor(30, TimeUnit.SECONDS)) {
+        writer.destroyForcibly();
+        throw new IOException("writing the shims in " + bin + " took over 30 s");
+      }
+    } catch (InterruptedException e) {
+      writer.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while writing the shims in " + bin, e);
+    }
+    if (writer.exitValue() != 0) {
+      throw new IOException(
+          "cannot write the shims in " + bin + " (sh exit " + writer.exitValue() + ")");
+    }
+    for (int i = 0; i < tmps.size(); i++) {
+      // the owner's only: the fake's shim holds the control server's secret
+      Files.setPosixFilePermissions(tmps.get(i), PosixFilePermissions.fromString("rwx------"));
       Files.move(
-          tmp,
-          bin.resolve(name),
+          tmps.get(i),
+          bin.resolve(Launch.SHIM_NAMES.get(i)),
           StandardCopyOption.REPLACE_EXISTING,
           StandardCopyOption.ATOMIC_MOVE);
     }
   }
+
+  /**
+   * Copies stdin into the first file, then the first into the others; owner-only from the start.
+   */
+  private static final String WRITE_ALL =
+      "umask 077 && first=$1 && cat > \"$first\" && shift && "
+          + "for f in \"$@\"; do cp \"$first\" \"$f\" || exit 1; done";
 }
