@@ -398,7 +398,7 @@ class AgentDoubleExtensionTest {
             + "for last; do :; done\n"
             + "printf '{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":"
             + "[{\"type\":\"text\",\"text\":\"real answer to %s\"}]}}\\n' \"$last\"\n");
-    real.toFile().setExecutable(true);
+    Runs.executable(real);
     RECORDED.clear();
 
     EngineTestKit.engine("junit-jupiter")

@@ -73,4 +73,33 @@ public final class Runs {
           }
         });
   }
+
+  /**
+   * Makes {@code file} an executable written by a child process: a file this JVM wrote may still be
+   * open for writing in a process another test's thread forked meanwhile, and running it would then
+   * fail with "Text file busy" (ETXTBSY). The copy's only writer was the child.
+   */
+  static Path executable(Path file) {
+    try {
+      Process cp =
+          new ProcessBuilder(
+                  "/bin/sh",
+                  "-c",
+                  "cp \"$1\" \"$1.x\" && chmod 755 \"$1.x\" && mv \"$1.x\" \"$1\"",
+                  "sh",
+                  file.toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!cp.waitFor(30, TimeUnit.SECONDS) || cp.exitValue() != 0) {
+        throw new IllegalStateException("cannot make " + file + " executable: " + out);
+      }
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 }

@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -97,7 +96,7 @@ final class Child implements AutoCloseable {
               "mvn",
               "#!/bin/sh\necho 'stale jars: the launcher tried to build "
                   + "during a test' >&2\nexit 1\n");
-      Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+      executable(mvn);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -106,13 +105,36 @@ final class Child implements AutoCloseable {
 
   /** An executable script {@code name} in {@code dir}. */
   static Path script(Path dir, String name, String text) {
-    Path file = Cli.write(dir, name, text);
+    return executable(Cli.write(dir, name, text));
+  }
+
+  /**
+   * Makes {@code file} an executable written by a child process: a file this JVM wrote may still be
+   * open for writing in a process another test's thread forked meanwhile, and running it would then
+   * fail with "Text file busy" (ETXTBSY). The copy's only writer was the child.
+   */
+  static Path executable(Path file) {
     try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Process cp =
+          new ProcessBuilder(
+                  "/bin/sh",
+                  "-c",
+                  "cp \"$1\" \"$1.x\" && chmod 755 \"$1.x\" && mv \"$1.x\" \"$1\"",
+                  "sh",
+                  file.toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!cp.waitFor(30, TimeUnit.SECONDS) || cp.exitValue() != 0) {
+        throw new IllegalStateException("cannot make " + file + " executable: " + out);
+      }
+      return file;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
-    return file;
   }
 
   /** The {@code python3} on PATH; the test is skipped (not failed) without one. */

@@ -53,7 +53,7 @@ class RecordRedactionTest {
             "printf 'stderr %s\\n' \"$CURSOR_API_KEY\" >&2",
             "exit 3",
             ""));
-    script.toFile().setExecutable(true);
+    Child.executable(script);
     Path tape = dir.resolve("run.tape.ndjson");
 
     Child r = record(tape, script.toString(), "--auth-token", TOKEN);
@@ -95,7 +95,7 @@ class RecordRedactionTest {
             "printf '%s rejected\\n' \"$rest\" >&2; printf '%s end\\n' \"$rest\"",
             "exit 1",
             ""));
-    script.toFile().setExecutable(true);
+    Child.executable(script);
     Path tape = dir.resolve("split.tape.ndjson");
 
     Child r = start(tape, script.toString());
