@@ -71,7 +71,7 @@ public final class AgentDoubleExtension
   /** The builder's own deadline; empty: from the configuration; {@link Duration#ZERO}: none. */
   private final Optional<Duration> deadline;
 
-  /** With {@link Settings#DEFAULTS}. */
+  /** Fast timing, strict about unmatched invocations and unused tapes, 30 s step gates. */
   public AgentDoubleExtension() {
     this(Settings.DEFAULTS, Optional.empty());
   }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param strictUnused whether an enqueued tape never used fails the test
  * @param gateTimeout how long a run waits at a step gate before giving up (exit 70)
  */
-public record Settings(
+record Settings(
     Timing timing, boolean strictUnmatched, boolean strictUnused, Duration gateTimeout) {
 
   /** Fast timing, strict both ways, 30 s gates. */
