@@ -107,13 +107,16 @@ public final class Serve implements AutoCloseable {
    * otherwise serves until the JVM is stopped.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    // before anything is printed: whoever reads the URL may end at once, and a parent read after
+    // that would be the process that adopted serve, which never ends
+    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
     Started started = start(args, out, err);
     if (started.serve() == null) {
       return started.status();
     }
     Serve serve = started.serve();
     Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
-    watchParent(err);
+    watchParent(parent, err);
     serve.awaitClose();
     return OK;
   }
@@ -125,12 +128,11 @@ public final class Serve implements AutoCloseable {
   static final long PARENT_PERIOD_MS = 250;
 
   /**
-   * Stops {@code serve} (exit {@value #PARENT_GONE}, as a hangup) once the process that started it
-   * has ended, so a test runner killed outright leaves no server behind: a parent that dies leaves
-   * its child to init or a subreaper, which changes its parent's id.
+   * Stops {@code serve} (exit {@value #PARENT_GONE}, as a hangup) once {@code parent}, the process
+   * that started it, has ended, so a test runner killed outright leaves no server behind: a parent
+   * that dies leaves its child to init or a subreaper, which changes its parent's id.
    */
-  private static void watchParent(PrintStream err) {
-    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+  private static void watchParent(long parent, PrintStream err) {
     if (parent <= 1) {
       return; // started by init or a container's first process: nothing to outlive
     }
