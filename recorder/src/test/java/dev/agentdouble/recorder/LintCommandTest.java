@@ -2,42 +2,34 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.script.Script;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LintCommandTest {
-  static final String SID = "4f1c2a8e-9b7d-4e21-a3f0-6c5d8e9b1a27";
-  static final String INIT =
-      "{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":\"login\","
-          + "\"cwd\":\"/w\",\"session_id\":\""
-          + SID
-          + "\",\"model\":\"Auto\",\"permissionMode\":\"default\"}";
-  static final String USER =
-      "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
-          + "[{\"type\":\"text\",\"text\":\"hi\"}]},\"session_id\":\""
-          + SID
-          + "\"}";
-  static final String RESULT =
-      "{\"type\":\"result\",\"subtype\":\"success\",\"duration_ms\":5,"
-          + "\"duration_api_ms\":5,\"is_error\":false,\"result\":\"hello\",\"session_id\":\""
-          + SID
-          + "\",\"request_id\":\"r-1\"}";
-  static final String CLEAN =
-      String.join(
-              "\n",
-              "{\"tape\":1}",
-              "{\"t\":0,\"out\":" + INIT + "}",
-              "{\"t\":1,\"out\":" + USER + "}",
-              "{\"t\":5,\"out\":" + RESULT + "}",
-              "{\"t\":5,\"exit\":0}")
-          + "\n";
+  /** A run that lints clean: init, the prompt, the answer, exit 0. */
+  static Tape clean() {
+    return Script.of("hi").cwd("/w").init().user().assistant("hello").result().exit(0).build();
+  }
+
+  /** The first event a scripted run writes, as its line. */
+  private static String firstEvent(Tape tape) {
+    return ((Frame.Out) tape.frames().get(0)).json();
+  }
+
+  private Path write(String name, Tape tape) {
+    return Cli.write(dir, name, TapeWriter.toText(tape));
+  }
 
   @TempDir Path dir;
 
   @Test
   void aCleanTapeHasNoFindingsAndASummaryOnStderr() {
-    Path tape = Cli.write(dir, "clean.tape.ndjson", CLEAN);
+    Path tape = write("clean.tape.ndjson", clean());
 
     Cli.Result r = Cli.run("lint", tape.toString());
 
@@ -48,18 +40,8 @@ class LintCommandTest {
 
   @Test
   void aProtocolErrorIsOneLineNamingFileLineAndRule() {
-    // exit 0 without a result event; the result would be on line 4
-    Path tape =
-        Cli.write(
-            dir,
-            "no-result.tape.ndjson",
-            String.join(
-                    "\n",
-                    "{\"tape\":1}",
-                    "{\"t\":0,\"out\":" + INIT + "}",
-                    "{\"t\":1,\"out\":" + USER + "}",
-                    "{\"t\":5,\"exit\":0}")
-                + "\n");
+    // exit 0 without a result event: the exit is on line 4, after the header, init and user
+    Path tape = write("no-result.tape.ndjson", Script.of("hi").init().user().exit(0).build());
 
     Cli.Result r = Cli.run("lint", tape.toString());
 
@@ -75,16 +57,7 @@ class LintCommandTest {
   void warningsAloneDoNotFail() {
     // a failing run whose stdout lacks init: only a warning, as real failures do that
     Path tape =
-        Cli.write(
-            dir,
-            "failed.tape.ndjson",
-            String.join(
-                    "\n",
-                    "{\"tape\":1}",
-                    "{\"t\":0,\"out\":" + USER + "}",
-                    "{\"t\":0,\"err\":\"boom\\n\"}",
-                    "{\"t\":0,\"exit\":1}")
-                + "\n");
+        write("failed.tape.ndjson", Script.of("hi").user().stderr("boom\n").exit(1).build());
 
     Cli.Result r = Cli.run("lint", tape.toString());
 
@@ -102,7 +75,7 @@ class LintCommandTest {
             String.join(
                     "\n",
                     "{\"tape\":1}",
-                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\"}}",
                     "{\"t\":1,\"note\":\"hi\"}",
                     "{\"t\":5,\"exit\":0}")
                 + "\n");
@@ -164,20 +137,12 @@ class LintCommandTest {
 
   @Test
   void severalTapesAreLintedInOrderAndCountedTogether() {
-    Path clean = Cli.write(dir, "a.tape.ndjson", CLEAN);
+    Path clean = write("a.tape.ndjson", clean());
+    // init written twice: the second is on line 3
     Path twoInits =
-        Cli.write(
-            dir,
+        write(
             "b.tape.ndjson",
-            String.join(
-                    "\n",
-                    "{\"tape\":1}",
-                    "{\"t\":0,\"out\":" + INIT + "}",
-                    "{\"t\":0,\"out\":" + INIT + "}",
-                    "{\"t\":1,\"out\":" + USER + "}",
-                    "{\"t\":5,\"out\":" + RESULT + "}",
-                    "{\"t\":5,\"exit\":0}")
-                + "\n");
+            Script.of("hi").init().init().user().assistant("hello").result().exit(0).build());
     Path malformed = Cli.write(dir, "c.tape.ndjson", "{\"tape\":2}\n{\"t\":0,\"exit\":0}\n");
     Path missing = dir.resolve("d.tape.ndjson");
 
@@ -215,7 +180,10 @@ class LintCommandTest {
   @Test
   void anExcerptOnlyWarnsAboutRulesOfTheWholeRun() {
     // two lines from different runs: a session change and no result
-    String other = USER.replace(SID, "9e3a7c1d-aaaa-bbbb-cccc-000000000001");
+    String init = firstEvent(Script.of("hi").init().build());
+    String other =
+        firstEvent(
+            Script.of("hi").sessionId("9e3a7c1d-aaaa-bbbb-cccc-000000000001").user().build());
     Path tape =
         Cli.write(
             dir,
@@ -223,7 +191,7 @@ class LintCommandTest {
             String.join(
                     "\n",
                     "{\"tape\":1}",
-                    "{\"t\":0,\"out\":" + INIT + "}",
+                    "{\"t\":0,\"out\":" + init + "}",
                     "{\"t\":1,\"out\":" + other + "}",
                     "{\"t\":5,\"exit\":0}")
                 + "\n");
