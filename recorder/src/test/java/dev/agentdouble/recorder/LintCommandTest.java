@@ -138,11 +138,12 @@ class LintCommandTest {
   @Test
   void severalTapesAreLintedInOrderAndCountedTogether() {
     Path clean = write("a.tape.ndjson", clean());
-    // init written twice: the second is on line 3
+    // init written twice (the second as a plain event): the second is on line 3
+    String init = firstEvent(Script.of("hi").init().exit(0).build());
     Path twoInits =
         write(
             "b.tape.ndjson",
-            Script.of("hi").init().init().user().assistant("hello").result().exit(0).build());
+            Script.of("hi").init().event(init).user().assistant("hello").result().exit(0).build());
     Path malformed = Cli.write(dir, "c.tape.ndjson", "{\"tape\":2}\n{\"t\":0,\"exit\":0}\n");
     Path missing = dir.resolve("d.tape.ndjson");
 
@@ -180,10 +181,14 @@ class LintCommandTest {
   @Test
   void anExcerptOnlyWarnsAboutRulesOfTheWholeRun() {
     // two lines from different runs: a session change and no result
-    String init = firstEvent(Script.of("hi").init().build());
+    String init = firstEvent(Script.of("hi").init().exit(0).build());
     String other =
         firstEvent(
-            Script.of("hi").sessionId("9e3a7c1d-aaaa-bbbb-cccc-000000000001").user().build());
+            Script.of("hi")
+                .sessionId("9e3a7c1d-aaaa-bbbb-cccc-000000000001")
+                .user()
+                .exit(0)
+                .build());
     Path tape =
         Cli.write(
             dir,
