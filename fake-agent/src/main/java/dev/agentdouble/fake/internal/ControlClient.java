@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.PermissionAnswer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -214,6 +215,24 @@ final class ControlClient {
       post(uri, noSecret ? null : secret, record(call, stoppedBy).json());
     } catch (IOException | IllegalArgumentException e) {
       // nobody to tell: the run's own ending stands
+    }
+  }
+
+  /**
+   * Tells the control server which option the ACP client chose when asked for permission in turn
+   * {@code turn} (1 for the process's first {@code session/prompt}) of process {@code pid}. As
+   * {@link #report}, a server that cannot be reached changes nothing.
+   */
+  static void permission(String url, String secret, long pid, int turn, String optionId) {
+    try {
+      URI uri = uri(url, PermissionAnswer.PATH);
+      boolean noSecret = secret == null || secret.isEmpty();
+      if (!noSecret && !ControlSecret.sendable(secret)) {
+        return;
+      }
+      post(uri, noSecret ? null : secret, new PermissionAnswer(pid, turn, optionId).json());
+    } catch (IOException | IllegalArgumentException e) {
+      // nobody to tell: the turn goes on as the client answered
     }
   }
 

@@ -34,6 +34,9 @@ public final class Impersonation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
   public static final int OWN_PROBLEM = ExitStatus.OWN_PROBLEM;
 
+  /** The hidden command that runs an ACP agent on stdio: {@code agent acp}. */
+  static final String ACP = "acp";
+
   private final String programName;
   private final List<String> argv;
   private final Map<String, String> env;
@@ -150,6 +153,12 @@ public final class Impersonation {
       writeOut(o.stdout());
       writeErr(o.stderr());
       return journal.end(o.exit(), null);
+    }
+    if (args.subcommand().isEmpty()
+        && !args.promptWords().isEmpty()
+        && args.promptWords().get(0).equals(ACP)) {
+      // each turn writes its own journal line
+      return new AcpServer(env, profile, settings, args, argv, cwd, stdout, stderr, pid).run(stdin);
     }
     if (!args.print() && stdinTty && stdoutTty) {
       return ownProblem(
@@ -316,6 +325,11 @@ public final class Impersonation {
    * the variables named in {@code AGENTDOUBLE_FORWARD_ENV} (comma-separated) with their values.
    */
   private Map<String, String> forwardedEnv() {
+    return forwardedEnv(env);
+  }
+
+  /** As {@link #forwardedEnv()}, for any environment. */
+  static Map<String, String> forwardedEnv(Map<String, String> env) {
     Map<String, String> forwarded = new TreeMap<>();
     for (String name : env.keySet()) {
       if (name.startsWith("CURSOR_")) {
@@ -452,7 +466,8 @@ public final class Impersonation {
                 derived,
                 stoppedBy,
                 ending,
-                error));
+                error,
+                null));
       } catch (IOException e) {
         writeErr(
             "agentdouble: "

@@ -33,7 +33,8 @@ public final class Journal {
       String derived,
       String stoppedBy,
       Ending ending,
-      String error) {}
+      String error,
+      List<String> permissionAnswers) {}
 
   private Journal() {}
 
@@ -114,6 +115,10 @@ public final class Journal {
       }
     }
     field(sb, InvocationRecord.ERROR, e.error());
+    if (e.permissionAnswers() != null) {
+      sb.append(",\"").append(InvocationRecord.PERMISSION_ANSWERS).append("\":");
+      InvocationRecord.array(sb, e.permissionAnswers());
+    }
     sb.append("}\n");
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }

@@ -1,0 +1,399 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.cursor.CursorAcp;
+import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.json.LineReader;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
+import dev.agentdouble.tape.FrameLine;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TapeException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Plays an ACP tape in lockstep with the client (docs/tape-format.md §8): {@code out} frames are
+ * written at their time, and at each {@code in} frame the client's next message is read and checked
+ * against the recorded one. Responses go out under the client's own request ids. Two uses: a whole
+ * recorded session ({@code AGENTDOUBLE_TAPE} naming an ACP tape, without a control server), and the
+ * first turn of an ACP tape answering one {@code session/prompt} of the live server.
+ */
+final class AcpReplay {
+  /** Where a turn's client messages come from, when the live server owns the wire. */
+  interface TurnClient {
+    /**
+     * The client's response to the agent's request {@code id}; null when the turn was cancelled.
+     */
+    AcpWire.Message response(long id);
+
+    /** Notes a permission answer for the journal and the control server. */
+    void recordAnswer(AcpWire.Message reply);
+  }
+
+  private final TapeSource source;
+  private final Timing timing;
+  private final long originNanos;
+  private final AcpWire wire;
+  private final OutputStream stderr;
+  private final Gates gates;
+  private final long pid;
+  private final TurnClient turn;
+  private final Map<String, String> ids = new HashMap<>();
+  private volatile boolean cancelled;
+  private final CountDownLatch cancellation = new CountDownLatch(1);
+  private long lastT;
+  private long lastDue;
+
+  private AcpReplay(
+      TapeSource source,
+      Timing timing,
+      long originNanos,
+      AcpWire wire,
+      OutputStream stderr,
+      Gates gates,
+      long pid,
+      TurnClient turn) {
+    this.source = source;
+    this.timing = timing;
+    this.originNanos = originNanos;
+    this.wire = wire;
+    this.stderr = stderr;
+    this.gates = gates;
+    this.pid = pid;
+    this.turn = turn;
+  }
+
+  /**
+   * The whole-session replay the environment asks for: {@code AGENTDOUBLE_TAPE} naming an ACP tape
+   * and no control server. Empty for any other configuration (the live server answers then).
+   */
+  static Optional<AcpReplay> configured(
+      Map<String, String> env,
+      FakeEnvironment settings,
+      AcpWire wire,
+      OutputStream stderr,
+      long pid)
+      throws IOException {
+    String url = env.get(FakeEnvironment.URL);
+    String tape = env.get(FakeEnvironment.TAPE);
+    if ((url != null && !url.isBlank()) || tape == null || tape.isBlank()) {
+      return Optional.empty();
+    }
+    TapeSelection.Result selected =
+        TapeSelection.select(
+            env, new TapeSelection.Request("", List.of(), OutputFormat.ACP, Optional.empty()));
+    if (!(selected instanceof TapeSelection.Selected chosen)) {
+      return Optional.empty(); // said when the first turn asks for it
+    }
+    TapeSource source = chosen.source();
+    Player.Checked checked = Player.validate(source);
+    if (checked.header().format() != OutputFormat.ACP) {
+      source.close();
+      return Optional.empty();
+    }
+    if (checked.ending() instanceof Frame.Kill kill) {
+      Signals.prepare(kill.signal(), pid);
+    }
+    return Optional.of(
+        new AcpReplay(
+            source,
+            settings.timing(),
+            ProcessClock.originNanos(),
+            wire,
+            stderr,
+            Gates.fromEnv(env, settings.gateTimeoutMs()),
+            pid,
+            null));
+  }
+
+  /** The first turn of an ACP tape, answering a live {@code session/prompt}. */
+  static AcpReplay turn(
+      TapeSource source,
+      Timing timing,
+      long originNanos,
+      AcpWire wire,
+      OutputStream stderr,
+      Gates gates,
+      long pid,
+      TurnClient turn) {
+    return new AcpReplay(source, timing, originNanos, wire, stderr, gates, pid, turn);
+  }
+
+  void cancel() {
+    cancelled = true;
+    cancellation.countDown();
+  }
+
+  /** Plays the whole session; returns how the process ends. */
+  Ending play() throws IOException {
+    try {
+      return frames(null);
+    } catch (Gates.NotReleased e) {
+      writeErr("agentdouble: " + e.getMessage() + "\n");
+      return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+    } finally {
+      source.close();
+    }
+  }
+
+  /**
+   * Plays the tape's first turn as the answer to the live prompt {@code liveId}; returns its ending
+   * when the recorded agent ended there, else {@code exit 0} once the prompt's response is sent.
+   */
+  Ending play(String liveId) throws IOException, Gates.NotReleased {
+    return frames(liveId);
+  }
+
+  private Ending frames(String livePromptId) throws IOException, Gates.NotReleased {
+    boolean turnMode = turn != null;
+    boolean inTurn = !turnMode;
+    String promptId = null;
+    long turnStart = 0;
+    FrameLine f = new FrameLine();
+    try (InputStream in = source.open()) {
+      LineReader lines = new LineReader(in);
+      lines.next(); // the header, validated
+      while (lines.next()) {
+        if (cancelled) {
+          return new Frame.Exit(0, 0);
+        }
+        byte[] buf = lines.buffer();
+        int line = lines.lineNumber();
+        f.parse(source.name(), line, buf, lines.offset(), lines.length());
+        if (!inTurn) {
+          if (f.kind == FrameLine.Kind.IN) {
+            AcpWire.Message recorded = recorded(f, buf);
+            if (recorded.method().equals("session/prompt")) {
+              inTurn = true;
+              promptId = recorded.id();
+              ids.put(promptId, livePromptId);
+              turnStart = f.t;
+              lastT = 0;
+            }
+          }
+          continue;
+        }
+        waitFor(f.t - turnStart);
+        switch (f.kind) {
+          case OUT -> {
+            String json = f.value(buf);
+            String id = responseId(json);
+            String live = id == null ? null : ids.get(id);
+            wire.send(live == null ? json : withId(json, live));
+            if (turnMode && id != null && id.equals(promptId)) {
+              return new Frame.Exit(0, 0); // the turn's response went out
+            }
+          }
+          case OUT_RAW, OUT_B64 -> wire.write(f.bytes, 0, f.bytes.length);
+          case ERR, ERR_B64 -> writeErr(new String(f.bytes, StandardCharsets.UTF_8));
+          case GATE -> {
+            if (gates != null) {
+              gates.pass(f.gate, pid);
+            }
+          }
+          case IN -> {
+            AcpWire.Message recorded = recorded(f, buf);
+            Optional<Ending> stop = turnMode ? inTurn(recorded, line) : inSession(recorded, line);
+            if (stop.isPresent()) {
+              return stop.get();
+            }
+          }
+          case EXIT -> {
+            if (!turnMode) {
+              drain();
+            }
+            return new Frame.Exit(0, f.code);
+          }
+          case KILL -> {
+            return new Frame.Kill(0, f.signal);
+          }
+          case HANG -> {
+            return new Frame.Hang(0, f.closeStdout);
+          }
+        }
+      }
+    }
+    throw new TapeException(
+        source.name(), 1, "it has no session/prompt turn to answer this prompt with");
+  }
+
+  private Optional<Ending> inSession(AcpWire.Message recorded, int line) {
+    AcpWire.Message live = wire.take();
+    if (live.kind() == AcpWire.Kind.END) {
+      return Optional.of(new Frame.Exit(0, 0)); // the client went away: the session ends
+    }
+    if (!same(recorded, live)) {
+      writeErr(
+          "agentdouble: "
+              + source.name()
+              + ":"
+              + line
+              + ": the client sent "
+              + live.describe()
+              + ", the tape has "
+              + recorded.describe()
+              + "; record the session again, or drive it as recorded\n");
+      return Optional.of(new Frame.Exit(0, Impersonation.OWN_PROBLEM));
+    }
+    if (recorded.kind() == AcpWire.Kind.REQUEST) {
+      ids.put(recorded.id(), live.id());
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Ending> inTurn(AcpWire.Message recorded, int line) {
+    if (recorded.kind() == AcpWire.Kind.RESPONSE) {
+      AcpWire.Message live;
+      try {
+        live = turn.response(Long.parseLong(recorded.id()));
+      } catch (NumberFormatException e) {
+        throw new TapeException(
+            source.name(), line, "an answer to an agent request with a non-numeric id");
+      }
+      turn.recordAnswer(live);
+      return live == null ? Optional.of(new Frame.Exit(0, 0)) : Optional.empty();
+    }
+    if (recorded.method().equals("session/cancel")) {
+      awaitCancel(); // cancel() answers the prompt itself
+      return Optional.of(new Frame.Exit(0, 0));
+    }
+    throw new TapeException(
+        source.name(),
+        line,
+        "this turn waits for the client's "
+            + recorded.describe()
+            + ", which a turn of the live server cannot be given; replay the whole session"
+            + " with "
+            + FakeEnvironment.TAPE
+            + " instead");
+  }
+
+  private void awaitCancel() {
+    while (true) {
+      try {
+        cancellation.await();
+        return;
+      } catch (InterruptedException e) {
+        // only the client's cancel ends this wait
+      }
+    }
+  }
+
+  /** After the tape's last message: reads until stdin ends, refusing what has no answer. */
+  private void drain() {
+    while (true) {
+      AcpWire.Message m = wire.take();
+      if (m.kind() == AcpWire.Kind.END) {
+        return;
+      }
+      if (m.kind() == AcpWire.Kind.REQUEST) {
+        String details =
+            "agentdouble: " + source.name() + ": the tape has no answer for " + m.describe();
+        writeErr(details + "\n");
+        wire.send(
+            AcpWire.error(
+                m.id(),
+                CursorAcp.INTERNAL_ERROR,
+                "Internal error",
+                "{\"details\":" + JsonText.quote(details) + "}"));
+      }
+    }
+  }
+
+  private static boolean same(AcpWire.Message recorded, AcpWire.Message live) {
+    if (recorded.kind() != live.kind()) {
+      return false;
+    }
+    return switch (recorded.kind()) {
+      case REQUEST, NOTIFICATION -> recorded.method().equals(live.method());
+      case RESPONSE -> recorded.id().equals(live.id());
+      default -> recorded.json().equals(live.json());
+    };
+  }
+
+  private AcpWire.Message recorded(FrameLine f, byte[] buf) {
+    byte[] value = f.value(buf).getBytes(StandardCharsets.UTF_8);
+    return AcpWire.Message.parse(value, 0, value.length);
+  }
+
+  private void waitFor(long t) {
+    if (timing instanceof Timing.Fast) {
+      return;
+    }
+    lastDue = timing.due(t, lastT, lastDue);
+    lastT = t;
+    FrameClock.waitUntil(originNanos, lastDue);
+  }
+
+  /** The id of a response (a message with an id and no method), as written; null otherwise. */
+  static String responseId(String json) {
+    Located id = locateId(json);
+    return id == null || id.hasMethod ? null : json.substring(id.start, id.end);
+  }
+
+  /** {@code json} with its top-level id replaced by {@code id}, every other byte kept. */
+  static String withId(String json, String id) {
+    Located at = locateId(json);
+    return json.substring(0, at.start) + id + json.substring(at.end);
+  }
+
+  private record Located(int start, int end, boolean hasMethod) {}
+
+  /** Where the top-level {@code id} value lies in the (ASCII-indexed) text, and if a method is. */
+  private static Located locateId(String json) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    JsonCursor c = new JsonCursor(bytes, 0, bytes.length);
+    int start = -1;
+    int end = -1;
+    boolean method = false;
+    try {
+      if (c.next() != JsonCursor.Token.START_OBJECT) {
+        return null;
+      }
+      JsonCursor.Token token;
+      while ((token = c.next()) == JsonCursor.Token.FIELD_NAME) {
+        String key = c.text();
+        JsonCursor.Token value = c.next();
+        if (key.equals("id") && start < 0) {
+          start = c.tokenStart();
+          c.skipChildren(value);
+          end = c.tokenEnd();
+        } else {
+          method |= key.equals("method");
+          c.skipChildren(value);
+        }
+      }
+    } catch (JsonCursor.Malformed e) {
+      return null;
+    }
+    if (start < 0) {
+      return null;
+    }
+    // byte offsets to char offsets: the id and what precedes it are ASCII in every JSON-RPC line
+    // but a string id may not be: count chars up to the byte offsets
+    String head = new String(bytes, 0, start, StandardCharsets.UTF_8);
+    String value = new String(bytes, start, end - start, StandardCharsets.UTF_8);
+    return new Located(head.length(), head.length() + value.length(), method);
+  }
+
+  private void writeErr(String text) {
+    synchronized (stderr) {
+      try {
+        stderr.write(text.getBytes(StandardCharsets.UTF_8));
+        stderr.flush();
+      } catch (IOException e) {
+        // nobody reads stderr
+      }
+    }
+  }
+}

@@ -1,0 +1,791 @@
+package dev.agentdouble.fake.internal;
+
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.cursor.CursorAcp;
+import dev.agentdouble.json.JsonSlice;
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TapeException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * {@code agent acp}: an ACP agent on stdio that plays Cursor. The protocol's own requests ({@code
+ * initialize}, {@code authenticate}, {@code session/new}, {@code session/load}, {@code
+ * session/list}, {@code session/set_mode}, {@code session/set_config_option}, {@code
+ * session/set_model}) are answered as Cursor answers them ({@link CursorAcp}); each {@code
+ * session/prompt} is one turn answered by a tape chosen as a print-mode invocation's is, and played
+ * on its own thread, so the client's {@code session/cancel} and its answers to permission requests
+ * reach it while it runs. When stdin ends the agent exits 0, as Cursor does when its client goes.
+ */
+final class AcpServer {
+  private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  private final Map<String, String> env;
+  private final Profile profile;
+  private final FakeEnvironment settings;
+  private final CliArgs args;
+  private final List<String> argv;
+  private final String cwd;
+  private final OutputStream stderr;
+  private final long pid;
+  private final AcpWire wire;
+  private final Map<String, Session> sessions = new LinkedHashMap<>();
+  private final Map<Long, CompletableFuture<AcpWire.Message>> pending = new ConcurrentHashMap<>();
+  private final AtomicLong nextRequestId = new AtomicLong();
+  private volatile Ending fatal;
+  private int turns;
+
+  AcpServer(
+      Map<String, String> env,
+      Profile profile,
+      FakeEnvironment settings,
+      CliArgs args,
+      List<String> argv,
+      String cwd,
+      OutputStream stdout,
+      OutputStream stderr,
+      long pid) {
+    this.env = env;
+    this.profile = profile;
+    this.settings = settings;
+    this.args = args;
+    this.argv = List.copyOf(argv);
+    this.cwd = cwd;
+    this.stderr = stderr;
+    this.pid = pid;
+    this.wire = new AcpWire(stdout);
+  }
+
+  /** One session of this agent. */
+  private static final class Session {
+    final String id;
+    final String cwd;
+    String mode = "agent";
+    String model;
+    final Set<String> alwaysAllowed = new HashSet<>();
+    final List<String> history = new ArrayList<>();
+    Turn turn;
+
+    Session(String id, String cwd, String model) {
+      this.id = id;
+      this.cwd = cwd;
+      this.model = model;
+    }
+  }
+
+  /** Serves the client until stdin ends; returns how the process ends. */
+  Ending run(InputStream stdin) throws IOException {
+    Owner.watchBeforeReadingStdin();
+    Optional<AcpReplay> replay = AcpReplay.configured(env, settings, wire, stderr, pid);
+    wire.listen(stdin);
+    if (replay.isPresent()) {
+      return replay.get().play();
+    }
+    while (true) {
+      AcpWire.Message m = wire.take();
+      if (fatal != null) {
+        return fatal;
+      }
+      switch (m.kind()) {
+        case END -> {
+          return new Frame.Exit(0, 0);
+        }
+        case INVALID ->
+            wire.send(
+                AcpWire.error(
+                    null,
+                    m.parseError() ? -32700 : -32600,
+                    m.parseError() ? "Parse error" : "Invalid Request",
+                    "{\"details\":" + JsonText.quote(m.problem()) + "}"));
+        case RESPONSE -> answered(m);
+        case NOTIFICATION -> notified(m);
+        case REQUEST -> requested(m);
+        case WAKE -> {
+          // a turn ended the process (a crash): checked above
+        }
+      }
+    }
+  }
+
+  private void answered(AcpWire.Message m) {
+    try {
+      CompletableFuture<AcpWire.Message> waiting = pending.remove(Long.parseLong(m.id()));
+      if (waiting != null) {
+        waiting.complete(m);
+      }
+    } catch (NumberFormatException e) {
+      // an answer to nothing this agent asked: ignored, as JSON-RPC peers do
+    }
+  }
+
+  private void notified(AcpWire.Message m) {
+    if (m.method().equals("session/cancel")) {
+      Session session = sessions.get(m.params().get("sessionId").asText());
+      if (session != null && session.turn != null) {
+        session.turn.cancel();
+      }
+    }
+  }
+
+  private void requested(AcpWire.Message m) {
+    String id = m.id();
+    JsonSlice params = m.params();
+    switch (m.method()) {
+      case "initialize" -> wire.send(AcpWire.result(id, CursorAcp.INITIALIZE_RESULT));
+      case "authenticate" -> {
+        if (!params.get("methodId").asText().equals(CursorAcp.AUTH_METHOD)) {
+          invalidParams(id, "unknown methodId; Cursor offers " + CursorAcp.AUTH_METHOD);
+        } else if (profile.loggedIn()) {
+          wire.send(AcpWire.result(id, "{}"));
+        } else {
+          notLoggedIn(id);
+        }
+      }
+      case "session/new" -> newSession(id, params);
+      case "session/load" -> loadSession(id, params);
+      case "session/list" -> listSessions(id);
+      case "session/set_mode" -> {
+        Session session = session(id, params);
+        if (session == null) {
+          return;
+        }
+        String mode = params.get("modeId").asText();
+        if (!CursorAcp.MODES.contains(mode)) {
+          invalidParams(id, "unknown modeId \"" + mode + "\"; one of " + CursorAcp.MODES);
+          return;
+        }
+        session.mode = mode;
+        modeUpdate(session);
+        wire.send(AcpWire.result(id, "{}"));
+      }
+      case "session/set_config_option" -> {
+        Session session = session(id, params);
+        if (session == null) {
+          return;
+        }
+        String config = params.get("configId").asText();
+        String value = params.get("value").asText();
+        if (config.equals("mode") && CursorAcp.MODES.contains(value)) {
+          session.mode = value;
+          modeUpdate(session);
+        } else if (config.equals("model") && !value.isEmpty()) {
+          session.model = value;
+        } else {
+          invalidParams(id, "configId must be mode or model, with one of its options");
+          return;
+        }
+        wire.send(
+            AcpWire.result(
+                id,
+                "{\"configOptions\":"
+                    + CursorAcp.configOptions(session.mode, session.model)
+                    + "}"));
+      }
+      case "session/set_model" -> {
+        Session session = session(id, params);
+        if (session != null) {
+          session.model = params.get("modelId").asText(session.model);
+          wire.send(AcpWire.result(id, "{}"));
+        }
+      }
+      case "session/prompt" -> prompt(id, params);
+      default ->
+          wire.send(
+              AcpWire.error(
+                  id,
+                  -32601,
+                  "Method not found",
+                  "{\"method\":" + JsonText.quote(m.method()) + "}"));
+    }
+  }
+
+  private void newSession(String id, JsonSlice params) {
+    if (!profile.loggedIn()) {
+      notLoggedIn(id);
+      return;
+    }
+    String dir = params.get("cwd").asText();
+    if (!dir.startsWith("/")) {
+      invalidParams(id, "cwd must be an absolute path");
+      return;
+    }
+    Session session =
+        new Session(Impersonation.freshUuid(), dir, args.model().orElse(CursorAcp.DEFAULT_MODEL));
+    sessions.put(session.id, session);
+    wire.send(
+        AcpWire.result(id, CursorAcp.newSessionResult(session.id, session.mode, session.model)));
+  }
+
+  /**
+   * {@code session/load}: a session of this process, or one an earlier fake saved in {@code
+   * AGENTDOUBLE_STATE_DIR}; its history is sent again as {@code session/update}s, then the answer.
+   */
+  private void loadSession(String id, JsonSlice params) {
+    if (!profile.loggedIn()) {
+      notLoggedIn(id);
+      return;
+    }
+    String sessionId = params.get("sessionId").asText();
+    Session session = sessions.get(sessionId);
+    if (session == null && SESSION_ID.matcher(sessionId).matches()) {
+      session = restore(sessionId, params.get("cwd").asText(cwd));
+    }
+    if (session == null) {
+      wire.send(
+          AcpWire.error(
+              id,
+              CursorAcp.INTERNAL_ERROR,
+              "Internal error",
+              "{\"details\":" + JsonText.quote("Session not found: " + sessionId) + "}"));
+      return;
+    }
+    sessions.put(session.id, session);
+    for (String update : session.history) {
+      sendUpdate(session, update);
+    }
+    String result = CursorAcp.newSessionResult(session.id, session.mode, session.model);
+    // the same as session/new gives, without the id the client already has
+    wire.send(AcpWire.result(id, "{" + result.substring(result.indexOf(",\"modes\"") + 1)));
+  }
+
+  private void listSessions(String id) {
+    StringBuilder sb = new StringBuilder("{\"sessions\":[");
+    boolean first = true;
+    for (Session session : sessions.values()) {
+      sb.append(first ? "" : ",")
+          .append("{\"sessionId\":")
+          .append(JsonText.quote(session.id))
+          .append(",\"cwd\":")
+          .append(JsonText.quote(session.cwd))
+          .append('}');
+      first = false;
+    }
+    wire.send(AcpWire.result(id, sb.append("]}").toString()));
+  }
+
+  private void prompt(String id, JsonSlice params) {
+    Session session = session(id, params);
+    if (session == null) {
+      return;
+    }
+    if (session.turn != null && !session.turn.done.get()) {
+      wire.send(
+          AcpWire.error(
+              id,
+              CursorAcp.INTERNAL_ERROR,
+              "Internal error",
+              "{\"details\":\"a turn of this session is still running\"}"));
+      return;
+    }
+    StringBuilder text = new StringBuilder();
+    for (JsonSlice block : params.get("prompt").elements()) {
+      if (block.get("type").asText().equals("text")) {
+        text.append(text.length() == 0 ? "" : "\n").append(block.get("text").asText());
+      }
+    }
+    turns++;
+    Turn turn = new Turn(session, id, text.toString(), turns);
+    session.turn = turn;
+    Thread thread = new Thread(turn::run, "agentdouble-acp-turn-" + turns);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private Session session(String id, JsonSlice params) {
+    String sessionId = params.get("sessionId").asText();
+    Session session = sessions.get(sessionId);
+    if (session == null) {
+      invalidParams(id, "unknown sessionId \"" + sessionId + "\"; start one with session/new");
+    }
+    return session;
+  }
+
+  private void modeUpdate(Session session) {
+    sendUpdate(
+        session,
+        "{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":"
+            + JsonText.quote(session.mode)
+            + "}");
+  }
+
+  private void sendUpdate(Session session, String update) {
+    wire.send(
+        AcpWire.notification(
+            "session/update",
+            "{\"sessionId\":" + JsonText.quote(session.id) + ",\"update\":" + update + "}"));
+  }
+
+  private void notLoggedIn(String id) {
+    wire.send(
+        AcpWire.error(
+            id,
+            CursorAcp.INTERNAL_ERROR,
+            "Internal error",
+            "{\"details\":" + JsonText.quote(CursorAcp.AUTH_FAILURE_DETAILS) + "}"));
+  }
+
+  private void invalidParams(String id, String details) {
+    wire.send(
+        AcpWire.error(
+            id, -32602, "Invalid params", "{\"details\":" + JsonText.quote(details) + "}"));
+  }
+
+  private void writeErr(String text) {
+    synchronized (stderr) {
+      try {
+        stderr.write(text.getBytes(StandardCharsets.UTF_8));
+        stderr.flush();
+      } catch (IOException e) {
+        // nobody reads stderr
+      }
+    }
+  }
+
+  /** The state folder's file for a session, when there is a state folder. */
+  private Optional<Path> sessionFile(String sessionId) {
+    String dir = env.get(FakeEnvironment.STATE_DIR);
+    if (dir == null || dir.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(dir, "acp-sessions", sessionId + ".ndjson"));
+  }
+
+  /** Saves a session's history (its first line: cwd, mode, model) for a later session/load. */
+  private void save(Session session) {
+    Optional<Path> file = sessionFile(session.id);
+    if (file.isEmpty()) {
+      return;
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("{\"cwd\":")
+        .append(JsonText.quote(session.cwd))
+        .append(",\"mode\":")
+        .append(JsonText.quote(session.mode))
+        .append(",\"model\":")
+        .append(JsonText.quote(session.model))
+        .append("}\n");
+    synchronized (session.history) {
+      for (String update : session.history) {
+        sb.append(update).append('\n');
+      }
+    }
+    try {
+      Files.createDirectories(file.get().getParent());
+      Path temp = file.get().resolveSibling(session.id + ".tmp" + pid);
+      Files.writeString(temp, sb, StandardCharsets.UTF_8);
+      Files.move(temp, file.get(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      writeErr(
+          "agentdouble: "
+              + FakeEnvironment.STATE_DIR
+              + ": cannot save ACP session "
+              + session.id
+              + ": "
+              + e.getMessage()
+              + "\n");
+    }
+  }
+
+  private Session restore(String sessionId, String loadCwd) {
+    Optional<Path> file = sessionFile(sessionId);
+    if (file.isEmpty() || !Files.isRegularFile(file.get())) {
+      return null;
+    }
+    try {
+      List<String> lines = Files.readAllLines(file.get(), StandardCharsets.UTF_8);
+      byte[] head = lines.get(0).getBytes(StandardCharsets.UTF_8);
+      JsonSlice first = JsonSlice.of(head, 0, head.length);
+      Session session =
+          new Session(sessionId, first.get("cwd").asText(loadCwd), first.get("model").asText());
+      session.mode = first.get("mode").asText("agent");
+      session.history.addAll(lines.subList(1, lines.size()));
+      return session;
+    } catch (IOException | RuntimeException e) {
+      writeErr(
+          "agentdouble: "
+              + file.get()
+              + ": cannot read the saved ACP session: "
+              + e.getMessage()
+              + "\n");
+      return null;
+    }
+  }
+
+  /** One {@code session/prompt}, from its tape to its response, which it sends exactly once. */
+  private final class Turn implements AcpRendering.Asker, AcpReplay.TurnClient {
+    final Session session;
+    final String requestId;
+    final String prompt;
+    final int number;
+    final AtomicBoolean done = new AtomicBoolean();
+    final CountDownLatch cancelled = new CountDownLatch(1);
+    final List<String> answers = new ArrayList<>();
+    final ByteArrayOutputStream turnStderr = new ByteArrayOutputStream();
+    volatile AcpRendering rendering;
+    volatile AcpReplay replay;
+
+    Turn(Session session, String requestId, String prompt, int number) {
+      this.session = session;
+      this.requestId = requestId;
+      this.prompt = prompt;
+      this.number = number;
+    }
+
+    void cancel() {
+      AcpRendering r = rendering;
+      if (r != null) {
+        r.cancel();
+      }
+      AcpReplay p = replay;
+      if (p != null) {
+        p.cancel();
+      }
+      cancelled.countDown();
+      for (Map.Entry<Long, CompletableFuture<AcpWire.Message>> e : pending.entrySet()) {
+        e.getValue().complete(null);
+      }
+      respond(AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}"));
+    }
+
+    /** Sends the prompt's response, if none was sent yet; true if this call sent it. */
+    boolean respond(String json) {
+      if (done.compareAndSet(false, true)) {
+        wire.send(json);
+        return true;
+      }
+      return false;
+    }
+
+    void run() {
+      long origin = System.nanoTime();
+      synchronized (session.history) {
+        session.history.add(
+            "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":"
+                + JsonText.quote(prompt)
+                + "}}");
+      }
+      Ending ending = null;
+      String tape = null;
+      String error = null;
+      ControlClient.Call call =
+          new ControlClient.Call(
+              argv,
+              prompt,
+              session.cwd,
+              OutputFormat.ACP.cliName(),
+              session.model,
+              null,
+              pid,
+              Impersonation.forwardedEnv(env));
+      try {
+        TapeSelection.Result selected =
+            TapeSelection.select(
+                env,
+                new TapeSelection.Request(
+                    prompt, argv, OutputFormat.ACP, Optional.ofNullable(session.model)),
+                call);
+        if (selected instanceof TapeSelection.Failed failed) {
+          error = failed.message();
+        } else {
+          TapeSource source = ((TapeSelection.Selected) selected).source();
+          tape = source.name();
+          try (source) {
+            ending = play(source, origin);
+          }
+        }
+      } catch (TapeException e) {
+        error = e.getMessage();
+      } catch (IOException e) {
+        error = "I/O error: " + e.getMessage();
+      } catch (Gates.NotReleased e) {
+        error = e.getMessage();
+      } catch (AcpRendering.Cancelled e) {
+        ending = new Frame.Exit(0, 0);
+      } catch (RuntimeException e) {
+        error = "internal error (" + e + "); please report it, with the tape";
+      }
+      if (error != null) {
+        // AgentDouble's own problem: said on stderr and in the answer, never a made-up success
+        writeErr("agentdouble: " + error + "\n");
+        respond(
+            AcpWire.error(
+                requestId,
+                CursorAcp.INTERNAL_ERROR,
+                "Internal error",
+                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}"));
+        ending = new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+      }
+      journal(ending, tape, error);
+      save(session);
+      if (ending instanceof Frame.Kill) {
+        fatal = ending;
+        wire.wake();
+      }
+    }
+
+    private Ending play(TapeSource source, long origin) throws IOException, Gates.NotReleased {
+      Player.Checked checked = Player.validate(source);
+      Header header = checked.header();
+      Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
+      if (header.format() == OutputFormat.ACP) {
+        AcpReplay turnReplay =
+            AcpReplay.turn(source, settings.timing(), origin, wire, stderr, gates, pid, this);
+        replay = turnReplay;
+        Ending ending = turnReplay.play(requestId);
+        done.set(true); // the tape's own response went out
+        return ending;
+      }
+      if (header.format() != OutputFormat.STREAM_JSON) {
+        throw new TapeException(
+            source.name(),
+            1,
+            "recorded in "
+                + header.format().cliName()
+                + ", which cannot be played over ACP; record the run with --output-format"
+                + " stream-json, or record the ACP session itself");
+      }
+      if (checked.ending() instanceof Frame.Kill kill) {
+        Signals.prepare(kill.signal(), pid);
+      }
+      AcpRendering r = new AcpRendering(wire, session.id, this, this::remember);
+      rendering = r;
+      OutputStream err = new TeeStream(stderr, turnStderr);
+      Ending ending =
+          new Player(
+                  source,
+                  settings.timing(),
+                  origin,
+                  Substitution.of(
+                      header.vars(),
+                      new Substitution.Live(
+                          Optional.of(session.id),
+                          Optional.of(session.cwd),
+                          Optional.empty(),
+                          Optional.of(prompt),
+                          OptionalLong.empty(),
+                          Optional.empty())),
+                  r,
+                  wire.stream(),
+                  err,
+                  gates,
+                  pid)
+              .play(checked);
+      if (ending instanceof Frame.Exit exit) {
+        if (exit.code() == 0) {
+          respond(AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}"));
+        } else {
+          String details = turnStderr.toString(StandardCharsets.UTF_8).strip();
+          respond(
+              AcpWire.error(
+                  requestId,
+                  CursorAcp.INTERNAL_ERROR,
+                  "Internal error",
+                  "{\"details\":"
+                      + JsonText.quote(details.isEmpty() ? "exit " + exit.code() : details)
+                      + "}"));
+        }
+      } else if (ending instanceof Frame.Hang) {
+        // the turn never ends on its own: only the client's session/cancel ends it
+        awaitCancel();
+      }
+      return ending;
+    }
+
+    private void awaitCancel() {
+      while (true) {
+        try {
+          cancelled.await();
+          return;
+        } catch (InterruptedException e) {
+          // only a cancel ends this wait
+        }
+      }
+    }
+
+    private void remember(String update) {
+      synchronized (session.history) {
+        session.history.add(update);
+      }
+    }
+
+    @Override
+    public String ask(String toolCall, String program) {
+      String answer;
+      if (args.force()) {
+        return "allow-once"; // --force/--yolo: Cursor runs commands without asking
+      }
+      if (session.alwaysAllowed.contains(program)) {
+        return "allow-always";
+      }
+      long id = nextRequestId.getAndIncrement();
+      CompletableFuture<AcpWire.Message> waiting = new CompletableFuture<>();
+      pending.put(id, waiting);
+      if (done.get()) {
+        waiting.complete(null);
+      }
+      wire.send(
+          AcpWire.request(
+              id,
+              "session/request_permission",
+              "{\"sessionId\":"
+                  + JsonText.quote(session.id)
+                  + ",\"toolCall\":"
+                  + toolCall
+                  + ",\"options\":"
+                  + CursorAcp.PERMISSION_OPTIONS
+                  + "}"));
+      AcpWire.Message reply = await(waiting);
+      answer = reply == null ? "cancelled" : optionId(reply);
+      synchronized (answers) {
+        answers.add(answer);
+      }
+      if (answer.equals("allow-always")) {
+        session.alwaysAllowed.add(program);
+      }
+      reportAnswer(answer);
+      return answer;
+    }
+
+    @Override
+    public AcpWire.Message response(long id) {
+      CompletableFuture<AcpWire.Message> waiting =
+          pending.computeIfAbsent(id, k -> new CompletableFuture<>());
+      if (done.get()) {
+        waiting.complete(null);
+      }
+      return await(waiting);
+    }
+
+    @Override
+    public void recordAnswer(AcpWire.Message reply) {
+      String answer = reply == null ? "cancelled" : optionId(reply);
+      synchronized (answers) {
+        answers.add(answer);
+      }
+      reportAnswer(answer);
+    }
+
+    private AcpWire.Message await(CompletableFuture<AcpWire.Message> waiting) {
+      while (true) {
+        try {
+          return waiting.get();
+        } catch (InterruptedException e) {
+          // a reply or a cancel ends this wait
+        } catch (ExecutionException e) {
+          return null;
+        }
+      }
+    }
+
+    private String optionId(AcpWire.Message reply) {
+      JsonSlice outcome = reply.slice().get("result").get("outcome");
+      if (outcome.get("outcome").asText().equals("selected")) {
+        return outcome.get("optionId").asText();
+      }
+      return "cancelled";
+    }
+
+    private void reportAnswer(String answer) {
+      String url = env.get(FakeEnvironment.URL);
+      if (url != null && !url.isBlank()) {
+        ControlClient.permission(url, env.get(ControlSecret.ENV), pid, number, answer);
+      }
+    }
+
+    private void journal(Ending ending, String tape, String error) {
+      String file = env.get(FakeEnvironment.JOURNAL);
+      if (file == null || file.isBlank()) {
+        return;
+      }
+      try {
+        List<String> chosen;
+        synchronized (answers) {
+          chosen = List.copyOf(answers);
+        }
+        Journal.append(
+            file,
+            new Journal.Entry(
+                pid,
+                Journal.isoInstant(System.currentTimeMillis()),
+                argv,
+                session.cwd,
+                prompt,
+                null,
+                OutputFormat.ACP.cliName(),
+                session.model,
+                session.id,
+                Map.of(),
+                tape,
+                null,
+                null,
+                null,
+                ending,
+                error,
+                chosen));
+      } catch (IOException e) {
+        writeErr(
+            "agentdouble: "
+                + FakeEnvironment.JOURNAL
+                + "="
+                + file
+                + ": cannot append: "
+                + e.getMessage()
+                + "\n");
+      }
+    }
+  }
+
+  /** Writes to two streams: the process's stderr and what the turn's error answer quotes. */
+  private static final class TeeStream extends OutputStream {
+    private final OutputStream first;
+    private final ByteArrayOutputStream second;
+
+    TeeStream(OutputStream first, ByteArrayOutputStream second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      synchronized (first) {
+        first.write(b, off, len);
+      }
+      second.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      first.flush();
+    }
+  }
+}
