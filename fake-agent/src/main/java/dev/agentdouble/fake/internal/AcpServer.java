@@ -447,6 +447,10 @@ final class AcpServer {
     final List<String> answers = new ArrayList<>();
     final ByteArrayOutputStream turnStderr = new ByteArrayOutputStream();
     volatile AcpRendering rendering;
+
+    /** The prompt's response, sent once the turn is in the journal and the session saved. */
+    String response;
+
     volatile AcpReplay replay;
 
     Turn(Session session, String requestId, String prompt, int number) {
@@ -532,16 +536,19 @@ final class AcpServer {
       if (error != null) {
         // AgentDouble's own problem: said on stderr and in the answer, never a made-up success
         writeErr("agentdouble: " + error + "\n");
-        respond(
+        response =
             AcpWire.error(
                 requestId,
                 CursorAcp.INTERNAL_ERROR,
                 "Internal error",
-                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}"));
+                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}");
         ending = new Frame.Exit(0, Impersonation.OWN_PROBLEM);
       }
       journal(ending, tape, error);
       save(session);
+      if (response != null) {
+        respond(response);
+      }
       if (ending instanceof Frame.Kill) {
         fatal = ending;
         wire.wake();
@@ -597,17 +604,17 @@ final class AcpServer {
               .play(checked);
       if (ending instanceof Frame.Exit exit) {
         if (exit.code() == 0) {
-          respond(AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}"));
+          response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
         } else {
           String details = turnStderr.toString(StandardCharsets.UTF_8).strip();
-          respond(
+          response =
               AcpWire.error(
                   requestId,
                   CursorAcp.INTERNAL_ERROR,
                   "Internal error",
                   "{\"details\":"
                       + JsonText.quote(details.isEmpty() ? "exit " + exit.code() : details)
-                      + "}"));
+                      + "}");
         }
       } else if (ending instanceof Frame.Hang) {
         // the turn never ends on its own: only the client's session/cancel ends it
