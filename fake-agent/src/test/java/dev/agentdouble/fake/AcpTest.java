@@ -274,6 +274,99 @@ class AcpTest {
     }
   }
 
+  /** A recorded session: the handshake, one turn with a permission request, the client leaving. */
+  static final String SESSION =
+      String.join(
+          "\n",
+          "{\"tape\":1,\"argv\":[\"acp\"],\"outputFormat\":\"acp\",\"source\":\"scripted\"}",
+          "{\"t\":0,\"in\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}}",
+          "{\"t\":1,\"out\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":1}}}",
+          "{\"t\":2,\"in\":{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"s-1\"}}}",
+          "{\"t\":3,\"out\":{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s-1\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"hi\"}}}}}",
+          "{\"t\":4,\"gate\":\"asked\"}",
+          "{\"t\":4,\"out\":{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"session/request_permission\",\"params\":{\"sessionId\":\"s-1\"}}}",
+          "{\"t\":5,\"in\":{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"outcome\":{\"outcome\":\"selected\",\"optionId\":\"allow-once\"}}}}",
+          "{\"t\":6,\"out\":{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"stopReason\":\"end_turn\"}}}",
+          "{\"t\":7,\"exit\":0}",
+          "");
+
+  private Map<String, String> session() throws IOException {
+    Path tape = dir.resolve("session.tape.ndjson");
+    Files.writeString(tape, SESSION);
+    return env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast");
+  }
+
+  @Test
+  void aRecordedSessionReplaysUnderTheClientsOwnIds() throws IOException {
+    try (AcpPeer agent = new AcpPeer(session())) {
+      agent.sendLine(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init-a\",\"method\":\"initialize\",\"params\":{}}");
+      assertThat(agent.next())
+          .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":\"init-a\",\"result\":{\"protocolVersion\":1}}");
+      agent.sendLine("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"session/prompt\",\"params\":{}}");
+      JsonNode done = agent.response(41);
+      assertThat(done.toString())
+          .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":41,\"result\":{\"stopReason\":\"end_turn\"}}");
+      // what the client may still ask has no answer in the tape: an error, never a success
+      JsonNode extra = agent.call("session/list", "{}");
+      assertThat(extra.path("error").path("data").path("details").asText())
+          .contains("the tape has no answer for request \"session/list\"");
+      assertThat(agent.finish()).isZero();
+    }
+  }
+
+  @Test
+  void aClientThatStraysFromTheRecordingIsToldWhere() throws IOException {
+    try (AcpPeer agent = new AcpPeer(session())) {
+      agent.call("initialize", "{}");
+      agent.send("session/new", "{\"cwd\":\"/w\"}");
+      assertThat(agent.awaitExit()).isEqualTo(70);
+      assertThat(agent.err())
+          .contains(
+              "session.tape.ndjson:4: the client sent request \"session/new\" (id 2),"
+                  + " the tape has request \"session/prompt\" (id 2)");
+    }
+  }
+
+  @Test
+  void aTurnCanBeAnsweredByTheFirstTurnOfAnAcpTape() throws IOException {
+    Path tape = dir.resolve("turn.tape.ndjson");
+    Files.writeString(tape, SESSION);
+    Map<String, String> env =
+        env("AGENTDOUBLE_TAPES", dir.toString(), "AGENTDOUBLE_TIMING", "fast");
+    try (AcpPeer agent = new AcpPeer(env)) {
+      String session = agent.open("/w");
+      JsonNode done = agent.call("session/prompt", prompt(session, "hi"));
+      assertThat(done.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      assertThat(agent.updates("agent_message_chunk")).hasSize(1);
+      assertThat(agent.seen())
+          .filteredOn(l -> l.contains("session/update"))
+          .allMatch(l -> l.contains("\"sessionId\":\"" + session + "\""));
+      assertThat(agent.finish()).isZero();
+    }
+  }
+
+  @Test
+  void aGateHoldsTheSessionUntilReleased() throws Exception {
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Map<String, String> env = session();
+    env.put("AGENTDOUBLE_GATES", gates.toString());
+    try (AcpPeer agent = new AcpPeer(env)) {
+      agent.call("initialize", "{}");
+      int id = agent.send("session/prompt", "{}");
+      agent.until(l -> l.contains("agent_message_chunk"));
+      Path reached = gates.resolve("asked.reached");
+      for (int i = 0; i < 300 && !Files.exists(reached); i++) {
+        Thread.sleep(100);
+      }
+      assertThat(reached).exists();
+      assertThat(agent.seen()).noneMatch(l -> l.contains("request_permission"));
+      Files.createFile(gates.resolve("asked.release"));
+      assertThat(agent.response(id).path("result").path("stopReason").asText())
+          .isEqualTo("end_turn");
+    }
+  }
+
   static String text(Path file) throws IOException {
     return Files.readString(file, StandardCharsets.UTF_8);
   }

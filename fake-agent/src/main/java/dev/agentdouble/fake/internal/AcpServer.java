@@ -134,10 +134,8 @@ final class AcpServer {
 
   private void answered(AcpWire.Message m) {
     try {
-      CompletableFuture<AcpWire.Message> waiting = pending.remove(Long.parseLong(m.id()));
-      if (waiting != null) {
-        waiting.complete(m);
-      }
+      // a replayed turn may ask for the answer only after it arrived: it waits here for it
+      pending.computeIfAbsent(Long.parseLong(m.id()), id -> new CompletableFuture<>()).complete(m);
     } catch (NumberFormatException e) {
       // an answer to nothing this agent asked: ignored, as JSON-RPC peers do
     }
@@ -561,7 +559,8 @@ final class AcpServer {
       Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
       if (header.format() == OutputFormat.ACP) {
         AcpReplay turnReplay =
-            AcpReplay.turn(source, settings.timing(), origin, wire, stderr, gates, pid, this);
+            AcpReplay.turn(
+                source, settings.timing(), origin, wire, stderr, gates, pid, this, session.id);
         replay = turnReplay;
         Ending ending = turnReplay.play(requestId);
         done.set(true); // the tape's own response went out
@@ -667,6 +666,7 @@ final class AcpServer {
                   + CursorAcp.PERMISSION_OPTIONS
                   + "}"));
       AcpWire.Message reply = await(waiting);
+      pending.remove(id, waiting);
       answer = reply == null ? "cancelled" : optionId(reply);
       synchronized (answers) {
         answers.add(answer);
@@ -685,7 +685,9 @@ final class AcpServer {
       if (done.get()) {
         waiting.complete(null);
       }
-      return await(waiting);
+      AcpWire.Message reply = await(waiting);
+      pending.remove(id, waiting);
+      return reply;
     }
 
     @Override
