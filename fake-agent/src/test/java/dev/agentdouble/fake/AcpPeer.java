@@ -1,5 +1,7 @@
 package dev.agentdouble.fake;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -16,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * An ACP client for the tests: runs the launcher as {@code cursor-agent acp} through real pipes,
@@ -23,7 +26,13 @@ import java.util.function.Function;
  * policy. Every wait is bounded.
  */
 final class AcpPeer implements AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Lines of any length: a catalog tape carries a tool output of tens of MiB. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper(
+          JsonFactory.builder()
+              .streamReadConstraints(
+                  StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+              .build());
 
   private final Process process;
   private final OutputStream stdin;
@@ -127,7 +136,7 @@ final class AcpPeer implements AutoCloseable {
   }
 
   /** Reads lines until one satisfies {@code test}; returns it. */
-  String until(java.util.function.Predicate<String> test) {
+  String until(Predicate<String> test) {
     while (true) {
       String line = next();
       if (test.test(line)) {

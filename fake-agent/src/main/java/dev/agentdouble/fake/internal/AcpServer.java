@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -396,7 +397,7 @@ final class AcpServer {
       Files.createDirectories(file.get().getParent());
       Path temp = file.get().resolveSibling(session.id + ".tmp" + pid);
       Files.writeString(temp, sb, StandardCharsets.UTF_8);
-      Files.move(temp, file.get(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, file.get(), StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       writeErr(
           "agentdouble: "
@@ -528,6 +529,9 @@ final class AcpServer {
         error = e.getMessage();
       } catch (AcpRendering.Cancelled e) {
         ending = new Frame.Exit(0, 0);
+      } catch (AcpRendering.Finished e) {
+        ending = new Frame.Exit(0, 0);
+        response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
       } catch (RuntimeException e) {
         error = "internal error (" + e + "); please report it, with the tape";
       }
@@ -606,6 +610,9 @@ final class AcpServer {
           response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
         } else {
           String details = turnStderr.toString(StandardCharsets.UTF_8).strip();
+          if (details.isEmpty()) {
+            details = r.error().orElse("");
+          }
           response =
               AcpWire.error(
                   requestId,
