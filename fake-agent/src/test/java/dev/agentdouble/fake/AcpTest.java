@@ -231,6 +231,17 @@ class AcpTest {
       JsonNode bad =
           agent.call("session/set_mode", "{\"sessionId\":\"" + session + "\",\"modeId\":\"x\"}");
       assertThat(bad.path("error").path("code").asInt()).isEqualTo(-32602);
+      JsonNode options =
+          agent.call(
+              "session/set_config_option",
+              "{\"sessionId\":\""
+                  + session
+                  + "\",\"configId\":\"model\",\"value\":\"gpt-5.5[context=272k,reasoning=medium,"
+                  + "fast=false]\"}");
+      assertThat(options.path("result").path("configOptions").get(1).path("currentValue").asText())
+          .isEqualTo("gpt-5.5[context=272k,reasoning=medium,fast=false]");
+      assertThat(options.path("result").path("configOptions").get(0).path("currentValue").asText())
+          .isEqualTo("plan");
     }
   }
 
