@@ -7,11 +7,13 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,5 +98,38 @@ class RecordAcpTest {
     assertThat(tape.header().vars().sessionId()).contains("00000000-0000-4000-8000-000000000001");
     assertThat(tape.header().vars().cwd()).contains("/workspace");
     assertThat(tape.ending()).isEqualTo(new Frame.Exit(tape.ending().t(), 0));
+  }
+
+  @Test
+  void theRecordingShimRecordsAnAcpSessionOfAnyClient() throws IOException {
+    Path bin = dir.resolve("bin");
+    Path tapes = dir.resolve("tapes");
+    Cli.Result shim =
+        Cli.runInstalled(
+            "shim",
+            "--record-into",
+            tapes.toString(),
+            "--real",
+            Cli.root().resolve("fake-agent/bin/cursor-agent").toString(),
+            "--bin",
+            bin.toString());
+    assertThat(shim.exit()).as("%s", shim).isZero();
+    Map<String, String> env = new HashMap<>(Child.noBuild(dir));
+    env.put("AGENTDOUBLE_TAPE", "builtin:thinking-then-answer");
+    env.put("AGENTDOUBLE_TIMING", "fast");
+    Child client = Child.start(List.of(bin.resolve("agent").toString(), "acp"), dir, env);
+    client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
+    client.awaitOut("\"id\":1,");
+    assertThat(client.waitFor()).isZero();
+
+    List<Path> recorded;
+    try (Stream<Path> files = Files.list(tapes)) {
+      recorded = files.toList();
+    }
+    assertThat(recorded).hasSize(1);
+    Tape tape = Tape.read(recorded.get(0));
+    assertThat(tape.header().format()).isEqualTo(OutputFormat.ACP);
+    assertThat(tape.frames().get(0)).isInstanceOf(Frame.In.class);
+    assertThat(tape.frames().get(1)).isInstanceOf(Frame.Out.class);
   }
 }
