@@ -71,7 +71,11 @@ final class AcpReplay {
   private long lastT;
   private long lastDue;
 
-  private AcpReplay(
+  /**
+   * A replay; {@code turn} and {@code liveSession} for the first turn of an ACP tape answering a
+   * live {@code session/prompt} (null for a whole session).
+   */
+  AcpReplay(
       TapeSource source,
       Timing timing,
       long originNanos,
@@ -137,20 +141,6 @@ final class AcpReplay {
     replay.vars = checked.header().vars();
     replay.home = Optional.ofNullable(env.get("HOME")).filter(h -> !h.isEmpty());
     return Optional.of(replay);
-  }
-
-  /** The first turn of an ACP tape, answering a live {@code session/prompt}. */
-  static AcpReplay turn(
-      TapeSource source,
-      Timing timing,
-      long originNanos,
-      AcpWire wire,
-      Consumer<String> stderr,
-      Gates gates,
-      long pid,
-      TurnClient turn,
-      String liveSession) {
-    return new AcpReplay(source, timing, originNanos, wire, stderr, gates, pid, turn, liveSession);
   }
 
   void cancel() {

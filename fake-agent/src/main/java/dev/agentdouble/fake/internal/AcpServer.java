@@ -563,7 +563,7 @@ final class AcpServer {
       Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
       if (header.format() == OutputFormat.ACP) {
         AcpReplay turnReplay =
-            AcpReplay.turn(
+            new AcpReplay(
                 source,
                 settings.timing(),
                 origin,

@@ -169,6 +169,15 @@ public final class Rebase {
     if ((hints & (ID_KEY | ESCAPE)) == 0) {
       return; // no field names an id (a key written with escapes is looked at, to be sure)
     }
+    volatileStrings(json, false, false);
+  }
+
+  /**
+   * Notes the volatile strings of a line: the ids of every line, and of an ACP message ({@code
+   * acp}) its session id (the first {@code sessionId}) and, from the client ({@code client}), the
+   * folder its {@code params.cwd} names.
+   */
+  private void volatileStrings(byte[] json, boolean acp, boolean client) {
     walk(
         json,
         (c, token, place) -> {
@@ -182,8 +191,18 @@ public final class Rebase {
             case "request_id" -> ids.request(c.text());
             case "model_call_id" -> ids.modelCall(c.text());
             case "call_id", "toolCallId" -> ids.call(c.text());
+            case "sessionId" -> {
+              if (acp && firstSessionId.isEmpty()) {
+                firstSessionId = Optional.of(c.text());
+              }
+            }
+            case "cwd" -> {
+              if (client && path.size() == 2 && "params".equals(path.get(0)) && initCwd.isEmpty()) {
+                initCwd = Optional.of(c.text());
+              }
+            }
             default -> {
-              // not an id
+              // nothing volatile
             }
           }
         });
@@ -205,32 +224,7 @@ public final class Rebase {
     if (piece.kind() == Piece.Kind.JSON) {
       lines++; // a stdout line, never a user event
     }
-    boolean client = piece.kind() == Piece.Kind.IN;
-    walk(
-        piece.bytes(),
-        (c, token, place) -> {
-          if (token != JsonCursor.Token.STRING) {
-            return;
-          }
-          List<Object> path = place.path();
-          Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
-          switch (key instanceof String name ? name : "") {
-            case "sessionId" -> {
-              if (firstSessionId.isEmpty()) {
-                firstSessionId = Optional.of(c.text());
-              }
-            }
-            case "toolCallId" -> ids.call(c.text());
-            case "cwd" -> {
-              if (client && path.size() == 2 && "params".equals(path.get(0)) && initCwd.isEmpty()) {
-                initCwd = Optional.of(c.text());
-              }
-            }
-            default -> {
-              // nothing volatile
-            }
-          }
-        });
+    volatileStrings(piece.bytes(), true, piece.kind() == Piece.Kind.IN);
   }
 
   private static final int USER = 1;
