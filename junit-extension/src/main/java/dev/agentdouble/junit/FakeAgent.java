@@ -1,6 +1,7 @@
 package dev.agentdouble.junit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
 import com.github.tomakehurst.wiremock.client.VerificationException;
@@ -12,6 +13,7 @@ import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
@@ -34,6 +36,7 @@ import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +66,9 @@ import java.util.concurrent.TimeUnit;
  * Thread-safe. Every wait is bounded.
  */
 public final class FakeAgent {
+  /** The output format of a turn of an ACP session, and the command that starts one. */
+  private static final String ACP = "acp";
+
   /** How long {@link #takeInvocation()} waits by default. */
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
 
@@ -300,16 +306,80 @@ public final class FakeAgent {
     }
   }
 
-  /** Every invocation so far, oldest first. */
+  /**
+   * Every invocation so far, oldest first. A turn of an ACP session ({@code session/prompt}) is one
+   * invocation, with {@code outputFormat} {@code acp} and the client's permission answers.
+   */
   public List<Invocation> invocations() {
     List<LoggedRequest> requests =
         new ArrayList<>(plane.server().findAll(postRequestedFor(urlMatching(invocations))));
     requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    Map<Long, Map<Integer, List<String>>> answers = answersByTurn();
+    Map<Long, Integer> turns = new HashMap<>();
     List<Invocation> invocations = new ArrayList<>();
     for (LoggedRequest request : requests) {
-      invocations.add(parse(request.getBodyAsString()));
+      InvocationRecord r = InvocationRecord.parse(request.getBodyAsString());
+      List<String> chosen = List.of();
+      if (r.outputFormat().equals(ACP)) {
+        int turn = turns.merge(r.pid(), 1, Integer::sum);
+        chosen = answers.getOrDefault(r.pid(), Map.of()).getOrDefault(turn, List.of());
+      }
+      invocations.add(invocation(r, chosen));
     }
     return invocations;
+  }
+
+  /**
+   * The command that starts this fake as an ACP agent ({@code agent acp}, the Agent Client Protocol
+   * on stdio): {@link #executable()}, then {@code acp}. Each {@code session/prompt} the client
+   * sends takes a tape as one print-mode invocation does (see docs/acp.md).
+   */
+  public List<String> acpCommand() {
+    return List.of(executable().toString(), ACP);
+  }
+
+  /**
+   * The options ACP clients chose when this fake asked for permission ({@code
+   * session/request_permission}), in the order they answered, across all sessions: {@code
+   * allow-once}, {@code allow-always}, {@code reject-once}, or {@code cancelled}.
+   */
+  public List<String> permissionAnswers() {
+    List<String> all = new ArrayList<>();
+    for (PermissionAnswer answer : answers()) {
+      all.add(answer.optionId());
+    }
+    return all;
+  }
+
+  private List<PermissionAnswer> answers() {
+    List<LoggedRequest> requests =
+        new ArrayList<>(
+            plane
+                .server()
+                .findAll(
+                    postRequestedFor(
+                        urlEqualTo("/agentdouble/" + id + "/" + PermissionAnswer.PATH))));
+    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    List<PermissionAnswer> answers = new ArrayList<>();
+    for (LoggedRequest request : requests) {
+      try {
+        answers.add(PermissionAnswer.parse(request.getBodyAsString()));
+      } catch (IllegalArgumentException e) {
+        // not the fake's: ignored
+      }
+    }
+    return answers;
+  }
+
+  private Map<Long, Map<Integer, List<String>>> answersByTurn() {
+    Map<Long, Map<Integer, List<String>>> byTurn = new HashMap<>();
+    for (PermissionAnswer answer : answers()) {
+      byTurn
+          .computeIfAbsent(answer.pid(), pid -> new HashMap<>())
+          .computeIfAbsent(answer.turn(), turn -> new ArrayList<>())
+          .add(answer.optionId());
+    }
+    return byTurn;
   }
 
   /** The next invocation not taken yet, waiting up to {@link #DEFAULT_WAIT}. */
@@ -514,7 +584,10 @@ public final class FakeAgent {
   }
 
   private static Invocation parse(String body) {
-    InvocationRecord r = InvocationRecord.parse(body);
+    return invocation(InvocationRecord.parse(body), List.of());
+  }
+
+  private static Invocation invocation(InvocationRecord r, List<String> permissionAnswers) {
     return new Invocation(
         r.argv(),
         r.prompt(),
@@ -524,7 +597,8 @@ public final class FakeAgent {
         r.stdin(),
         r.pid(),
         r.env(),
-        r.stoppedBy());
+        r.stoppedBy(),
+        permissionAnswers);
   }
 
   private static String describe(Duration d) {

@@ -21,6 +21,10 @@ import java.util.Optional;
  * @param stoppedBy why the CLI ended the run before it needed a tape, e.g. {@code trust-gate} (a
  *     print run in an untrusted workspace) or {@code resume} (a bad {@code --resume} id); empty for
  *     a run a tape answered
+ * @param permissionAnswers in a turn of an ACP session ({@code outputFormat} {@code acp}), the
+ *     options the client chose when the agent asked for permission, in order ({@code allow-once},
+ *     {@code allow-always}, {@code reject-once}, or {@code cancelled}), as far as it had answered
+ *     when this was read; empty elsewhere
  */
 public record Invocation(
     List<String> argv,
@@ -31,10 +35,12 @@ public record Invocation(
     Optional<String> stdin,
     long pid,
     Map<String, String> env,
-    Optional<String> stoppedBy) {
+    Optional<String> stoppedBy,
+    List<String> permissionAnswers) {
 
   public Invocation {
     argv = List.copyOf(argv);
+    permissionAnswers = List.copyOf(permissionAnswers);
     env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
   }
 
@@ -48,6 +54,7 @@ public record Invocation(
         + model.map(m -> ", model " + m).orElse("")
         + ", argv "
         + argv
-        + stoppedBy.map(s -> ", stopped by the CLI: " + s).orElse("");
+        + stoppedBy.map(s -> ", stopped by the CLI: " + s).orElse("")
+        + (permissionAnswers.isEmpty() ? "" : ", permission answers " + permissionAnswers);
   }
 }

@@ -22,8 +22,9 @@ import java.util.function.Consumer;
  * with {@code rawOutput}, or failed). A shell command asks {@code session/request_permission}
  * first, unless the session runs with {@code --force}/{@code --yolo} or the client allowed the
  * program always. Lines that are not events go out verbatim (a malformed line stays malformed);
- * events with no ACP face (init, user, result, connection, retry, unknown types) send nothing.
- * Stderr, gates and the ending are left to the {@link Player}.
+ * events with no ACP face (init, user, connection, retry, unknown types) send nothing. A successful
+ * {@code result} ends the turn ({@link Finished}). Stderr, gates and the ending are left to the
+ * {@link Player}.
  */
 final class AcpRendering implements Player.Transform {
   /** Asks the client whether a tool may run; answers the chosen option id, or "cancelled". */
@@ -40,6 +41,18 @@ final class AcpRendering implements Player.Transform {
     }
   }
 
+  /**
+   * Thrown out of the player at a successful {@code result}: over ACP the turn ends there (the
+   * prompt's response), whatever the process did after it (a CLI lingering after its result).
+   */
+  static final class Finished extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Finished() {
+      super("finished", null, false, false);
+    }
+  }
+
   private final AcpWire wire;
   private final String sessionJson;
   private final Asker asker;
@@ -47,6 +60,7 @@ final class AcpRendering implements Player.Transform {
   private final StdoutLines lines = new StdoutLines();
   private final Set<String> rejected = new HashSet<>();
   private volatile boolean cancelled;
+  private Optional<String> error = Optional.empty();
   private int index;
   private long streamed;
   private StringBuilder streamedText = new StringBuilder();
@@ -64,6 +78,11 @@ final class AcpRendering implements Player.Transform {
 
   boolean cancelled() {
     return cancelled;
+  }
+
+  /** The message of the run's last {@code error} event (a foreign error envelope), if any. */
+  Optional<String> error() {
+    return error;
   }
 
   @Override
@@ -112,6 +131,12 @@ final class AcpRendering implements Player.Transform {
       }
       case "assistant" -> assistant(event);
       case "tool_call" -> toolCall(event);
+      case "result" -> {
+        if (!event.value("is_error").isTrue()) {
+          throw new Finished();
+        }
+      }
+      case "error" -> error = event.string("message");
       default -> {
         // no ACP face: system, user, result, connection, retry, interaction_query, unknown
       }

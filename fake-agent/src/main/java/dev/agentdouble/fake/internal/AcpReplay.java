@@ -48,6 +48,11 @@ final class AcpReplay {
   private final Gates gates;
   private final long pid;
   private final TurnClient turn;
+
+  /** In a turn: the live session's id, for the recorded one (as a JSON string, both). */
+  private final String liveSession;
+
+  private String recordedSession;
   private final Map<String, String> ids = new HashMap<>();
   private volatile boolean cancelled;
   private final CountDownLatch cancellation = new CountDownLatch(1);
@@ -62,7 +67,8 @@ final class AcpReplay {
       OutputStream stderr,
       Gates gates,
       long pid,
-      TurnClient turn) {
+      TurnClient turn,
+      String liveSession) {
     this.source = source;
     this.timing = timing;
     this.originNanos = originNanos;
@@ -71,6 +77,7 @@ final class AcpReplay {
     this.gates = gates;
     this.pid = pid;
     this.turn = turn;
+    this.liveSession = liveSession == null ? null : JsonText.quote(liveSession);
   }
 
   /**
@@ -113,6 +120,7 @@ final class AcpReplay {
             stderr,
             Gates.fromEnv(env, settings.gateTimeoutMs()),
             pid,
+            null,
             null));
   }
 
@@ -125,8 +133,9 @@ final class AcpReplay {
       OutputStream stderr,
       Gates gates,
       long pid,
-      TurnClient turn) {
-    return new AcpReplay(source, timing, originNanos, wire, stderr, gates, pid, turn);
+      TurnClient turn,
+      String liveSession) {
+    return new AcpReplay(source, timing, originNanos, wire, stderr, gates, pid, turn, liveSession);
   }
 
   void cancel() {
@@ -176,6 +185,8 @@ final class AcpReplay {
             if (recorded.method().equals("session/prompt")) {
               inTurn = true;
               promptId = recorded.id();
+              String sessionId = recorded.params().get("sessionId").asText();
+              recordedSession = sessionId.isEmpty() ? null : JsonText.quote(sessionId);
               ids.put(promptId, livePromptId);
               turnStart = f.t;
               lastT = 0;
@@ -186,7 +197,7 @@ final class AcpReplay {
         waitFor(f.t - turnStart);
         switch (f.kind) {
           case OUT -> {
-            String json = f.value(buf);
+            String json = session(f.value(buf));
             String id = responseId(json);
             String live = id == null ? null : ids.get(id);
             wire.send(live == null ? json : withId(json, live));
@@ -225,6 +236,14 @@ final class AcpReplay {
     }
     throw new TapeException(
         source.name(), 1, "it has no session/prompt turn to answer this prompt with");
+  }
+
+  /** In a turn, the line with the recorded session's id (a whole JSON string) made the live one. */
+  private String session(String json) {
+    if (recordedSession == null || liveSession == null) {
+      return json;
+    }
+    return json.replace(recordedSession, liveSession);
   }
 
   private Optional<Ending> inSession(AcpWire.Message recorded, int line) {

@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -134,10 +135,8 @@ final class AcpServer {
 
   private void answered(AcpWire.Message m) {
     try {
-      CompletableFuture<AcpWire.Message> waiting = pending.remove(Long.parseLong(m.id()));
-      if (waiting != null) {
-        waiting.complete(m);
-      }
+      // a replayed turn may ask for the answer only after it arrived: it waits here for it
+      pending.computeIfAbsent(Long.parseLong(m.id()), id -> new CompletableFuture<>()).complete(m);
     } catch (NumberFormatException e) {
       // an answer to nothing this agent asked: ignored, as JSON-RPC peers do
     }
@@ -398,7 +397,7 @@ final class AcpServer {
       Files.createDirectories(file.get().getParent());
       Path temp = file.get().resolveSibling(session.id + ".tmp" + pid);
       Files.writeString(temp, sb, StandardCharsets.UTF_8);
-      Files.move(temp, file.get(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, file.get(), StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       writeErr(
           "agentdouble: "
@@ -447,6 +446,10 @@ final class AcpServer {
     final List<String> answers = new ArrayList<>();
     final ByteArrayOutputStream turnStderr = new ByteArrayOutputStream();
     volatile AcpRendering rendering;
+
+    /** The prompt's response, sent once the turn is in the journal and the session saved. */
+    String response;
+
     volatile AcpReplay replay;
 
     Turn(Session session, String requestId, String prompt, int number) {
@@ -526,22 +529,28 @@ final class AcpServer {
         error = e.getMessage();
       } catch (AcpRendering.Cancelled e) {
         ending = new Frame.Exit(0, 0);
+      } catch (AcpRendering.Finished e) {
+        ending = new Frame.Exit(0, 0);
+        response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
       } catch (RuntimeException e) {
         error = "internal error (" + e + "); please report it, with the tape";
       }
       if (error != null) {
         // AgentDouble's own problem: said on stderr and in the answer, never a made-up success
         writeErr("agentdouble: " + error + "\n");
-        respond(
+        response =
             AcpWire.error(
                 requestId,
                 CursorAcp.INTERNAL_ERROR,
                 "Internal error",
-                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}"));
+                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}");
         ending = new Frame.Exit(0, Impersonation.OWN_PROBLEM);
       }
       journal(ending, tape, error);
       save(session);
+      if (response != null) {
+        respond(response);
+      }
       if (ending instanceof Frame.Kill) {
         fatal = ending;
         wire.wake();
@@ -554,7 +563,8 @@ final class AcpServer {
       Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
       if (header.format() == OutputFormat.ACP) {
         AcpReplay turnReplay =
-            AcpReplay.turn(source, settings.timing(), origin, wire, stderr, gates, pid, this);
+            AcpReplay.turn(
+                source, settings.timing(), origin, wire, stderr, gates, pid, this, session.id);
         replay = turnReplay;
         Ending ending = turnReplay.play(requestId);
         done.set(true); // the tape's own response went out
@@ -597,17 +607,20 @@ final class AcpServer {
               .play(checked);
       if (ending instanceof Frame.Exit exit) {
         if (exit.code() == 0) {
-          respond(AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}"));
+          response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
         } else {
           String details = turnStderr.toString(StandardCharsets.UTF_8).strip();
-          respond(
+          if (details.isEmpty()) {
+            details = r.error().orElse("");
+          }
+          response =
               AcpWire.error(
                   requestId,
                   CursorAcp.INTERNAL_ERROR,
                   "Internal error",
                   "{\"details\":"
                       + JsonText.quote(details.isEmpty() ? "exit " + exit.code() : details)
-                      + "}"));
+                      + "}");
         }
       } else if (ending instanceof Frame.Hang) {
         // the turn never ends on its own: only the client's session/cancel ends it
@@ -660,6 +673,7 @@ final class AcpServer {
                   + CursorAcp.PERMISSION_OPTIONS
                   + "}"));
       AcpWire.Message reply = await(waiting);
+      pending.remove(id, waiting);
       answer = reply == null ? "cancelled" : optionId(reply);
       synchronized (answers) {
         answers.add(answer);
@@ -678,7 +692,9 @@ final class AcpServer {
       if (done.get()) {
         waiting.complete(null);
       }
-      return await(waiting);
+      AcpWire.Message reply = await(waiting);
+      pending.remove(id, waiting);
+      return reply;
     }
 
     @Override
