@@ -221,11 +221,6 @@ public final class CursorAcpClient implements AutoCloseable {
     }
   }
 
-  /** The agent's answer to {@code initialize}: its capabilities and authentication methods. */
-  public AcpSchema.InitializeResponse agentInfo() {
-    return initialized;
-  }
-
   /** The agent's process id. */
   public long pid() {
     return agent.pid();
@@ -312,18 +307,29 @@ public final class CursorAcpClient implements AutoCloseable {
     return turnTimeout;
   }
 
+  Duration requestTimeout() {
+    return requestTimeout;
+  }
+
   /** A request's answer, waiting at most {@code timeout}, and no longer than the agent lives. */
   <T> T await(String method, Mono<T> request, Duration timeout, Supplier<List<AcpUpdate>> seen)
       throws InterruptedException {
-    return await(method, request.toFuture(), timeout, seen);
+    return await(method, request.toFuture(), timeout, timeout, seen);
   }
 
+  /**
+   * {@code answer}, waiting at most {@code left} of the {@code timeout} the caller allowed, and no
+   * longer than the agent lives.
+   */
   <T> T await(
-      String method, CompletableFuture<T> answer, Duration timeout, Supplier<List<AcpUpdate>> seen)
+      String method,
+      CompletableFuture<T> answer,
+      Duration left,
+      Duration timeout,
+      Supplier<List<AcpUpdate>> seen)
       throws InterruptedException {
     try {
-      CompletableFuture.anyOf(answer, agent.exited())
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      CompletableFuture.anyOf(answer, agent.exited()).get(left.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       throw new AcpAgentException(
           AcpAgentException.Kind.TIMED_OUT,

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -106,7 +109,7 @@ public final class Turn implements AutoCloseable {
    * Waits for the turn to end (at most the client's turn timeout, counted from the prompt).
    *
    * @throws AcpAgentException when the agent answered the prompt with an error, died, or did not
-   *     end the turn in time (the turn is cancelled then)
+   *     end the turn in time (the turn is cancelled then, and waited for up to the request timeout)
    * @throws RuntimeException what the listener threw, once the turn has ended
    */
   public TurnResult await() throws InterruptedException {
@@ -117,10 +120,17 @@ public final class Turn implements AutoCloseable {
               AcpSchema.METHOD_SESSION_PROMPT,
               response,
               Duration.ofNanos(Math.max(1, deadline - System.nanoTime())),
+              client.turnTimeout(),
               this::updates);
     } catch (AcpAgentException e) {
       if (e.kind() == AcpAgentException.Kind.TIMED_OUT) {
+        // the turn is cancelled, and given a moment to end, so that the session takes a next one
         cancel();
+        try {
+          response.get(client.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException stillRunning) {
+          // the agent did not end it: the exception says the turn timed out all the same
+        }
       }
       throw e;
     }

@@ -1,6 +1,7 @@
 package dev.agentdouble.examples.acp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.catalog.Catalog;
@@ -11,6 +12,7 @@ import dev.agentdouble.junit.AgentDoubleExtension;
 import dev.agentdouble.junit.FakeAgent;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.script.ToolCall;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(AgentDoubleExtension.class)
 @Timeout(60)
 class AcpMidTurnTest {
-  static final java.nio.file.Path SHOP = CursorAcpClientTest.SHOP;
+  static final Path SHOP = CursorAcpClientTest.SHOP;
 
   @Test
   void cancellingAHangingTurnEndsItCancelled(FakeAgent agent) throws Exception {
@@ -86,6 +88,31 @@ class AcpMidTurnTest {
           .singleElement()
           .extracting(AcpToolCall::status)
           .isEqualTo("completed");
+    }
+  }
+
+  @Test
+  void aTurnPastItsTimeoutIsCancelledAndReported(FakeAgent agent) throws Exception {
+    agent.enqueue(Catalog.tape("hang-mid-stream")).enqueue(Catalog.tape("documented-minimal"));
+
+    try (CursorAcpClient client =
+        CursorAcpClient.builder(agent.acpCommand())
+            .permissions(PermissionPolicy.allowOnce())
+            .turnTimeout(Duration.ofSeconds(3))
+            .connect()) {
+      AgentSession session = client.newSession(SHOP);
+
+      assertThatThrownBy(() -> session.prompt("Start the dev server and check the home page"))
+          .isInstanceOfSatisfying(
+              AcpAgentException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(AcpAgentException.Kind.TIMED_OUT);
+                assertThat(e)
+                    .hasMessage("cursor-agent acp did not answer session/prompt within 3000ms");
+                assertThat(e.updates()).isNotEmpty();
+              });
+      // the client cancelled the turn: the session takes the next prompt
+      assertThat(session.prompt("Say hello").text()).isEqualTo("Hello, world!");
     }
   }
 }
