@@ -94,7 +94,7 @@ class AcpFailuresTest {
               });
       assertThat(ProcessHandle.of(client.pid()).filter(ProcessHandle::isAlive)).isEmpty();
     }
-    // the answer the fake recorded for the turn (takeInvocation() has the turn before it)
+    // what the fake recorded: invocations() has each turn with its answers
     assertThat(agent.invocations())
         .singleElement()
         .satisfies(turn -> assertThat(turn.permissionAnswers()).containsExactly("allow-once"));

@@ -45,7 +45,7 @@ class AcpMidTurnTest {
           .singleElement()
           .satisfies(server -> assertThat(server.status()).isEqualTo("in_progress"));
     }
-    // the answer the fake recorded for the turn (takeInvocation() has the turn before it)
+    // what the fake recorded: invocations() has each turn with its answers
     assertThat(agent.invocations())
         .singleElement()
         .satisfies(turn -> assertThat(turn.permissionAnswers()).containsExactly("allow-once"));

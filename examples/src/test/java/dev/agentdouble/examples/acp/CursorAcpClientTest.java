@@ -131,7 +131,7 @@ class CursorAcpClientTest {
               });
       assertThat(turn.text()).endsWith("The 4 cart tests pass.");
     }
-    // the answer the fake recorded for the turn (takeInvocation() has the turn before it)
+    // what the fake recorded: invocations() has each turn with its answers
     assertThat(agent.invocations())
         .singleElement()
         .satisfies(turn -> assertThat(turn.permissionAnswers()).containsExactly("allow-once"));
@@ -159,7 +159,7 @@ class CursorAcpClientTest {
                     .isEqualTo("Rejected by the user");
               });
     }
-    // the answer the fake recorded for the turn (takeInvocation() has the turn before it)
+    // what the fake recorded: invocations() has each turn with its answers
     assertThat(agent.invocations())
         .singleElement()
         .satisfies(turn -> assertThat(turn.permissionAnswers()).containsExactly("reject-once"));
