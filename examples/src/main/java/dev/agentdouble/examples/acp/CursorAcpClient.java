@@ -239,16 +239,20 @@ public final class CursorAcpClient implements AutoCloseable {
   /** Opens a session working in {@code cwd} ({@code session/new}). */
   public AgentSession newSession(Path cwd) throws InterruptedException {
     String dir = cwd.toAbsolutePath().toString();
-    AcpSchema.NewSessionResponse response =
-        await(
-            AcpSchema.METHOD_SESSION_NEW,
-            acp.newSession(new AcpSchema.NewSessionRequest(dir, List.of())),
-            requestTimeout,
-            List::of);
-    AgentSession session = new AgentSession(this, response.sessionId(), Path.of(dir));
-    session.modes(response.modes());
-    sessions.put(session.id(), session);
-    return session;
+    return await(
+        AcpSchema.METHOD_SESSION_NEW,
+        acp.newSession(new AcpSchema.NewSessionRequest(dir, List.of()))
+            // on the reader thread, before the next message: the session's first updates may
+            // follow its answer at once
+            .map(
+                response -> {
+                  AgentSession session = new AgentSession(this, response.sessionId(), Path.of(dir));
+                  session.modes(response.modes());
+                  sessions.put(session.id(), session);
+                  return session;
+                }),
+        requestTimeout,
+        List::of);
   }
 
   /**
