@@ -144,7 +144,7 @@ final class AcpRendering implements Player.Transform {
   }
 
   private void assistant(EventLine event) {
-    String text = text(event.value("message"));
+    String text = event.messageText();
     if (event.has("timestamp_ms") && !event.has("model_call_id")) {
       streamed += text.length();
       streamedText.append(text);
@@ -330,15 +330,5 @@ final class AcpRendering implements Player.Transform {
       end++;
     }
     return trimmed.substring(0, end);
-  }
-
-  private static String text(JsonSlice message) {
-    StringBuilder text = new StringBuilder();
-    for (JsonSlice part : message.get("content").elements()) {
-      if (part.get("type").asText().equals("text") && part.get("text").isString()) {
-        text.append(part.get("text").text().orElseThrow());
-      }
-    }
-    return text.toString();
   }
 }

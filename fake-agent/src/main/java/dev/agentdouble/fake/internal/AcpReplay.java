@@ -13,13 +13,13 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * Plays an ACP tape in lockstep with the client (docs/tape-format.md §8): {@code out} frames are
@@ -44,7 +44,7 @@ final class AcpReplay {
   private final Timing timing;
   private final long originNanos;
   private final AcpWire wire;
-  private final OutputStream stderr;
+  private final Consumer<String> stderr;
   private final Gates gates;
   private final long pid;
   private final TurnClient turn;
@@ -64,7 +64,7 @@ final class AcpReplay {
       Timing timing,
       long originNanos,
       AcpWire wire,
-      OutputStream stderr,
+      Consumer<String> stderr,
       Gates gates,
       long pid,
       TurnClient turn,
@@ -88,7 +88,7 @@ final class AcpReplay {
       Map<String, String> env,
       FakeEnvironment settings,
       AcpWire wire,
-      OutputStream stderr,
+      Consumer<String> stderr,
       long pid)
       throws IOException {
     String url = env.get(FakeEnvironment.URL);
@@ -130,7 +130,7 @@ final class AcpReplay {
       Timing timing,
       long originNanos,
       AcpWire wire,
-      OutputStream stderr,
+      Consumer<String> stderr,
       Gates gates,
       long pid,
       TurnClient turn,
@@ -406,13 +406,6 @@ final class AcpReplay {
   }
 
   private void writeErr(String text) {
-    synchronized (stderr) {
-      try {
-        stderr.write(text.getBytes(StandardCharsets.UTF_8));
-        stderr.flush();
-      } catch (IOException e) {
-        // nobody reads stderr
-      }
-    }
+    stderr.accept(text);
   }
 }

@@ -102,7 +102,7 @@ final class AcpServer {
   /** Serves the client until stdin ends; returns how the process ends. */
   Ending run(InputStream stdin) throws IOException {
     Owner.watchBeforeReadingStdin();
-    Optional<AcpReplay> replay = AcpReplay.configured(env, settings, wire, stderr, pid);
+    Optional<AcpReplay> replay = AcpReplay.configured(env, settings, wire, this::writeErr, pid);
     wire.listen(stdin);
     if (replay.isPresent()) {
       return replay.get().play();
@@ -564,7 +564,15 @@ final class AcpServer {
       if (header.format() == OutputFormat.ACP) {
         AcpReplay turnReplay =
             AcpReplay.turn(
-                source, settings.timing(), origin, wire, stderr, gates, pid, this, session.id);
+                source,
+                settings.timing(),
+                origin,
+                wire,
+                AcpServer.this::writeErr,
+                gates,
+                pid,
+                this,
+                session.id);
         replay = turnReplay;
         Ending ending = turnReplay.play(requestId);
         done.set(true); // the tape's own response went out
@@ -764,14 +772,7 @@ final class AcpServer {
                 error,
                 chosen));
       } catch (IOException e) {
-        writeErr(
-            "agentdouble: "
-                + FakeEnvironment.JOURNAL
-                + "="
-                + file
-                + ": cannot append: "
-                + e.getMessage()
-                + "\n");
+        writeErr(Journal.cannotAppend(file, e));
       }
     }
   }

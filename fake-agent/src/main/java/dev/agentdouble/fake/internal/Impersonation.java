@@ -469,14 +469,7 @@ public final class Impersonation {
                 error,
                 null));
       } catch (IOException e) {
-        writeErr(
-            "agentdouble: "
-                + FakeEnvironment.JOURNAL
-                + "="
-                + file
-                + ": cannot append: "
-                + e.getMessage()
-                + "\n");
+        writeErr(Journal.cannotAppend(file, e));
       }
       return ending;
     }

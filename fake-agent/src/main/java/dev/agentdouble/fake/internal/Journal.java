@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
@@ -72,6 +73,17 @@ public final class Journal {
       sb.append('0');
     }
     return sb.append(digits);
+  }
+
+  /** What stderr says when the journal cannot be appended to: one line, with its newline. */
+  static String cannotAppend(String file, IOException e) {
+    return "agentdouble: "
+        + FakeEnvironment.JOURNAL
+        + "="
+        + file
+        + ": cannot append: "
+        + e.getMessage()
+        + "\n";
   }
 
   /** Appends the entry to {@code file}. */

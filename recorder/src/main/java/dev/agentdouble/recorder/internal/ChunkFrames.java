@@ -149,6 +149,43 @@ final class ChunkFrames {
     }
   }
 
+  private int notJson;
+
+  /**
+   * A whole line an ACP client wrote, at {@code t} ms: an {@code in} frame of its JSON value, in
+   * its place among the agent's output. A line that is not JSON is counted ({@link #notJson}), not
+   * kept: an {@code in} frame holds a message.
+   */
+  void client(long t, byte[] line) throws IOException {
+    t = Math.max(t, lastT);
+    lastT = t;
+    int end = line.length;
+    if (end > 0 && line[end - 1] == '\r') {
+      end--;
+    }
+    if (JsonText.syntaxError(line, 0, end).isPresent() || isBlank(line, end)) {
+      if (!isBlank(line, end)) {
+        notJson++;
+      }
+      return;
+    }
+    emit(Piece.in(t, JsonText.compact(line, 0, end)));
+  }
+
+  /** How many lines the client wrote that were not JSON, and so are not in the tape. */
+  int notJson() {
+    return notJson;
+  }
+
+  private static boolean isBlank(byte[] line, int end) {
+    for (int i = 0; i < end; i++) {
+      if (line[i] != ' ' && line[i] != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Gives out what is left: a partial last line, the bytes of a character never completed. */
   void finish() throws IOException {
     emitPending();

@@ -14,8 +14,9 @@ import java.util.List;
  *
  * @param t milliseconds since the process started
  * @param kind what it is
- * @param bytes for {@link Kind#JSON}: the line's value, one compact JSON value, without the
- *     newline; for {@link Kind#OUT} and {@link Kind#ERR}: the bytes written; otherwise empty
+ * @param bytes for {@link Kind#JSON} and {@link Kind#IN}: the line's value, one compact JSON value,
+ *     without the newline; for {@link Kind#OUT} and {@link Kind#ERR}: the bytes written; otherwise
+ *     empty
  * @param frame for {@link Kind#OTHER}: the frame; otherwise {@code null}
  */
 record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
@@ -26,6 +27,8 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
     OUT,
     /** Stderr bytes. */
     ERR,
+    /** A message an ACP client sent, one compact JSON value: an {@code in} frame. */
+    IN,
     /** Any other frame: a gate or an ending. */
     OTHER
   }
@@ -44,6 +47,10 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
     return new Piece(t, Kind.ERR, bytes, null);
   }
 
+  static Piece in(long t, byte[] json) {
+    return new Piece(t, Kind.IN, json, null);
+  }
+
   static Piece of(Frame f) {
     if (f instanceof Frame.Out o) {
       return json(o.t(), o.json().getBytes(StandardCharsets.UTF_8));
@@ -53,6 +60,9 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
     }
     if (f instanceof Frame.Err e) {
       return err(e.t(), e.bytes());
+    }
+    if (f instanceof Frame.In i) {
+      return in(i.t(), i.json().getBytes(StandardCharsets.UTF_8));
     }
     return new Piece(f.t(), Kind.OTHER, NONE, f);
   }
@@ -67,6 +77,7 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
       case JSON -> new Frame.Out(t, new String(bytes, StandardCharsets.UTF_8));
       case OUT -> new Frame.OutBytes(t, bytes);
       case ERR -> new Frame.Err(t, bytes);
+      case IN -> new Frame.In(t, new String(bytes, StandardCharsets.UTF_8));
       case OTHER -> frame;
     };
   }
@@ -75,6 +86,8 @@ record Piece(long t, Kind kind, byte[] bytes, Frame frame) {
   void writeTo(OutputStream out) throws IOException {
     if (kind == Kind.JSON) {
       FrameLine.writeOut(t, bytes, out);
+    } else if (kind == Kind.IN) {
+      FrameLine.writeIn(t, bytes, out);
     } else {
       TapeWriter.writeFrame(toFrame(), out);
     }

@@ -9,6 +9,7 @@ import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -114,12 +115,12 @@ public final class Rebase {
     UnaryOperator<Piece> rewriting() {
       int[] line = {0};
       return piece ->
-          piece.kind() != Piece.Kind.JSON
+          piece.kind() != Piece.Kind.JSON && piece.kind() != Piece.Kind.IN
               ? piece
               : piece.with(
                   rewrite(
                       piece.bytes(),
-                      userLines.get(line[0]++),
+                      piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++),
                       rules,
                       idMap,
                       shift,
@@ -131,6 +132,10 @@ public final class Rebase {
 
   /** Notes what the next piece tells about the run: ids, the init event, the prompt, the time. */
   void scan(Piece piece) {
+    if (piece.kind() == Piece.Kind.IN || (piece.kind() == Piece.Kind.JSON && acp(piece))) {
+      scanAcp(piece);
+      return;
+    }
     if (piece.kind() != Piece.Kind.JSON) {
       return;
     }
@@ -179,6 +184,50 @@ public final class Rebase {
             case "call_id", "toolCallId" -> ids.call(c.text());
             default -> {
               // not an id
+            }
+          }
+        });
+  }
+
+  private static final byte[] JSONRPC = "{\"jsonrpc\":".getBytes(StandardCharsets.US_ASCII);
+
+  /** Whether a stdout line is an ACP (JSON-RPC) message rather than a stream-json event. */
+  private static boolean acp(Piece piece) {
+    byte[] json = piece.bytes();
+    return Bytes.startsWith(json, 0, json.length, JSONRPC);
+  }
+
+  /**
+   * An ACP message, either way: the session id (the first {@code sessionId}), the cwd (a client's
+   * {@code params.cwd}, in {@code session/new} or {@code session/load}) and the tool call ids.
+   */
+  private void scanAcp(Piece piece) {
+    if (piece.kind() == Piece.Kind.JSON) {
+      lines++; // a stdout line, never a user event
+    }
+    boolean client = piece.kind() == Piece.Kind.IN;
+    walk(
+        piece.bytes(),
+        (c, token, place) -> {
+          if (token != JsonCursor.Token.STRING) {
+            return;
+          }
+          List<Object> path = place.path();
+          Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
+          switch (key instanceof String name ? name : "") {
+            case "sessionId" -> {
+              if (firstSessionId.isEmpty()) {
+                firstSessionId = Optional.of(c.text());
+              }
+            }
+            case "toolCallId" -> ids.call(c.text());
+            case "cwd" -> {
+              if (client && path.size() == 2 && "params".equals(path.get(0)) && initCwd.isEmpty()) {
+                initCwd = Optional.of(c.text());
+              }
+            }
+            default -> {
+              // nothing volatile
             }
           }
         });
@@ -346,11 +395,11 @@ public final class Rebase {
     int[] line = {0};
     source.forEach(
         piece -> {
-          if (piece.kind() != Piece.Kind.JSON) {
+          if (piece.kind() != Piece.Kind.JSON && piece.kind() != Piece.Kind.IN) {
             return;
           }
           byte[] json = piece.bytes();
-          boolean user = userLines.get(line[0]++);
+          boolean user = piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++);
           if (!ok[0] || !StringRules.mayOccurIn(json, needles)) {
             return;
           }

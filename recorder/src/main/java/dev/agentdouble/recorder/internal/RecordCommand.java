@@ -7,6 +7,7 @@ import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -94,6 +95,24 @@ final class RecordCommand {
   private static final int STDOUT = 1;
 
   private static final int CONTINUES = 2;
+
+  /** A line the client wrote to an ACP agent's stdin. */
+  private static final int CLIENT = 4;
+
+  /** Options of the CLI that take a value: what follows them is not its command. */
+  private static final Set<String> VALUE_OPTIONS =
+      Set.of(
+          "--api-key",
+          "--auth-token",
+          "--model",
+          "--workspace",
+          "--output-format",
+          "--resume",
+          "--new-session-id",
+          "-H",
+          "--header",
+          "--mode",
+          "--sandbox");
 
   int run(List<String> args) throws InterruptedException {
     Args a =
@@ -192,8 +211,10 @@ final class RecordCommand {
       OutputPipes pipes)
       throws InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
+    boolean acp = acp(command);
+    // an ACP session's stdin is the client's half of it: read, kept and passed on line by line
     pb.redirectInput(
-        in == System.in ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
+        in == System.in && !acp ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
     pb.redirectOutput(pipes.stdoutFile());
     pb.redirectError(pipes.stderrFile());
     capture.origin = System.nanoTime();
@@ -227,7 +248,9 @@ final class RecordCommand {
     AtomicBoolean interrupted = new AtomicBoolean();
     // until the tape is written: a signal meanwhile must not cut the recorder short
     try (ForwardedSignals.Forwarding forwarding = ForwardedSignals.forward(process, interrupted)) {
-      if (in != System.in) {
+      if (acp) {
+        clientPump(in, process.getOutputStream(), capture);
+      } else if (in != System.in) {
         pump(in, process.getOutputStream());
       }
       int status = process.waitFor();
@@ -262,7 +285,7 @@ final class RecordCommand {
           Header.builder()
               .cli(Path.of(command.get(0)).getFileName().toString())
               .argv(command.subList(1, command.size()))
-              .outputFormat(outputFormat(command))
+              .outputFormat(acp ? OutputFormat.ACP : outputFormat(command))
               .recordedAt(recordedAt.toString())
               .source(Header.Source.RECORDED)
               .recorder("agentdouble 0.1.0");
@@ -286,6 +309,17 @@ final class RecordCommand {
         ChunkFrames frames = new ChunkFrames(recording);
         capture.forEach(frames);
         frames.finish();
+        if (frames.notJson() > 0) {
+          err.println(
+              "agentdouble: record: the client wrote "
+                  + frames.notJson()
+                  + (frames.notJson() == 1 ? " line" : " lines")
+                  + " that "
+                  + (frames.notJson() == 1 ? "is" : "are")
+                  + " not JSON; an ACP tape keeps messages only, so "
+                  + (frames.notJson() == 1 ? "it is" : "they are")
+                  + " not in the tape");
+        }
         t = Math.max(endMs, frames.lastT());
         summary = recording.write(header.build(), ending(status, t), tapeFile);
       } catch (IOException e) {
@@ -391,16 +425,20 @@ final class RecordCommand {
     }
 
     synchronized void keep(boolean stdout, boolean continues, byte[] buf, int n) {
+      keep((stdout ? STDOUT : 0) | (continues ? CONTINUES : 0), buf, n);
+    }
+
+    /** A whole line the client wrote to an ACP agent, without its newline. */
+    synchronized void keepClient(byte[] line, int n) {
+      keep(CLIENT, line, n);
+    }
+
+    private void keep(int tag, byte[] buf, int n) {
       if (failure != null || stopped) {
         return;
       }
       try {
-        spool.append(
-            (stdout ? STDOUT : 0) | (continues ? CONTINUES : 0),
-            System.nanoTime() - origin,
-            buf,
-            0,
-            n);
+        spool.append(tag, System.nanoTime() - origin, buf, 0, n);
       } catch (IOException e) {
         failure = e;
       }
@@ -420,8 +458,13 @@ final class RecordCommand {
         }
       }
       spool.forEach(
-          (tag, nanos, bytes) ->
-              frames.add((tag & STDOUT) != 0, nanos / 1_000_000, bytes, (tag & CONTINUES) != 0));
+          (tag, nanos, bytes) -> {
+            if ((tag & CLIENT) != 0) {
+              frames.client(nanos / 1_000_000, bytes);
+            } else {
+              frames.add((tag & STDOUT) != 0, nanos / 1_000_000, bytes, (tag & CONTINUES) != 0);
+            }
+          });
     }
 
     @Override
@@ -589,6 +632,65 @@ final class RecordCommand {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  /**
+   * Whether {@code command} runs an ACP agent: its first argument that is neither an option nor an
+   * option's value is {@code acp} ({@code cursor-agent acp}, {@code agent --force acp}).
+   */
+  static boolean acp(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      String arg = command.get(i);
+      if (arg.equals("--")) {
+        return false;
+      }
+      if (arg.startsWith("-")) {
+        if (VALUE_OPTIONS.contains(arg)) {
+          i++;
+        }
+        continue;
+      }
+      return arg.equals("acp");
+    }
+    return false;
+  }
+
+  /**
+   * The client's half of an ACP session: what it writes goes on to the agent at once, and each
+   * whole line is kept, timed when it is passed on, so the agent's answer comes after it.
+   */
+  private static void clientPump(InputStream from, OutputStream to, Capturing capture) {
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buf = new byte[65536];
+              ByteArrayOutputStream line = new ByteArrayOutputStream();
+              try (to) {
+                int n;
+                while ((n = from.read(buf)) >= 0) {
+                  int start = 0;
+                  for (int i = 0; i < n; i++) {
+                    if (buf[i] == '\n') {
+                      line.write(buf, start, i - start);
+                      capture.keepClient(line.toByteArray(), line.size());
+                      line.reset();
+                      start = i + 1;
+                    }
+                  }
+                  line.write(buf, start, n - start);
+                  to.write(buf, 0, n);
+                  to.flush();
+                }
+                if (line.size() > 0) {
+                  capture.keepClient(line.toByteArray(), line.size());
+                }
+              } catch (IOException e) {
+                // the agent stopped reading, or the client's stdin broke: the session is over
+              }
+            },
+            "record-client");
+    t.setDaemon(true);
+    t.start();
   }
 
   private static void pump(InputStream from, OutputStream to) {

@@ -31,6 +31,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private static final int JSON = 0;
   private static final int OUT = 1;
   private static final int ERR = 2;
+  private static final int IN = 3;
 
   private final Spool spool;
   private final Map<String, String> env;
@@ -59,7 +60,10 @@ final class Recording implements Piece.Sink, AutoCloseable {
     String home = env.get("HOME");
     this.known =
         new Rebase.Known(
-            Optional.of(workspace(command).orElse(cwd)),
+            // an ACP session names its own folder (session/new's cwd); the scan finds it
+            RecordCommand.acp(command)
+                ? Optional.empty()
+                : Optional.of(workspace(command).orElse(cwd)),
             Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")),
             Optional.empty(),
             OptionalLong.of(epochMs));
@@ -83,6 +87,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
           case JSON -> JSON;
           case OUT -> OUT;
           case ERR -> ERR;
+          case IN -> IN;
           case OTHER -> throw new IllegalArgumentException("only output is spooled: " + piece);
         };
     byte[] bytes = piece.bytes();
@@ -98,6 +103,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
                 switch (tag) {
                   case JSON -> Piece.json(t, bytes);
                   case OUT -> Piece.out(t, bytes);
+                  case IN -> Piece.in(t, bytes);
                   default -> Piece.err(t, bytes);
                 }));
   }

@@ -130,7 +130,7 @@ public final class SecretScan {
         return;
       }
       switch (piece.kind()) {
-        case JSON -> jsonStrings(piece.bytes(), this::match);
+        case JSON, IN -> jsonStrings(piece.bytes(), this::match);
         case OUT, ERR -> match(new String(piece.bytes(), StandardCharsets.UTF_8));
         case OTHER -> {
           // gates and endings hold no output
@@ -328,6 +328,15 @@ public final class SecretScan {
         byte[] line = Arrays.copyOf(clean.bytes(), clean.bytes().length + 1);
         line[line.length - 1] = '\n';
         return Piece.out(p.t(), line);
+      }
+      case IN -> {
+        Cleaned clean = json(p.bytes(), s, counts);
+        // a secret straddled JSON tokens: what the client sent, as one JSON string
+        return p.with(
+            clean.json()
+                ? clean.bytes()
+                : JsonText.quote(new String(clean.bytes(), StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8));
       }
       case OUT, ERR -> {
         return p.with(s.replace(p.bytes(), counts));

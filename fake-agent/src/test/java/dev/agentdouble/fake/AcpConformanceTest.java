@@ -1,0 +1,115 @@
+package dev.agentdouble.fake;
+
+import static dev.agentdouble.fake.FakeProcess.env;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cursor's real ACP transcripts ({@code conformance/acp/}, what the 2026.06.24 agent wrote) replay
+ * byte for byte when driven by the client requests their ids imply: 1 initialize, 2 authenticate, 3
+ * session/new, 4 session/set_mode, 5 session/prompt, and the permission request 0 allowed.
+ */
+class AcpConformanceTest {
+  @TempDir Path dir;
+
+  private static final String[] REQUESTS = {
+    null,
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1,"
+        + "\"clientCapabilities\":{}}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"authenticate\",\"params\":{\"methodId\":"
+        + "\"cursor_login\"}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/new\",\"params\":{\"cwd\":\"/w\","
+        + "\"mcpServers\":[]}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/set_mode\",\"params\":{\"sessionId\":"
+        + "\"5ae4d49f-2510-4f4d-83ec-3faac4c1571e\",\"modeId\":\"agent\"}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/prompt\",\"params\":{\"sessionId\":"
+        + "\"5ae4d49f-2510-4f4d-83ec-3faac4c1571e\",\"prompt\":[{\"type\":\"text\",\"text\":"
+        + "\"Run `echo hi > probe.txt`, then reply exactly done.\"}]}}",
+  };
+
+  private static final String ALLOW =
+      "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"outcome\":{\"outcome\":\"selected\","
+          + "\"optionId\":\"allow-once\"}}}";
+
+  private static Path transcript(String name) {
+    Path file = FakeProcess.shared().resolve("conformance/acp").resolve(name);
+    assumeTrue(Files.isRegularFile(file), file + " not found: ACP conformance skipped");
+    return file;
+  }
+
+  /**
+   * The ACP tape of a transcript: its lines as {@code out} frames, each client request its ids
+   * imply as an {@code in} frame before the first line that answers it (the prompt's before the
+   * turn's first update), and the permission answer after the request.
+   */
+  private Path tape(List<String> lines) throws IOException {
+    List<String> tape = new ArrayList<>();
+    tape.add(
+        "{\"tape\":1,\"cli\":\"cursor-agent\",\"cliVersion\":\"2026.06.24\",\"argv\":[\"acp\"],"
+            + "\"outputFormat\":\"acp\",\"source\":\"imported\"}");
+    int next = 1;
+    for (String line : lines) {
+      int answers = id(line);
+      boolean turn =
+          next == 5
+              && line.contains("\"method\":\"session/update\"")
+              && !line.contains("current_mode_update");
+      while (next < REQUESTS.length && (next <= answers || turn)) {
+        tape.add("{\"t\":0,\"in\":" + REQUESTS[next++] + "}");
+        turn = false;
+      }
+      tape.add("{\"t\":0,\"out\":" + line + "}");
+      if (line.contains("\"method\":\"session/request_permission\"")) {
+        tape.add("{\"t\":0,\"in\":" + ALLOW + "}");
+      }
+    }
+    tape.add("{\"t\":0,\"exit\":0}");
+    Path file = dir.resolve("acp.tape.ndjson");
+    Files.write(file, tape, StandardCharsets.UTF_8);
+    return file;
+  }
+
+  /** The id a response answers; 0 for anything else. */
+  private static int id(String line) {
+    if (line.contains("\"method\"") || !line.startsWith("{\"jsonrpc\":\"2.0\",\"id\":")) {
+      return 0;
+    }
+    String rest = line.substring("{\"jsonrpc\":\"2.0\",\"id\":".length());
+    return Integer.parseInt(rest.substring(0, rest.indexOf(',')));
+  }
+
+  private void replays(String name) throws IOException {
+    List<String> lines = Files.readAllLines(transcript(name), StandardCharsets.UTF_8);
+    Map<String, String> env =
+        env("AGENTDOUBLE_TAPE", tape(lines).toString(), "AGENTDOUBLE_TIMING", "fast");
+    int requests = lines.stream().mapToInt(AcpConformanceTest::id).max().orElse(0);
+    try (AcpPeer agent = new AcpPeer(env)) {
+      for (int id = 1; id <= requests; id++) {
+        agent.sendLine(REQUESTS[id]);
+        agent.response(id);
+      }
+      assertThat(agent.finish()).isZero();
+      assertThat(agent.seen()).containsExactlyElementsOf(lines);
+    }
+  }
+
+  @Test
+  void aSignedOutSessionReplaysByteForByte() throws IOException {
+    replays("cursor-2026.06.24-signed-out.stdout.ndjson");
+  }
+
+  @Test
+  void aTurnWithAPermissionRequestReplaysByteForByte() throws IOException {
+    replays("cursor-2026.06.24-turn.stdout.ndjson");
+  }
+}
