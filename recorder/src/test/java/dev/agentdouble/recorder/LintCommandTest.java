@@ -87,7 +87,7 @@ class LintCommandTest {
         .isEqualTo(
             tape
                 + ":3: error [format] unknown frame key \"note\"; a frame "
-                + "has \"t\" and one of out, outRaw, outB64, err, errB64, gate, exit, kill or hang\n");
+                + "has \"t\" and one of out, outRaw, outB64, err, errB64, gate, in, exit, kill or hang\n");
   }
 
   @Test
