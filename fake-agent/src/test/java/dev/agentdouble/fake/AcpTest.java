@@ -231,6 +231,17 @@ class AcpTest {
       JsonNode bad =
           agent.call("session/set_mode", "{\"sessionId\":\"" + session + "\",\"modeId\":\"x\"}");
       assertThat(bad.path("error").path("code").asInt()).isEqualTo(-32602);
+      JsonNode options =
+          agent.call(
+              "session/set_config_option",
+              "{\"sessionId\":\""
+                  + session
+                  + "\",\"configId\":\"model\",\"value\":\"gpt-5.5[context=272k,reasoning=medium,"
+                  + "fast=false]\"}");
+      assertThat(options.path("result").path("configOptions").get(1).path("currentValue").asText())
+          .isEqualTo("gpt-5.5[context=272k,reasoning=medium,fast=false]");
+      assertThat(options.path("result").path("configOptions").get(0).path("currentValue").asText())
+          .isEqualTo("plan");
     }
   }
 
@@ -364,6 +375,39 @@ class AcpTest {
       Files.createFile(gates.resolve("asked.release"));
       assertThat(agent.response(id).path("result").path("stopReason").asText())
           .isEqualTo("end_turn");
+    }
+  }
+
+  @Test
+  void aRecordedSessionTakesTheLiveFolderAndLoadedSession() throws IOException {
+    Path tape = dir.resolve("vars.tape.ndjson");
+    Files.writeString(
+        tape,
+        String.join(
+            "\n",
+            "{\"tape\":1,\"outputFormat\":\"acp\",\"vars\":{\"sessionId\":"
+                + "\"00000000-0000-4000-8000-000000000001\",\"cwd\":\"/workspace\"}}",
+            "{\"t\":0,\"in\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/load\","
+                + "\"params\":{\"sessionId\":\"00000000-0000-4000-8000-000000000001\","
+                + "\"cwd\":\"/workspace\"}}}",
+            "{\"t\":1,\"out\":{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":"
+                + "{\"sessionId\":\"00000000-0000-4000-8000-000000000001\",\"update\":"
+                + "{\"sessionUpdate\":\"tool_call\",\"title\":\"Read\","
+                + "\"rawInput\":{\"path\":\"/workspace/src/a.ts\"}}}}}",
+            "{\"t\":2,\"out\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}",
+            "{\"t\":3,\"exit\":0}",
+            ""));
+    String live = "6d1e4a52-4a8e-4f3c-9a51-2b7c8d9e0f11";
+    try (AcpPeer agent =
+        new AcpPeer(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"))) {
+      agent.call("session/load", "{\"sessionId\":\"" + live + "\",\"cwd\":\"/home/dev/shop\"}");
+      assertThat(agent.seen().get(0))
+          .isEqualTo(
+              "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\""
+                  + live
+                  + "\",\"update\":{\"sessionUpdate\":\"tool_call\",\"title\":\"Read\","
+                  + "\"rawInput\":{\"path\":\"/home/dev/shop/src/a.ts\"}}}}");
+      assertThat(agent.finish()).isZero();
     }
   }
 

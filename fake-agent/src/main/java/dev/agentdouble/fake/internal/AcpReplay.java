@@ -11,6 +11,7 @@ import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.Vars;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
@@ -54,6 +56,16 @@ final class AcpReplay {
 
   private String recordedSession;
   private final Map<String, String> ids = new HashMap<>();
+
+  /** A whole session's recorded variables, and the home folder they are replayed under. */
+  private Vars vars = Vars.NONE;
+
+  private Optional<String> home = Optional.empty();
+
+  /** The live values in place of the recorded ones, once the client named its session's folder. */
+  private Substitution substitution;
+
+  private final ByteBuf substituted = new ByteBuf();
   private volatile boolean cancelled;
   private final CountDownLatch cancellation = new CountDownLatch(1);
   private long lastT;
@@ -111,7 +123,7 @@ final class AcpReplay {
     if (checked.ending() instanceof Frame.Kill kill) {
       Signals.prepare(kill.signal(), pid);
     }
-    return Optional.of(
+    AcpReplay replay =
         new AcpReplay(
             source,
             settings.timing(),
@@ -121,7 +133,10 @@ final class AcpReplay {
             Gates.fromEnv(env, settings.gateTimeoutMs()),
             pid,
             null,
-            null));
+            null);
+    replay.vars = checked.header().vars();
+    replay.home = Optional.ofNullable(env.get("HOME")).filter(h -> !h.isEmpty());
+    return Optional.of(replay);
   }
 
   /** The first turn of an ACP tape, answering a live {@code session/prompt}. */
@@ -197,7 +212,7 @@ final class AcpReplay {
         waitFor(f.t - turnStart);
         switch (f.kind) {
           case OUT -> {
-            String json = session(f.value(buf));
+            String json = live(session(f.value(buf)));
             String id = responseId(json);
             String live = id == null ? null : ids.get(id);
             wire.send(live == null ? json : withId(json, live));
@@ -266,8 +281,35 @@ final class AcpReplay {
     }
     if (recorded.kind() == AcpWire.Kind.REQUEST) {
       ids.put(recorded.id(), live.id());
+      String method = live.method();
+      if (method.equals("session/new") || method.equals("session/load")) {
+        // the recorded folder (and a loaded session's id) become the live client's
+        String cwd = live.params().get("cwd").asText();
+        String sessionId = live.params().get("sessionId").asText();
+        substitution =
+            Substitution.of(
+                vars,
+                new Substitution.Live(
+                    Optional.of(sessionId).filter(id -> method.equals("session/load")),
+                    Optional.of(cwd).filter(c -> c.startsWith("/")),
+                    home,
+                    Optional.empty(),
+                    OptionalLong.empty(),
+                    Optional.empty()));
+      }
     }
     return Optional.empty();
+  }
+
+  /** {@code json} with the live values in place of the tape's variables, in a whole session. */
+  private String live(String json) {
+    if (substitution == null || !substitution.active()) {
+      return json;
+    }
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    substituted.clear();
+    substitution.apply(bytes, 0, bytes.length, substituted);
+    return new String(substituted.data, 0, substituted.size, StandardCharsets.UTF_8);
   }
 
   private Optional<Ending> inTurn(AcpWire.Message recorded, int line) {

@@ -117,6 +117,9 @@ final class TapeDiff {
     if (f instanceof Frame.Out out) {
       return new Key("out", "out " + eventType(out.json()), maskTiming(out.json()), t);
     }
+    if (f instanceof Frame.In in) {
+      return new Key("in", "in " + eventType(in.json()), in.json(), t);
+    }
     if (f instanceof Frame.OutBytes raw) {
       return new Key("outRaw", "outRaw", new String(raw.bytes(), StandardCharsets.ISO_8859_1), t);
     }
@@ -253,6 +256,10 @@ final class TapeDiff {
     JsonSlice node = value(json);
     if (!node.isObject()) {
       return node.kind();
+    }
+    if (node.has("jsonrpc")) {
+      // an ACP message: its method, or for a response its id
+      return node.get("method").text().orElse("response " + node.get("id").raw());
     }
     String type = node.get("type").text().orElse("(no type)");
     return node.get("subtype").isString() ? type + "/" + node.get("subtype").asText() : type;

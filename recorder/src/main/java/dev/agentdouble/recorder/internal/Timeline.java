@@ -61,8 +61,12 @@ public final class Timeline {
   }
 
   static String describe(Frame frame) {
+    if (frame instanceof Frame.In in) {
+      return "in   " + message(in.json());
+    }
     if (frame instanceof Frame.Out out) {
-      return "out  " + event(out.json());
+      return "out  "
+          + (out.json().startsWith("{\"jsonrpc\"") ? message(out.json()) : event(out.json()));
     }
     if (frame instanceof Frame.OutBytes raw) {
       return "out  (raw) " + shortText(new String(raw.bytes(), StandardCharsets.UTF_8));
@@ -81,6 +85,54 @@ public final class Timeline {
     }
     Frame.Hang hang = (Frame.Hang) frame;
     return "end  hangs until killed" + (hang.closeStdout() ? ", stdout closed" : "");
+  }
+
+  /**
+   * An ACP message in a line: a request or notification by its method and id ({@code
+   * session/update} by its kind and text), a response by its id and its stop reason, keys or error.
+   */
+  static String message(String json) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    JsonSlice node = JsonSlice.of(bytes, 0, bytes.length);
+    if (!node.isObject()) {
+      return "(json) " + shortText(json);
+    }
+    JsonSlice id = node.get("id");
+    String ids = id.isMissing() ? "" : " #" + id.asText();
+    if (node.has("method")) {
+      String method = node.get("method").asText();
+      JsonSlice update = node.get("params").get("update");
+      if (method.equals("session/update")) {
+        String kind = update.get("sessionUpdate").asText("?");
+        String detail =
+            update
+                .get("content")
+                .get("text")
+                .asText(update.get("title").asText(update.get("status").asText("")));
+        return String.format(Locale.ROOT, "%-22s %s", method, kind + " " + shortText(detail))
+            .stripTrailing();
+      }
+      return method + ids;
+    }
+    JsonSlice error = node.get("error");
+    if (!error.isMissing()) {
+      return String.format(
+              Locale.ROOT,
+              "%-22s %s",
+              "error" + ids,
+              error.get("code").asText()
+                  + " "
+                  + error.get("message").asText()
+                  + " "
+                  + shortText(error.get("data").get("details").asText("")))
+          .stripTrailing();
+    }
+    JsonSlice result = node.get("result");
+    String detail =
+        result.get("stopReason").isString()
+            ? "stopReason " + result.get("stopReason").asText()
+            : result.names().isEmpty() ? "{}" : String.join(",", result.names());
+    return String.format(Locale.ROOT, "%-22s %s", "result" + ids, shortText(detail));
   }
 
   private static String event(String json) {
