@@ -13,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -55,9 +54,12 @@ class DocSnippetsTest {
   /** A test class named in backquotes, with or without a method: `RetryTest.retries`. */
   static final Pattern NAMED_CLASS = Pattern.compile("`([A-Z]\\w*)(?:\\.\\w+)?`");
 
-  @Test
-  void everySnippetOfTheJUnitGuideIsInTheTestClassNamedBeforeIt() throws IOException {
-    String guide = Files.readString(ROOT.resolve("docs/junit.md"));
+  /** The guides whose every java block is copied from the test class named before it. */
+  @ParameterizedTest
+  @CsvSource({"docs/junit.md, 15", "docs/acp-java.md, 8"})
+  void everySnippetOfAGuideIsInTheTestClassNamedBeforeIt(String doc, int atLeast)
+      throws IOException {
+    String guide = Files.readString(ROOT.resolve(doc));
     Matcher block = BLOCK.matcher(guide);
     int checked = 0;
     while (block.find()) {
@@ -71,15 +73,15 @@ class DocSnippetsTest {
       }
       int line = 1 + (int) guide.substring(0, block.start()).chars().filter(c -> c == '\n').count();
       assertThat(named)
-          .as("docs/junit.md:%d: a java block that names no test class before it", line)
+          .as("%s:%d: a java block that names no test class before it", doc, line)
           .isNotEmpty();
       String name = named.get(named.size() - 1);
       assertThat(source(name))
-          .as("docs/junit.md:%d: the snippet from %s", line, name)
+          .as("%s:%d: the snippet from %s", doc, line, name)
           .contains(block.group(1));
       checked++;
     }
-    assertThat(checked).as("snippets in docs/junit.md").isGreaterThanOrEqualTo(15);
+    assertThat(checked).as("snippets in %s", doc).isGreaterThanOrEqualTo(atLeast);
   }
 
   /** The source of the test class {@code name}, when there is one in some module. */
