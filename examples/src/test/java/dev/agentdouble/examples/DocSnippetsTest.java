@@ -56,7 +56,7 @@ class DocSnippetsTest {
 
   /** The guides whose every java block is copied from the test class named before it. */
   @ParameterizedTest
-  @CsvSource({"docs/junit.md, 15", "docs/acp-java.md, 8"})
+  @CsvSource({"docs/junit.md, 15", "docs/acp.md, 8"})
   void everySnippetOfAGuideIsInTheTestClassNamedBeforeIt(String doc, int atLeast)
       throws IOException {
     String guide = Files.readString(ROOT.resolve(doc));
