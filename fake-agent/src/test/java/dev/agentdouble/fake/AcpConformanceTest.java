@@ -4,11 +4,15 @@ import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.agentdouble.importer.Capture;
+import dev.agentdouble.importer.ImportOptions;
+import dev.agentdouble.importer.Importer;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,45 +41,20 @@ class AcpConformanceTest {
         + "\"Run `echo hi > probe.txt`, then reply exactly done.\"}]}}",
   };
 
-  private static final String ALLOW =
-      "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"outcome\":{\"outcome\":\"selected\","
-          + "\"optionId\":\"allow-once\"}}}";
-
   private static Path transcript(String name) {
     Path file = FakeProcess.shared().resolve("conformance/acp").resolve(name);
     assumeTrue(Files.isRegularFile(file), file + " not found: ACP conformance skipped");
     return file;
   }
 
-  /**
-   * The ACP tape of a transcript: its lines as {@code out} frames, each client request its ids
-   * imply as an {@code in} frame before the first line that answers it (the prompt's before the
-   * turn's first update), and the permission answer after the request.
-   */
-  private Path tape(List<String> lines) throws IOException {
-    List<String> tape = new ArrayList<>();
-    tape.add(
-        "{\"tape\":1,\"cli\":\"cursor-agent\",\"cliVersion\":\"2026.06.24\",\"argv\":[\"acp\"],"
-            + "\"outputFormat\":\"acp\",\"source\":\"imported\"}");
-    int next = 1;
-    for (String line : lines) {
-      int answers = id(line);
-      boolean turn =
-          next == 5
-              && line.contains("\"method\":\"session/update\"")
-              && !line.contains("current_mode_update");
-      while (next < REQUESTS.length && (next <= answers || turn)) {
-        tape.add("{\"t\":0,\"in\":" + REQUESTS[next++] + "}");
-        turn = false;
-      }
-      tape.add("{\"t\":0,\"out\":" + line + "}");
-      if (line.contains("\"method\":\"session/request_permission\"")) {
-        tape.add("{\"t\":0,\"in\":" + ALLOW + "}");
-      }
-    }
-    tape.add("{\"t\":0,\"exit\":0}");
+  /** The ACP tape of a transcript, as {@code agentdouble import --output-format acp} makes it. */
+  private Path tape(Path transcript) throws IOException {
+    Tape tape =
+        Importer.importRun(
+            Capture.exited(Files.readAllBytes(transcript), new byte[0], 0),
+            ImportOptions.builder().outputFormat(OutputFormat.ACP).build());
     Path file = dir.resolve("acp.tape.ndjson");
-    Files.write(file, tape, StandardCharsets.UTF_8);
+    tape.write(file);
     return file;
   }
 
@@ -89,9 +68,10 @@ class AcpConformanceTest {
   }
 
   private void replays(String name) throws IOException {
-    List<String> lines = Files.readAllLines(transcript(name), StandardCharsets.UTF_8);
+    Path transcript = transcript(name);
+    List<String> lines = Files.readAllLines(transcript, StandardCharsets.UTF_8);
     Map<String, String> env =
-        env("AGENTDOUBLE_TAPE", tape(lines).toString(), "AGENTDOUBLE_TIMING", "fast");
+        env("AGENTDOUBLE_TAPE", tape(transcript).toString(), "AGENTDOUBLE_TIMING", "fast");
     int requests = lines.stream().mapToInt(AcpConformanceTest::id).max().orElse(0);
     try (AcpPeer agent = new AcpPeer(env)) {
       for (int id = 1; id <= requests; id++) {

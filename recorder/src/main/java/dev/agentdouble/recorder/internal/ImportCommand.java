@@ -32,7 +32,8 @@ final class ImportCommand {
         --raw                keep every byte as captured and declare no vars; without it the
                              session id, cwd, prompt and timestamps are declared as vars, so
                              replays get live values
-        --output-format F    the format the capture is in (default stream-json)
+        --output-format F    the format the capture is in (default stream-json); acp for
+                             what an ACP agent wrote: the client's messages are inferred
         --cli-version V      the CLI version to note in the header
         --out TAPE           where to write the tape (atomically)
       """;
@@ -83,11 +84,13 @@ final class ImportCommand {
     if (a.value("--output-format").isPresent()) {
       String f = a.value("--output-format").get();
       options.outputFormat(
-          OutputFormat.fromCliName(f)
+          OutputFormat.fromTapeName(f)
               .orElseThrow(
                   () ->
                       new UsageException(
-                          "--output-format must be text, json or stream-json, was '" + f + "'")));
+                          "--output-format must be text, json, stream-json or acp, was '"
+                              + f
+                              + "'")));
     }
     a.value("--cli-version").ifPresent(options::cliVersion);
     options.importedAt(Instant.now().truncatedTo(ChronoUnit.SECONDS));
