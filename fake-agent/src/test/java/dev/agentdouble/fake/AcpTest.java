@@ -114,6 +114,8 @@ class AcpTest {
     }
     assertThat(Files.readString(journal))
         .contains("\"outputFormat\":\"acp\"")
+        .contains("\"renderedFrom\":\"stream-json\"")
+        .contains("\"tape\":\"builtin:tool-shell\"")
         .contains("\"permissionAnswers\":[\"allow-once\"]");
   }
 

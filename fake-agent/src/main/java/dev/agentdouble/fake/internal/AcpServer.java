@@ -450,6 +450,9 @@ final class AcpServer {
     /** The prompt's response, sent once the turn is in the journal and the session saved. */
     String response;
 
+    /** The tape's own format, when it was rendered as ACP (stream-json), for the journal. */
+    String renderedFrom;
+
     volatile AcpReplay replay;
 
     Turn(Session session, String requestId, String prompt, int number) {
@@ -590,6 +593,7 @@ final class AcpServer {
       if (checked.ending() instanceof Frame.Kill kill) {
         Signals.prepare(kill.signal(), pid);
       }
+      renderedFrom = header.format().cliName();
       AcpRendering r = new AcpRendering(wire, session.id, this, this::remember);
       rendering = r;
       OutputStream err = new TeeStream(stderr, turnStderr);
@@ -763,9 +767,9 @@ final class AcpServer {
                 OutputFormat.ACP.cliName(),
                 session.model,
                 session.id,
-                Map.of(),
+                Journal.cursorEnv(env),
                 tape,
-                null,
+                renderedFrom,
                 null,
                 null,
                 ending,

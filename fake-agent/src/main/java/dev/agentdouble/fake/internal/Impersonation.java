@@ -441,12 +441,7 @@ public final class Impersonation {
         return ending;
       }
       written = true;
-      Map<String, String> cursorEnv = new TreeMap<>();
-      for (String name : env.keySet()) {
-        if (name.startsWith("CURSOR_")) {
-          cursorEnv.put(name, "REDACTED");
-        }
-      }
+      Map<String, String> cursorEnv = Journal.cursorEnv(env);
       try {
         Journal.append(
             file,

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} (field names: {@link
@@ -73,6 +74,20 @@ public final class Journal {
       sb.append('0');
     }
     return sb.append(digits);
+  }
+
+  /**
+   * The {@code CURSOR_*} variables of {@code env}, their values redacted, as a journal line has
+   * them.
+   */
+  static Map<String, String> cursorEnv(Map<String, String> env) {
+    Map<String, String> cursor = new TreeMap<>();
+    for (String name : env.keySet()) {
+      if (name.startsWith("CURSOR_")) {
+        cursor.put(name, "REDACTED");
+      }
+    }
+    return cursor;
   }
 
   /** What stderr says when the journal cannot be appended to: one line, with its newline. */
