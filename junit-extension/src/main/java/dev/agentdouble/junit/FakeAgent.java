@@ -4,7 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
-import com.github.tomakehurst.wiremock.client.VerificationException;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.github.tomakehurst.wiremock.verification.NearMiss;
@@ -418,44 +417,79 @@ public final class FakeAgent {
     return parse(body);
   }
 
+  /** Fails unless at least one invocation matches {@code pattern}, saying which came closest. */
+  public void verify(InvocationPattern pattern) {
+    verify(Times.atLeast(1), pattern);
+  }
+
   /**
    * Fails unless exactly {@code times} invocations match {@code pattern}, saying which came
    * closest.
    */
   public void verify(int times, InvocationPattern pattern) {
-    try {
-      plane.server().verify(times, pattern.toRequest(postRequestedFor(urlMatching(invocations))));
-    } catch (VerificationException e) {
-      int count = count(pattern);
-      StringBuilder message =
-          new StringBuilder(
-              "expected "
-                  + times
-                  + (times == 1 ? " invocation" : " invocations")
-                  + " matching "
-                  + pattern
-                  + ", got "
-                  + count
-                  + " (of "
-                  + invocations().size()
-                  + ")");
-      if (count < times) {
-        List<NearMiss> misses =
-            plane
-                .server()
-                .findAllNearMissesFor(
-                    pattern.toRequest(postRequestedFor(urlMatching(invocations))));
-        if (!misses.isEmpty()) {
-          NearMiss closest = misses.get(0);
-          message
-              .append("\nclosest: ")
-              .append(parse(closest.getRequest().getBodyAsString()).summary())
-              .append('\n')
-              .append(DIFF.render(closest.getDiff()));
-        }
-      }
-      throw new AssertionError(message.toString(), e);
+    verify(Times.exactly(times), pattern);
+  }
+
+  /**
+   * Fails unless as many invocations match {@code pattern} as {@code times} allows ({@link
+   * Times#atLeast}, {@link Times#atMost}, {@link Times#never}...); when too few do, it says which
+   * came closest and how it differs.
+   */
+  public void verify(Times times, InvocationPattern pattern) {
+    int count = count(pattern);
+    if (times.allows(count)) {
+      return;
     }
+    StringBuilder message =
+        new StringBuilder(
+            "expected "
+                + expectation(times)
+                + " matching "
+                + pattern
+                + ", got "
+                + count
+                + " (of "
+                + invocations().size()
+                + ")");
+    if (count < times.min()) {
+      List<NearMiss> misses =
+          plane
+              .server()
+              .findAllNearMissesFor(pattern.toRequest(postRequestedFor(urlMatching(invocations))));
+      if (!misses.isEmpty()) {
+        NearMiss closest = misses.get(0);
+        message
+            .append("\nclosest: ")
+            .append(parse(closest.getRequest().getBodyAsString()).summary())
+            .append('\n')
+            .append(DIFF.render(closest.getDiff()));
+      }
+    }
+    throw new AssertionError(message.toString());
+  }
+
+  /** {@code 1 invocation}, {@code at least 2 invocations}, {@code no invocations}. */
+  private static String expectation(Times times) {
+    if (times.max() == 0) {
+      return "no invocations";
+    }
+    int shown =
+        times.max() == Integer.MAX_VALUE || times.min() == times.max() ? times.min() : times.max();
+    String count = times.min() == times.max() ? Integer.toString(shown) : times.toString();
+    return count + (shown == 1 ? " invocation" : " invocations");
+  }
+
+  /** The invocations that match {@code pattern}, oldest first. */
+  public List<Invocation> findAll(InvocationPattern pattern) {
+    List<LoggedRequest> requests =
+        new ArrayList<>(
+            plane.server().findAll(pattern.toRequest(postRequestedFor(urlMatching(invocations)))));
+    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    List<Invocation> found = new ArrayList<>();
+    for (LoggedRequest request : requests) {
+      found.add(parse(request.getBodyAsString()));
+    }
+    return found;
   }
 
   private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
