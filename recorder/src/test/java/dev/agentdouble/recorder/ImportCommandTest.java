@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -257,7 +260,37 @@ class ImportCommandTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err())
         .startsWith(
-            "agentdouble: --output-format must be text, json or stream-json, was 'ndjson'\n");
+            "agentdouble: --output-format must be text, json, stream-json or acp, was 'ndjson'\n");
+  }
+
+  @Test
+  void anAgentSideAcpTranscriptImportsWithTheClientsMessagesInferred() throws Exception {
+    Path transcript =
+        Cli.write(
+            dir,
+            "acp.ndjson",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":1}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32603,\"message\":"
+                + "\"Internal error\"}}\n");
+    Path tape = dir.resolve("acp.tape.ndjson");
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            transcript.toString(),
+            "--output-format",
+            "acp",
+            "--out",
+            tape.toString());
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    Tape imported = Tape.read(tape);
+    assertThat(imported.header().format()).isEqualTo(OutputFormat.ACP);
+    assertThat(imported.frames())
+        .extracting(f -> f.getClass().getSimpleName())
+        .containsExactly("In", "Out", "In", "Out", "Exit");
+    assertThat(((Frame.In) imported.frames().get(2)).json())
+        .contains("\"method\":\"authenticate\"");
   }
 
   @Test
