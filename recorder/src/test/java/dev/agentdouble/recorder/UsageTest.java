@@ -2,6 +2,8 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.contract.Release;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -60,7 +62,7 @@ class UsageTest {
           catalog [--show NAME | --write NAME --out FILE]
                                     list the built-in tapes; print one, or write it to a file
 
-        Run `agentdouble <command> --help` for a command's details.
+        Run `agentdouble <command> --help` for a command's details, `agentdouble --version` for the version.
         """);
   }
 
@@ -147,11 +149,44 @@ class UsageTest {
   }
 
   @Test
+  void aMistypedCommandOrOptionGetsTheClosestNames() {
+    Cli.Result command = Cli.run("recrod");
+    Cli.Result option = Cli.run("lint", "--exerpt", "x.tape.ndjson");
+    Cli.Result far = Cli.run("lint", "--verbose", "x.tape.ndjson");
+
+    assertThat(command.exit()).isEqualTo(2);
+    assertThat(command.err())
+        .isEqualTo(
+            "agentdouble: unknown command 'recrod'; did you mean record?\n"
+                + "Run 'agentdouble --help' for usage.\n");
+    assertThat(option.exit()).isEqualTo(2);
+    assertThat(option.err())
+        .isEqualTo(
+            "agentdouble: unknown option '--exerpt'; did you mean --excerpt?\n"
+                + "Run 'agentdouble lint --help' for usage.\n");
+    assertThat(far.err()).startsWith("agentdouble: unknown option '--verbose'\n");
+  }
+
+  @Test
+  void versionPrintsTheVersionOnStdout() {
+    for (String flag : List.of("--version", "-V", "version")) {
+      Cli.Result r = Cli.run(flag);
+
+      assertThat(r.exit()).isZero();
+      assertThat(r.out()).isEqualTo("agentdouble " + Release.VERSION + "\n");
+      assertThat(r.err()).isEmpty();
+    }
+  }
+
+  @Test
   void aFlagGivenAValueIsAnUnknownOption() {
     Cli.Result r = Cli.run("lint", "--excerpt=yes", "x.tape.ndjson");
 
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).startsWith("agentdouble: unknown option '--excerpt=yes'\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: unknown option '--excerpt=yes'; --excerpt takes no value\n"
+                + "Run 'agentdouble lint --help' for usage.\n");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.fake.internal.CliOption.Arity;
 import dev.agentdouble.tape.OutputFormat;
 import java.util.ArrayDeque;

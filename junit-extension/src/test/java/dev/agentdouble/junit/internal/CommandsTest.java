@@ -72,7 +72,7 @@ class CommandsTest {
                                     runners not on the JVM; prints AGENTDOUBLE_URL=... (see
                                     `agentdouble serve --help`)
 
-        Run `agentdouble <command> --help` for a command's details.
+        Run `agentdouble <command> --help` for a command's details, `agentdouble --version` for the version.
         """);
     assertThat(r.err()).isEmpty();
   }

@@ -1,5 +1,7 @@
 package dev.agentdouble.recorder.command;
 
+import dev.agentdouble.contract.Release;
+import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
@@ -33,7 +35,8 @@ public final class CommandRegistry {
 
   private static final String HEADER = "usage: agentdouble <command> [options]\n\nCommands:\n";
   private static final String FOOTER =
-      "\nRun `agentdouble <command> --help` for a command's " + "details.\n";
+      "\nRun `agentdouble <command> --help` for a command's details, "
+          + "`agentdouble --version` for the version.\n";
 
   /** The column of the summaries in the top-level help. */
   private static final int SUMMARY_COLUMN = 28;
@@ -129,15 +132,13 @@ public final class CommandRegistry {
       out.print(help());
       return OK;
     }
+    if (name.equals("--version") || name.equals("-V") || name.equals("version")) {
+      out.println("agentdouble " + Release.VERSION);
+      return OK;
+    }
     Optional<Command> command = command(name);
     if (command.isEmpty()) {
-      return usage(
-          err,
-          "unknown command '"
-              + name
-              + "'; commands are "
-              + String.join(", ", commands().stream().map(Command::name).toList()),
-          "--help");
+      return usage(err, "unknown command '" + name + "'; " + suggest(name), "--help");
     }
     List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
     try {
@@ -179,6 +180,15 @@ public final class CommandRegistry {
               + "with the command line and its files");
       return FAILED;
     }
+  }
+
+  /** {@code did you mean X?} when a command's name is close to {@code name}, else the list. */
+  private String suggest(String name) {
+    List<String> names = commands().stream().map(Command::name).toList();
+    List<String> close = Suggestion.closest(name, names);
+    return close.isEmpty()
+        ? "commands are " + String.join(", ", names)
+        : "did you mean " + String.join(" or ", close) + "?";
   }
 
   /** Reports a usage error and where help is: {@code --help} or {@code COMMAND --help}. */

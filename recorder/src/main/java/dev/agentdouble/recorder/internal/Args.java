@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.recorder.command.UsageException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,13 +55,23 @@ record Args(
                   .findFirst()
                   .map(ArgvSecrets.Found::redactedElement)
                   .orElse(arg);
-          throw new UsageException("unknown option '" + shown + "'");
+          List<String> known = new ArrayList<>(valued);
+          known.addAll(flagNames);
+          String hint =
+              flagNames.contains(name) ? "; " + name + " takes no value" : didYouMean(name, known);
+          throw new UsageException("unknown option '" + shown + "'" + hint);
         }
       } else {
         positional.add(arg);
       }
     }
     return new Args(values, flags, positional, help);
+  }
+
+  /** {@code ; did you mean X?} when one of {@code known} is close to {@code word}, else nothing. */
+  static String didYouMean(String word, List<String> known) {
+    List<String> close = Suggestion.closest(word, known);
+    return close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?";
   }
 
   /** Whether {@code arg} names one of the options, so it cannot be another option's value. */
