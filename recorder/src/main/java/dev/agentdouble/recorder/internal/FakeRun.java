@@ -1,6 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Launch;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +38,9 @@ public final class FakeRun {
   private final boolean hermetic;
 
   /**
-   * @param home the installation's root (the folder holding {@code fake-agent/bin}); empty when
-   *     unknown, which makes {@link #launcher()} fail with a message saying how to run
+   * @param home the installation's root (a source tree or an unpacked distribution, see {@link
+   *     Launch#fakeLauncher}); empty when unknown, which makes {@link #launcher()} fail with a
+   *     message saying how to run
    */
   public FakeRun(Optional<Path> home, PrintStream out, PrintStream err) {
     this(home, out, err, false);
@@ -66,7 +68,7 @@ public final class FakeRun {
           "the installation's folder is unknown (system property "
               + "agentdouble.home is not set): run agentdouble through its launcher, ./agentdouble");
     }
-    Path launcher = home.get().resolve("fake-agent").resolve("bin").resolve("cursor-agent");
+    Path launcher = Launch.fakeLauncher(home.get());
     if (!Files.isExecutable(launcher)) {
       throw new IllegalStateException(
           launcher

@@ -120,7 +120,7 @@ final class ShimCommand {
               + "\n"
               + env
               + "exec "
-              + Launch.quote(root.resolve("fake-agent/bin/cursor-agent").toString())
+              + Launch.quote(Launch.fakeLauncher(root).toString())
               + " \"$@\"\n";
     }
     Files.createDirectories(bin);
@@ -137,7 +137,7 @@ final class ShimCommand {
   private static String recordScript(Path root, Path into, Path real) {
     return Launch.recordingShim(
         Path.of(System.getProperty("java.home"), "bin", "java"),
-        root.resolve("recorder/target/agentdouble.jar").toString(),
+        Launch.recorderJar(root).toString(),
         Optional.of(root),
         into,
         real,
