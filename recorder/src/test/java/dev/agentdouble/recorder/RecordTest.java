@@ -649,6 +649,8 @@ class RecordTest {
       assertThat(r.waitFor()).as("%s", r.err()).isEqualTo(137);
       Tape tape = Frames.read(tape());
       assertThat(tape.header().extras()).containsEntry("interrupted", "true");
+      // a JSON boolean in the header line, as docs/cli.md shows it
+      assertThat(Files.readAllLines(tape()).get(0)).contains("\"interrupted\":true");
       assertThat(Frames.kinds(tape))
           .containsExactly(
               "outRaw ready " + childPid + "\n",
