@@ -73,6 +73,45 @@ class LauncherTest {
                 + "\"");
   }
 
+  /**
+   * The first build, in a copy of the launcher whose jars do not exist yet, with a stand-in Maven
+   * that prints what Maven prints (colour codes included) and fails: a line per module as it goes,
+   * then Maven's output without a colour code, then what failed.
+   */
+  @Test
+  void theFirstBuildSaysWhereItIsAndAFailedBuildShowsMavensOutputWithoutColourCodes()
+      throws IOException {
+    Path home = Files.createDirectory(dir.resolve("home"));
+    Path launcher = home.resolve("agentdouble");
+    Files.copy(Cli.root().resolve("agentdouble"), launcher);
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.writeString(home.resolve("pom.xml"), "<project/>\n");
+    Path mvn =
+        Cli.write(
+            bin,
+            "mvn",
+            "#!/bin/sh\n"
+                + "printf '\\033[1m[INFO] Building AgentDouble fixtures 0.1.0"
+                + "                    [2/7]\\033[m\\n'\n"
+                + "printf '[INFO] Building AgentDouble fake agent 0.1.0                  [3/7]\\n'\n"
+                + "printf '\\033[1;31m[ERROR] COMPILATION ERROR\\033[m\\n'\n"
+                + "exit 1\n");
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    Result r = run(launcher, "catalog");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .doesNotContain("\u001b")
+        .contains(
+            "agentdouble: building AgentDouble fixtures 0.1.0 [2/7]\n",
+            "agentdouble: building AgentDouble fake agent 0.1.0 [3/7]\n",
+            "[ERROR] COMPILATION ERROR\n",
+            "agentdouble: the build failed (Maven exit 1); see Maven's output above\n")
+        .startsWith("agentdouble: building with Maven (first use, or sources changed)");
+  }
+
   @Test
   void worksThroughASymbolicLink() throws IOException {
     Path link = Files.createSymbolicLink(bin.resolve("ad"), Cli.root().resolve("agentdouble"));
