@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeEach;
@@ -176,6 +178,35 @@ class DistributionIT {
     }
   }
 
+  /** {@code <!-- suite: FILE -->}, then a fenced block: a test suite of another language. */
+  private static final Pattern SUITE =
+      Pattern.compile("<!-- suite: ([\\w.-]+) -->\\n```\\w*\\n(.*?)```", Pattern.DOTALL);
+
+  /**
+   * The suites docs/cookbook.md shows (Python's unittest, a shell script), as shown, against the
+   * archive's fake: a user of another language follows the page with the archive alone.
+   */
+  @Test
+  void theCookbooksSuitesInOtherLanguagesPassAgainstTheArchive() throws Exception {
+    Matcher m = SUITE.matcher(Files.readString(ROOT.resolve("docs/cookbook.md")));
+    Path suites = Files.createDirectory(dir.resolve("suites"));
+    List<String> ran = new ArrayList<>();
+    while (m.find()) {
+      String file = m.group(1);
+      Files.writeString(suites.resolve(file), m.group(2));
+      List<String> command =
+          file.endsWith(".py")
+              ? List.of("python3", "-m", "unittest", "-v", file.replaceFirst("\\.py$", ""))
+              : List.of("sh", file);
+      Run run =
+          run(command, suites, Map.of("CURSOR_AGENT", home.resolve("bin/cursor-agent").toString()));
+
+      assertThat(run.exit()).as("%s:\n%s%s", file, run.out(), run.err()).isZero();
+      ran.add(file);
+    }
+    assertThat(ran).containsExactlyInAnyOrder("test_agent_failures.py", "agent_failures_test.sh");
+  }
+
   private String serveErr() throws IOException {
     return Files.readString(dir.resolve("serve.err"));
   }
@@ -196,11 +227,16 @@ class DistributionIT {
 
   /** Runs {@code command} in the temp folder, stdin closed, bounded; its stdout and stderr. */
   private Run run(List<String> command, Map<String, String> env) throws Exception {
+    return run(command, dir, env);
+  }
+
+  /** Runs {@code command} in {@code folder}, stdin closed, bounded; its stdout and stderr. */
+  private Run run(List<String> command, Path folder, Map<String, String> env) throws Exception {
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     ProcessBuilder pb =
         new ProcessBuilder(command)
-            .directory(dir.toFile())
+            .directory(folder.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
