@@ -18,12 +18,15 @@ import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
 import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
 import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.contract.ControlSecret;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -80,6 +83,15 @@ public final class ControlPlane implements AutoCloseable {
    * that runs for a long suite holds a bounded memory.
    */
   public static ControlPlane start(int port, OptionalInt journalLimit) {
+    return start(port, journalLimit, request -> Optional.empty());
+  }
+
+  /**
+   * As {@link #start(int, OptionalInt)}, with an API: a request with the secret that {@code api}
+   * answers gets that answer, before any stub sees it.
+   */
+  static ControlPlane start(
+      int port, OptionalInt journalLimit, Function<Request, Optional<ResponseDefinition>> api) {
     String secret = ControlSecret.generate();
     Arrivals arrivals = new Arrivals();
     WireMockConfiguration options =
@@ -89,7 +101,7 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
-            .extensions(new StubGuard(secret), new AdminGuard(secret), arrivals);
+            .extensions(new StubGuard(secret, api), new AdminGuard(secret), arrivals);
     journalLimit.ifPresent(options::maxRequestJournalEntries);
     WireMockServer server = new WireMockServer(options);
     server.start();
@@ -142,7 +154,8 @@ public final class ControlPlane implements AutoCloseable {
    * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be journaled
    * as the request that was asked, body and all, for a test to read as an invocation).
    */
-  private record StubGuard(String secret) implements StubRequestFilterV2 {
+  private record StubGuard(String secret, Function<Request, Optional<ResponseDefinition>> api)
+      implements StubRequestFilterV2 {
     private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
 
     @Override
@@ -150,6 +163,11 @@ public final class ControlPlane implements AutoCloseable {
       RequestWrapper.Builder wrapped = RequestWrapper.create().removeHeader(ControlSecret.HEADER);
       if (!ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
         wrapped.transformAbsoluteUrl(ControlPlane::refusedUrl).transformBody(NO_BODY);
+        return RequestFilterAction.continueWith(wrapped.wrap(request));
+      }
+      Optional<ResponseDefinition> answer = api.apply(request);
+      if (answer.isPresent()) {
+        return RequestFilterAction.stopWith(answer.get());
       }
       return RequestFilterAction.continueWith(wrapped.wrap(request));
     }

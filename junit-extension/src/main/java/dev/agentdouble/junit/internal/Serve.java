@@ -62,27 +62,33 @@ public final class Serve implements AutoCloseable {
 
   static final String HELP =
       """
-      usage: agentdouble serve --tapes DIR [--port N] [--timing T] [--journal-limit N]
+      usage: agentdouble serve [--tapes DIR] [--port N] [--timing T] [--journal-limit N]
 
       Runs the JUnit extension's control plane on its own, for test runners that are not on the
-      JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent with the
-      first tape in DIR (by file name) whose "match" holds, as %1$s=DIR would. Prints
+      JVM: a WireMock server on 127.0.0.1 that answers each invocation of the fake agent. Prints
       two lines on stdout,
         %2$s=http://127.0.0.1:PORT/agentdouble/serve
         %3$s=SECRET
-      to give the fake agent (fake-agent/bin/cursor-agent) in its environment, then runs until it
-      is stopped (SIGINT, SIGTERM) or the process that started it ends. SECRET is new each run;
-      requests without it in the %5$s header are refused (HTTP 401), those to
-      the admin API too. An invocation no tape matches gets WireMock's near-miss report (HTTP
-      404); the fake prints it on stderr and exits 70.
-        --tapes DIR   the folder of *.tape.ndjson files; read and checked once, at start
+      to give the fake agent (bin/cursor-agent) in its environment, then runs until it is stopped
+      (SIGINT, SIGTERM) or the process that started it ends. SECRET is new each run; requests
+      without it in the %5$s header are refused (HTTP 401).
+      What answers an invocation, first to last: a stub added through the API whose match holds,
+      the next tape enqueued through the API, the first tape in DIR (by file name) whose "match"
+      holds, as %1$s=DIR would. An invocation nothing answers gets a near-miss report
+      (HTTP 404); the fake prints it on stderr and exits 70.
+        --tapes DIR   a folder of *.tape.ndjson files; read and checked once, at start
         --port N      the port to listen on (default: a free one)
         --timing T    rewrite the tapes' frame times: fast, recorded (default: as recorded),
                       scale:F or max-gap:MS; the fake's own %4$s applies on top
         --journal-limit N  how many of the last requests the journal keeps (default 1000), so
                       memory stays flat however long the suite
-      WireMock's admin API is at http://127.0.0.1:PORT/__admin (e.g. /__admin/requests, the
-      invocations received, the last N of them), with the same header.
+      The API, at the URL printed, with the same header (answers are JSON):
+        POST URL/queue        a tape's NDJSON, or builtin:NAME: answers the next invocation
+        POST URL/stubs        {"match":{...},"tapes":[...],"repeatLast":false}: answers those
+                              the match lets through (prompt, argv, model, outputFormat)
+        GET  URL/invocations  what the fakes were asked, oldest first, with the tape each got
+        GET  URL/unused       the enqueued tapes no invocation has taken
+        POST URL/reset        forgets the queue, the stubs and the invocations (DIR's tapes stay)
       """
           .formatted(
               FakeEnvironment.TAPES,
@@ -184,14 +190,17 @@ public final class Serve implements AutoCloseable {
     }
     List<Stub> stubs;
     try {
-      stubs = load(options.tapes(), options.timing());
+      stubs = options.tapes() == null ? List.of() : load(options.tapes(), options.timing());
     } catch (Failure | TapeException e) {
       err.println("agentdouble: " + e.getMessage());
       return new Started(FAILED, null);
     }
+    ServeApi api = new ServeApi(PATH, options.timing());
     ControlPlane plane;
     try {
-      plane = ControlPlane.start(options.port(), OptionalInt.of(options.journalLimit()));
+      plane =
+          ControlPlane.start(options.port(), OptionalInt.of(options.journalLimit()), api::handle);
+      api.attach(plane);
     } catch (RuntimeException e) {
       err.println(
           "agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": " + rootMessage(e));
@@ -200,7 +209,7 @@ public final class Serve implements AutoCloseable {
     List<String> names = new ArrayList<>();
     for (int i = 0; i < stubs.size(); i++) {
       Stub stub = stubs.get(i);
-      plane.server().stubFor(mapping(stub, i + 1));
+      plane.server().stubFor(mapping(stub, FOLDER_PRIORITY + i));
       names.add(stub.name());
     }
     Serve serve = new Serve(plane, names);
@@ -210,10 +219,12 @@ public final class Serve implements AutoCloseable {
     out.flush();
     err.println(
         "agentdouble: serving "
-            + names.size()
-            + (names.size() == 1 ? " tape" : " tapes")
-            + " from "
-            + options.tapes()
+            + (options.tapes() == null
+                ? "the tapes its API is given"
+                : names.size()
+                    + (names.size() == 1 ? " tape" : " tapes")
+                    + " from "
+                    + options.tapes())
             + " at "
             + serve.url()
             + "; stop with Ctrl-C or SIGTERM");
@@ -326,7 +337,23 @@ public final class Serve implements AutoCloseable {
   static MappingBuilder mapping(Stub stub, int priority) {
     MappingBuilder mapping =
         post(urlEqualTo(PATH + "/invocations")).atPriority(priority).withName(stub.name());
-    Match match = stub.match();
+    return conditions(mapping, stub.match())
+        .willReturn(
+            aResponse()
+                .withStatus(200)
+                .withHeader("Content-Type", "application/x-ndjson")
+                .withHeader(ControlSecret.TAPE_HEADER, stub.name())
+                .withBody(stub.body()));
+  }
+
+  /**
+   * The folder's tapes come after what the API adds (its stubs, then its queue: {@link Stubs}'
+   * priorities are lower numbers).
+   */
+  static final int FOLDER_PRIORITY = 20;
+
+  /** {@code mapping} with a condition on the invocation JSON for each of {@code match}'s. */
+  static MappingBuilder conditions(MappingBuilder mapping, Match match) {
     if (match.prompt().isPresent()) {
       mapping.withRequestBody(
           matchingJsonPath(InvocationRecord.PATH_PROMPT, new FindPattern(match.prompt().get())));
@@ -344,12 +371,7 @@ public final class Serve implements AutoCloseable {
       mapping.withRequestBody(
           matchingJsonPath(InvocationRecord.PATH_MODEL, equalTo(match.model().get())));
     }
-    return mapping.willReturn(
-        aResponse()
-            .withStatus(200)
-            .withHeader("Content-Type", "application/x-ndjson")
-            .withHeader(ControlSecret.TAPE_HEADER, stub.name())
-            .withBody(stub.body()));
+    return mapping;
   }
 
   /**
@@ -446,8 +468,8 @@ public final class Serve implements AutoCloseable {
       if (help) {
         return new Options(true, null, 0, Timing.RECORDED, JOURNAL_LIMIT);
       }
-      if (tapes == null || tapes.isEmpty()) {
-        throw new UsageException("serve needs --tapes DIR, a folder of *.tape.ndjson files");
+      if (tapes != null && tapes.isEmpty()) {
+        throw new UsageException("--tapes needs a folder of *.tape.ndjson files");
       }
       return new Options(
           false,

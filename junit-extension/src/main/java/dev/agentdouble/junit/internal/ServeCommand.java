@@ -18,15 +18,15 @@ public final class ServeCommand implements Command {
 
   @Override
   public String usage() {
-    return "serve --tapes DIR [--port N] [--timing T]";
+    return "serve [--tapes DIR] [--port N] [--timing T]";
   }
 
   @Override
   public String summary() {
     return """
-        answer fake agents from a folder of tapes over HTTP, for test
-        runners not on the JVM; prints %s=... (see
-        `agentdouble serve --help`)"""
+        answer fake agents over HTTP from a folder of tapes and what
+        its API is sent, for test runners not on the JVM; prints
+        %s=... (see `agentdouble serve --help`)"""
         .formatted(FakeEnvironment.URL);
   }
 

@@ -67,10 +67,10 @@ class CommandsTest {
           drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
           catalog [--show NAME | --write NAME --out FILE]
                                     list the built-in tapes; print one, or write it to a file
-          serve --tapes DIR [--port N] [--timing T]
-                                    answer fake agents from a folder of tapes over HTTP, for test
-                                    runners not on the JVM; prints AGENTDOUBLE_URL=... (see
-                                    `agentdouble serve --help`)
+          serve [--tapes DIR] [--port N] [--timing T]
+                                    answer fake agents over HTTP from a folder of tapes and what
+                                    its API is sent, for test runners not on the JVM; prints
+                                    AGENTDOUBLE_URL=... (see `agentdouble serve --help`)
 
         Run `agentdouble <command> --help` for a command's details, `agentdouble --version` for the version.
         """);

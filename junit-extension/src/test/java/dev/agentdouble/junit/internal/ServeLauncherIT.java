@@ -196,14 +196,14 @@ class ServeLauncherIT {
     Path tapes = Files.createDirectory(dir.resolve("tapes"));
     Files.writeString(tapes.resolve("bad.tape.ndjson"), "{\"tape\":2}\n{\"t\":0,\"exit\":0}\n");
 
-    Process noDir = agentdouble("serve").start();
+    Process noDir = agentdouble("serve", "--tapes=").start();
     Process badTape = agentdouble("serve", "--tapes", "tapes").start();
 
     assertThat(noDir.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(noDir.exitValue()).isEqualTo(2);
     assertThat(new String(noDir.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
         .isEqualTo(
-            "agentdouble: serve needs --tapes DIR, a folder of *.tape.ndjson files\n"
+            "agentdouble: --tapes needs a folder of *.tape.ndjson files\n"
                 + "Run 'agentdouble serve --help' for usage.\n");
     assertThat(badTape.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(badTape.exitValue()).isEqualTo(1);
@@ -221,6 +221,6 @@ class ServeLauncherIT {
     String text = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(help.exitValue()).isZero();
-    assertThat(text).contains("serve --tapes DIR [--port N] [--timing T]");
+    assertThat(text).contains("serve [--tapes DIR] [--port N] [--timing T]");
   }
 }

@@ -463,13 +463,13 @@ class ServeTest {
 
   @Test
   void usageErrorsExit2WithAPointerToHelp() {
-    assertThat(serve())
+    assertThat(serve("--tapes="))
         .satisfies(
             o -> {
               assertThat(o.status()).isEqualTo(2);
               assertThat(o.err())
                   .isEqualTo(
-                      "agentdouble: serve needs --tapes DIR, a folder of "
+                      "agentdouble: --tapes needs a folder of "
                           + "*.tape.ndjson files\nRun 'agentdouble serve --help' for usage.\n");
             });
     assertThat(serve("--tapes", "t", "--port", "x").err())
@@ -487,7 +487,7 @@ class ServeTest {
 
     assertThat(o.status()).isZero();
     assertThat(o.out())
-        .startsWith("usage: agentdouble serve --tapes DIR [--port N] [--timing T]")
+        .startsWith("usage: agentdouble serve [--tapes DIR] [--port N] [--timing T]")
         .contains(
             "AGENTDOUBLE_URL=http://127.0.0.1:PORT/agentdouble/serve", "AGENTDOUBLE_SECRET=SECRET");
     assertThat(o.err()).isEmpty();

@@ -1,0 +1,354 @@
+package dev.agentdouble.junit.internal;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.http.HttpHeader;
+import com.github.tomakehurst.wiremock.http.HttpHeaders;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.tape.Match;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeException;
+import dev.agentdouble.tape.TapeReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * The HTTP API {@code agentdouble serve} gives suites not on the JVM, at its {@code
+ * AGENTDOUBLE_URL}: what the JUnit handle gives a Java test. {@code POST URL/queue} enqueues a tape
+ * (the NDJSON of one, or {@code builtin:NAME}); {@code POST URL/stubs} answers the invocations a
+ * match lets through with tapes in order; {@code GET URL/invocations} lists what the fakes were
+ * asked, with the tape each got; {@code GET URL/unused} the enqueued tapes no invocation took;
+ * {@code POST URL/reset} forgets the queue, the stubs and the invocations (the folder's tapes
+ * stay). Behind the server's secret, as everything it answers; errors are JSON, {@code
+ * {"error":"..."}}, never a stack trace.
+ *
+ * <p>Answered before any stub (a request filter), so these requests never reach the tapes; the
+ * queue and the stubs are answered before the folder's tapes.
+ */
+final class ServeApi {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String base;
+  private final Timing timing;
+  private ControlPlane plane;
+  private Stubs stubs;
+  private int sequences;
+
+  /** The API under {@code base} (the serve path), applying {@code timing} to the tapes it gets. */
+  ServeApi(String base, Timing timing) {
+    this.base = base;
+    this.timing = timing;
+  }
+
+  /** Binds the API to the running server. */
+  synchronized void attach(ControlPlane plane) {
+    this.plane = plane;
+    this.stubs = new Stubs(plane.server(), base + "/invocations", "api-" + UUID.randomUUID());
+  }
+
+  /** The answer to {@code request} when it is one of the API's, else empty. */
+  Optional<ResponseDefinition> handle(Request request) {
+    String url = request.getUrl();
+    int query = url.indexOf('?');
+    String path = query < 0 ? url : url.substring(0, query);
+    if (!path.startsWith(base + "/")) {
+      return Optional.empty();
+    }
+    String method = request.getMethod().getName();
+    String endpoint = path.substring(base.length());
+    try {
+      return switch (endpoint) {
+        case "/queue" -> Optional.of(post(method, endpoint, () -> enqueue(request)));
+        case "/stubs" -> Optional.of(post(method, endpoint, () -> stub(request)));
+        case "/reset" -> Optional.of(post(method, endpoint, this::reset));
+        case "/unused" -> Optional.of(get(method, endpoint, () -> json(200, unused())));
+        case "/invocations" ->
+            // the fakes POST here for their tape: that is for the stubs, not the API
+            "GET".equals(method) ? Optional.of(json(200, invocations())) : Optional.empty();
+        default -> Optional.empty();
+      };
+    } catch (ApiError e) {
+      return Optional.of(error(e.status, e.getMessage()));
+    } catch (RuntimeException e) {
+      return Optional.of(error(500, endpoint + ": " + e));
+    }
+  }
+
+  private static ResponseDefinition post(String method, String endpoint, Action action) {
+    if (!"POST".equals(method)) {
+      throw new ApiError(405, method + " " + endpoint + ": use POST");
+    }
+    return action.run();
+  }
+
+  private static ResponseDefinition get(String method, String endpoint, Action action) {
+    if (!"GET".equals(method)) {
+      throw new ApiError(405, method + " " + endpoint + ": use GET");
+    }
+    return action.run();
+  }
+
+  private interface Action {
+    ResponseDefinition run();
+  }
+
+  // ---- the endpoints --------------------------------------------------------------------------
+
+  private synchronized ResponseDefinition enqueue(Request request) {
+    String body = request.getBodyAsString();
+    Tape tape = tape("queue", body);
+    String name =
+        Optional.ofNullable(request.queryParameter("name"))
+            .filter(p -> p.isPresent())
+            .map(p -> p.firstValue())
+            .orElse(
+                builtin(body).map(n -> "builtin:" + n).orElse("queued #" + (stubs.queued() + 1)));
+    stubs.enqueue(Serve.retime(tape, timing), name);
+    ObjectNode answer = JSON.createObjectNode().put("queued", name).put("position", stubs.queued());
+    return json(201, answer);
+  }
+
+  private synchronized ResponseDefinition stub(Request request) {
+    JsonNode spec;
+    try {
+      spec = JSON.readTree(request.getBodyAsString());
+    } catch (JsonProcessingException e) {
+      throw new ApiError(
+          400, "stubs: the body is not JSON: " + e.getOriginalMessage() + "; " + STUB_SHAPE);
+    }
+    if (spec == null || !spec.isObject()) {
+      throw new ApiError(400, "stubs: the body must be a JSON object; " + STUB_SHAPE);
+    }
+    for (Iterator<String> keys = spec.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      if (!List.of("match", "tapes", "repeatLast").contains(key)) {
+        throw new ApiError(400, "stubs: unknown key \"" + key + "\"; " + STUB_SHAPE);
+      }
+    }
+    Match match = match(spec.path("match"));
+    JsonNode tapes = spec.path("tapes");
+    if (!tapes.isArray() || tapes.isEmpty()) {
+      throw new ApiError(400, "stubs: \"tapes\" must be a non-empty array; " + STUB_SHAPE);
+    }
+    List<Tape> replies = new ArrayList<>();
+    for (int i = 0; i < tapes.size(); i++) {
+      if (!tapes.get(i).isTextual()) {
+        throw new ApiError(
+            400, "stubs: tapes[" + i + "] must be a string: a tape's NDJSON, or builtin:NAME");
+      }
+      replies.add(Serve.retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
+    }
+    String scenario = "api-sequence-" + (++sequences);
+    UnaryOperator<MappingBuilder> conditions = mapping -> Serve.conditions(mapping, match);
+    for (int i = 0; i < replies.size(); i++) {
+      stubs.reply(
+          conditions, scenario, i, replies.get(i), "stub " + sequences + " reply " + (i + 1));
+    }
+    boolean repeat = spec.path("repeatLast").asBoolean(false);
+    if (repeat) {
+      stubs.repeat(
+          conditions,
+          scenario,
+          replies.size(),
+          replies.get(replies.size() - 1),
+          "stub " + sequences + " reply " + replies.size() + " (repeated)");
+    }
+    ObjectNode answer =
+        JSON.createObjectNode()
+            .put("stub", sequences)
+            .put("replies", replies.size())
+            .put("repeatLast", repeat);
+    return json(201, answer);
+  }
+
+  private synchronized ResponseDefinition reset() {
+    stubs.remove();
+    stubs = new Stubs(plane.server(), base + "/invocations", "api-" + UUID.randomUUID().toString());
+    plane.server().resetScenarios();
+    plane.server().resetRequests();
+    return json(200, JSON.createObjectNode().put("reset", true));
+  }
+
+  private synchronized ObjectNode unused() {
+    ObjectNode answer = JSON.createObjectNode();
+    ArrayNode names = answer.putArray("unused");
+    stubs.unused().forEach(names::add);
+    return answer;
+  }
+
+  /** What the fakes POSTed to {@code URL/invocations}, oldest first, each with its tape. */
+  private ObjectNode invocations() {
+    List<ServeEvent> events = new ArrayList<>(plane.server().getAllServeEvents());
+    events.sort(Comparator.comparing(e -> e.getRequest().getLoggedDate()));
+    ObjectNode answer = JSON.createObjectNode();
+    ArrayNode list = answer.putArray("invocations");
+    for (ServeEvent event : events) {
+      Request request = event.getRequest();
+      String url = request.getUrl();
+      boolean invocation = url.equals(base + "/invocations");
+      boolean stopped = url.equals(base + "/invocations/stopped");
+      if (!"POST".equals(request.getMethod().getName()) || !(invocation || stopped)) {
+        continue;
+      }
+      ObjectNode item;
+      try {
+        JsonNode body = JSON.readTree(request.getBodyAsString());
+        item = body != null && body.isObject() ? (ObjectNode) body : JSON.createObjectNode();
+      } catch (JsonProcessingException e) {
+        item = JSON.createObjectNode().put("body", request.getBodyAsString());
+      }
+      HttpHeaders headers = event.getResponse() == null ? null : event.getResponse().getHeaders();
+      HttpHeader tape = headers == null ? null : headers.getHeader(ControlSecret.TAPE_HEADER);
+      if (stopped) {
+        item.putNull("tape");
+      } else if (tape != null && tape.isPresent()) {
+        item.put("tape", tape.firstValue());
+      } else {
+        item.putNull("tape");
+        item.put("unmatched", true);
+      }
+      list.add(item);
+    }
+    return answer;
+  }
+
+  // ---- reading what was sent ------------------------------------------------------------------
+
+  static final String STUB_SHAPE =
+      "send {\"match\":{\"prompt\":REGEX,\"argv\":[...],\"model\":M,\"outputFormat\":F},"
+          + "\"tapes\":[NDJSON or \"builtin:NAME\", ...],\"repeatLast\":false}";
+
+  /** The tape {@code text} is: a tape's NDJSON, or {@code builtin:NAME}. */
+  private static Tape tape(String what, String text) {
+    Optional<String> builtin = builtin(text);
+    if (builtin.isPresent()) {
+      try {
+        return Catalog.tape(builtin.get());
+      } catch (IllegalArgumentException e) {
+        throw new ApiError(400, what + ": " + e.getMessage());
+      }
+    }
+    if (text.isBlank()) {
+      throw new ApiError(
+          400,
+          what + ": no tape: send a tape's NDJSON (header line, then frames), or builtin:NAME");
+    }
+    try {
+      return TapeReader.parse(what, text);
+    } catch (TapeException e) {
+      throw new ApiError(400, e.getMessage());
+    }
+  }
+
+  private static Optional<String> builtin(String text) {
+    String trimmed = text.strip();
+    return trimmed.startsWith("builtin:") && !trimmed.contains("\n")
+        ? Optional.of(trimmed.substring("builtin:".length()))
+        : Optional.empty();
+  }
+
+  /** The match conditions of a stub: those of a tape's {@code match}. */
+  private static Match match(JsonNode node) {
+    if (node.isMissingNode() || node.isNull()) {
+      return Match.ANY;
+    }
+    if (!node.isObject()) {
+      throw new ApiError(400, "stubs: \"match\" must be an object; " + STUB_SHAPE);
+    }
+    Optional<String> prompt = Optional.empty();
+    List<String> argv = new ArrayList<>();
+    Optional<OutputFormat> format = Optional.empty();
+    Optional<String> model = Optional.empty();
+    for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      JsonNode value = node.get(key);
+      switch (key) {
+        case "prompt" -> prompt = Optional.of(text(value, "match.prompt"));
+        case "model" -> model = Optional.of(text(value, "match.model"));
+        case "outputFormat" -> {
+          String name = text(value, "match.outputFormat");
+          format =
+              Optional.of(
+                  OutputFormat.fromTapeName(name)
+                      .orElseThrow(
+                          () ->
+                              new ApiError(
+                                  400,
+                                  "stubs: match.outputFormat must be text, json, stream-json or"
+                                      + " acp, was \""
+                                      + name
+                                      + "\"")));
+        }
+        case "argv" -> {
+          if (!value.isArray()) {
+            throw new ApiError(400, "stubs: match.argv must be an array of strings");
+          }
+          for (JsonNode element : value) {
+            argv.add(text(element, "match.argv[]"));
+          }
+        }
+        default ->
+            throw new ApiError(
+                400,
+                "stubs: unknown match condition \""
+                    + key
+                    + "\"; the conditions are prompt, argv, model and outputFormat");
+      }
+    }
+    try {
+      return new Match(prompt, argv, format, model);
+    } catch (IllegalArgumentException e) {
+      throw new ApiError(400, "stubs: " + e.getMessage());
+    }
+  }
+
+  private static String text(JsonNode value, String what) {
+    if (!value.isTextual()) {
+      throw new ApiError(400, "stubs: " + what + " must be a string");
+    }
+    return value.asText();
+  }
+
+  // ---- answers --------------------------------------------------------------------------------
+
+  private static ResponseDefinition json(int status, JsonNode body) {
+    return aResponse()
+        .withStatus(status)
+        .withHeader("Content-Type", "application/json")
+        .withBody(body.toString().getBytes(StandardCharsets.UTF_8))
+        .build();
+  }
+
+  private static ResponseDefinition error(int status, String message) {
+    return json(status, JSON.createObjectNode().put("error", message));
+  }
+
+  /** A request the API refuses: its status and what to fix. */
+  static final class ApiError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int status;
+
+    ApiError(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+  }
+}

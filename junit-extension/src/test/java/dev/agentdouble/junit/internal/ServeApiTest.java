@@ -1,0 +1,258 @@
+package dev.agentdouble.junit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.junit.Runs;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code agentdouble serve}'s own HTTP API, as a pytest or Jest suite uses it: enqueue tapes, add
+ * stubs, read and reset the invocations, against the real fake agent (a process).
+ */
+@Timeout(120)
+class ServeApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  @TempDir Path dir;
+  private final List<Serve> started = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    started.forEach(Serve::close);
+  }
+
+  private Serve serve(String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Serve.Started s =
+        Serve.start(
+            args,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(s.serve()).as(err.toString(StandardCharsets.UTF_8)).isNotNull();
+    started.add(s.serve());
+    return s.serve();
+  }
+
+  record Answer(int status, JsonNode json) {}
+
+  private static Answer call(Serve serve, String method, String endpoint, String body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(serve.url() + endpoint))
+            .timeout(Duration.ofSeconds(30))
+            .header(ControlSecret.HEADER, serve.plane().secret());
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    HttpResponse<String> response =
+        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Answer(response.statusCode(), JSON.readTree(response.body()));
+  }
+
+  private static Runs.Result fake(Serve serve, String... args) {
+    return ServeTest.fake(
+        Map.of(
+            "AGENTDOUBLE_URL",
+            serve.url(),
+            "AGENTDOUBLE_SECRET",
+            serve.plane().secret(),
+            "AGENTDOUBLE_TIMING",
+            "fast"),
+        args);
+  }
+
+  private static String tape(String says, int exit) {
+    return "{\"tape\":1}\n{\"t\":0,\"err\":\"" + says + "\\n\"}\n{\"t\":1,\"exit\":" + exit + "}\n";
+  }
+
+  @Test
+  void enqueuedTapesAnswerInOrderAndTheInvocationsSayWhichTapeEachGot() throws Exception {
+    Serve serve = serve();
+
+    Answer first = call(serve, "POST", "/queue", tape("first", 0));
+    Answer second = call(serve, "POST", "/queue", "builtin:usage-limit");
+    Runs.Result one = fake(serve, "-p", "--trust", "one");
+    Runs.Result two = fake(serve, "-p", "--trust", "--output-format", "json", "two");
+    Answer invocations = call(serve, "GET", "/invocations", null);
+
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(first.json().toString()).isEqualTo("{\"queued\":\"queued #1\",\"position\":1}");
+    assertThat(second.json().get("queued").asText()).isEqualTo("builtin:usage-limit");
+    assertThat(one.err()).isEqualTo("first\n");
+    assertThat(one.exit()).isZero();
+    assertThat(two.exit()).isEqualTo(1);
+    assertThat(two.err()).startsWith("ActionRequiredError: You've hit your usage limit.");
+    JsonNode list = invocations.json().get("invocations");
+    assertThat(list).hasSize(2);
+    assertThat(list.get(0).get("prompt").asText()).isEqualTo("one");
+    assertThat(list.get(0).get("tape").asText()).isEqualTo("queued #1");
+    assertThat(list.get(1).get("prompt").asText()).isEqualTo("two");
+    assertThat(list.get(1).get("outputFormat").asText()).isEqualTo("json");
+    assertThat(list.get(1).get("tape").asText()).isEqualTo("builtin:usage-limit");
+    assertThat(call(serve, "GET", "/unused", null).json().toString()).isEqualTo("{\"unused\":[]}");
+  }
+
+  @Test
+  void aStubAnswersWhatItsMatchLetsThroughBeforeTheQueueAndTheFolder() throws Exception {
+    Path folder = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(folder.resolve("any.tape.ndjson"), tape("folder", 0));
+    Serve serve = serve("--tapes", folder.toString());
+    call(serve, "POST", "/queue", tape("queued", 0));
+    ObjectNode spec = JSON.createObjectNode();
+    spec.putObject("match").put("prompt", "^fix");
+    spec.putArray("tapes").add(tape("fixed once", 0)).add(tape("fixed twice", 0));
+    Answer stub = call(serve, "POST", "/stubs", spec.toString());
+
+    Runs.Result fix1 = fake(serve, "-p", "--trust", "fix the bug");
+    Runs.Result other = fake(serve, "-p", "--trust", "say hi");
+    Runs.Result fix2 = fake(serve, "-p", "--trust", "fix it again");
+    Runs.Result later = fake(serve, "-p", "--trust", "say bye");
+    Runs.Result fix3 = fake(serve, "-p", "--trust", "fix a third time");
+
+    assertThat(stub.status()).isEqualTo(201);
+    assertThat(fix1.err()).isEqualTo("fixed once\n");
+    assertThat(other.err()).isEqualTo("queued\n");
+    assertThat(fix2.err()).isEqualTo("fixed twice\n");
+    assertThat(later.err()).isEqualTo("folder\n");
+    // no repeatLast: a third "fix" falls through to the folder
+    assertThat(fix3.err()).isEqualTo("folder\n");
+  }
+
+  @Test
+  void resetForgetsTheQueueTheStubsAndTheInvocationsAndKeepsTheFolder() throws Exception {
+    Path folder = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(folder.resolve("any.tape.ndjson"), tape("folder", 0));
+    Serve serve = serve("--tapes", folder.toString());
+    call(serve, "POST", "/queue", tape("queued", 0));
+    call(serve, "POST", "/queue", tape("never taken", 0));
+    fake(serve, "-p", "--trust", "one");
+    Answer unused = call(serve, "GET", "/unused", null);
+
+    Answer reset = call(serve, "POST", "/reset", null);
+    Runs.Result after = fake(serve, "-p", "--trust", "two");
+
+    assertThat(unused.json().toString()).isEqualTo("{\"unused\":[\"queued #2\"]}");
+    assertThat(reset.status()).isEqualTo(200);
+    assertThat(after.err()).isEqualTo("folder\n");
+    JsonNode list = call(serve, "GET", "/invocations", null).json().get("invocations");
+    assertThat(list).hasSize(1);
+    assertThat(list.get(0).get("prompt").asText()).isEqualTo("two");
+  }
+
+  @Test
+  void anInvocationNothingAnswersIsListedAsUnmatchedAndTheFakeExits70() throws Exception {
+    Serve serve = serve();
+
+    Runs.Result run = fake(serve, "-p", "--trust", "nobody answers this");
+    Answer answer = call(serve, "GET", "/invocations", null);
+    JsonNode list = answer.json().get("invocations");
+
+    assertThat(list).as("%s", answer).isNotNull();
+    assertThat(run.exit()).isEqualTo(70);
+    assertThat(run.err()).startsWith("agentdouble: the control server");
+    assertThat(list).hasSize(1);
+    assertThat(list.get(0).get("tape").isNull()).isTrue();
+    assertThat(list.get(0).get("unmatched").asBoolean()).isTrue();
+  }
+
+  @Test
+  void badRequestsGetAJsonErrorThatSaysWhatToFix() throws Exception {
+    Serve serve = serve();
+
+    Answer badTape = call(serve, "POST", "/queue", "{\"tape\":1}\n{\"t\":0,\"exit\":\"zero\"}\n");
+    Answer unknown = call(serve, "POST", "/queue", "builtin:usage-limt");
+    Answer empty = call(serve, "POST", "/queue", "");
+    Answer notJson = call(serve, "POST", "/stubs", "match: fix");
+    Answer badKey = call(serve, "POST", "/stubs", "{\"match\":{\"cwd\":\"/x\"},\"tapes\":[\"x\"]}");
+    Answer noTapes = call(serve, "POST", "/stubs", "{\"match\":{\"prompt\":\"x\"}}");
+    Answer badRegex =
+        call(
+            serve, "POST", "/stubs", "{\"match\":{\"prompt\":\"(\"},\"tapes\":[\"builtin:hang\"]}");
+    Answer wrongMethod = call(serve, "GET", "/queue", null);
+
+    assertThat(badTape.status()).isEqualTo(400);
+    assertThat(badTape.json().get("error").asText()).startsWith("queue:2:");
+    assertThat(unknown.json().get("error").asText())
+        .startsWith("queue: no built-in tape named \"usage-limt\"; did you mean usage-limit");
+    assertThat(empty.json().get("error").asText()).startsWith("queue: no tape: send a tape's");
+    assertThat(notJson.status()).isEqualTo(400);
+    assertThat(notJson.json().get("error").asText()).startsWith("stubs: the body is not JSON");
+    assertThat(badKey.json().get("error").asText())
+        .startsWith("stubs: unknown match condition \"cwd\"");
+    assertThat(noTapes.json().get("error").asText())
+        .startsWith("stubs: \"tapes\" must be a non-empty array");
+    assertThat(badRegex.json().get("error").asText())
+        .startsWith("stubs: match.prompt is not a valid regular expression");
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    for (Answer a : List.of(badTape, unknown, empty, notJson, badKey, noTapes, badRegex)) {
+      assertThat(a.json().toString()).doesNotContain("Exception", "\tat ");
+    }
+  }
+
+  @Test
+  void theApiRefusesRequestsWithoutTheSecret() throws Exception {
+    Serve serve = serve();
+
+    HttpResponse<String> queue =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(serve.url() + "/queue"))
+                .POST(HttpRequest.BodyPublishers.ofString("builtin:usage-limit"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> invocations =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(serve.url() + "/invocations"))
+                .header(ControlSecret.HEADER, "not-the-secret")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(queue.statusCode()).isEqualTo(ControlSecret.REFUSED);
+    assertThat(invocations.statusCode()).isEqualTo(ControlSecret.REFUSED);
+    assertThat(call(serve, "GET", "/unused", null).json().toString()).isEqualTo("{\"unused\":[]}");
+  }
+
+  @Test
+  void apiTapesTakeServesTiming() throws Exception {
+    Serve serve = serve("--timing", "fast");
+    call(
+        serve,
+        "POST",
+        "/queue",
+        "{\"tape\":1}\n{\"t\":60000,\"err\":\"late\\n\"}\n{\"t\":60001,\"exit\":0}\n");
+
+    Runs.Result run =
+        ServeTest.fake(
+            Map.of("AGENTDOUBLE_URL", serve.url(), "AGENTDOUBLE_SECRET", serve.plane().secret()),
+            "-p",
+            "--trust",
+            "hi");
+
+    // a minute as recorded; the fake's own timing is unset, so only serve's fast made it quick
+    assertThat(run.exit()).isZero();
+    assertThat(run.err()).isEqualTo("late\n");
+  }
+}
