@@ -25,6 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The distribution archive as a user of another language gets it: unpacked into a folder of its
@@ -183,28 +185,56 @@ class DistributionIT {
       Pattern.compile("<!-- suite: ([\\w.-]+) -->\\n```\\w*\\n(.*?)```", Pattern.DOTALL);
 
   /**
-   * The suites docs/cookbook.md shows (Python's unittest, a shell script), as shown, against the
-   * archive's fake: a user of another language follows the page with the archive alone.
+   * The suites the docs show in other languages, as shown, against the archive: docs/cookbook.md's
+   * (Python's unittest and a shell script on the fake alone) and docs/cli.md's (pytest and Node's
+   * test runner on {@code serve}'s API). A user of another language follows the pages with the
+   * archive alone.
    */
-  @Test
-  void theCookbooksSuitesInOtherLanguagesPassAgainstTheArchive() throws Exception {
-    Matcher m = SUITE.matcher(Files.readString(ROOT.resolve("docs/cookbook.md")));
-    Path suites = Files.createDirectory(dir.resolve("suites"));
-    List<String> ran = new ArrayList<>();
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "docs/cookbook.md test_agent_failures.py",
+        "docs/cookbook.md agent_failures_test.sh",
+        "docs/cli.md test_serve.py",
+        "docs/cli.md serve.test.mjs"
+      })
+  void theDocsSuitesInOtherLanguagesPassAgainstTheArchive(String docAndSuite) throws Exception {
+    String doc = docAndSuite.split(" ")[0];
+    String file = docAndSuite.split(" ")[1];
+    Matcher m = SUITE.matcher(Files.readString(ROOT.resolve(doc)));
+    String text = null;
     while (m.find()) {
-      String file = m.group(1);
-      Files.writeString(suites.resolve(file), m.group(2));
-      List<String> command =
-          file.endsWith(".py")
-              ? List.of("python3", "-m", "unittest", "-v", file.replaceFirst("\\.py$", ""))
-              : List.of("sh", file);
-      Run run =
-          run(command, suites, Map.of("CURSOR_AGENT", home.resolve("bin/cursor-agent").toString()));
-
-      assertThat(run.exit()).as("%s:\n%s%s", file, run.out(), run.err()).isZero();
-      ran.add(file);
+      if (m.group(1).equals(file)) {
+        assertThat(text).as("%s: a second suite named %s", doc, file).isNull();
+        text = m.group(2);
+      }
     }
-    assertThat(ran).containsExactlyInAnyOrder("test_agent_failures.py", "agent_failures_test.sh");
+    assertThat(text).as("%s: a block marked <!-- suite: %s -->", doc, file).isNotNull();
+    Path suites = Files.createDirectory(dir.resolve("suites"));
+    Files.writeString(suites.resolve(file), text);
+    List<String> command;
+    if (file.endsWith(".mjs")) {
+      command = List.of("node", "--test", file);
+    } else if (file.endsWith(".sh")) {
+      command = List.of("sh", file);
+    } else if (text.contains("import pytest")) {
+      command = List.of("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", file);
+    } else {
+      command = List.of("python3", "-m", "unittest", "-v", file.replaceFirst("\\.py$", ""));
+    }
+
+    Run run =
+        run(
+            command,
+            suites,
+            Map.of(
+                "CURSOR_AGENT",
+                home.resolve("bin/cursor-agent").toString(),
+                "AGENTDOUBLE",
+                home.resolve("bin/agentdouble").toString()));
+
+    assertThat(run.exit()).as("%s:\n%s%s", file, run.out(), run.err()).isZero();
+    assertThat(run.out() + run.err()).doesNotContain("the distribution called Maven");
   }
 
   private String serveErr() throws IOException {
