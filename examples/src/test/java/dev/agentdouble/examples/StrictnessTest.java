@@ -27,7 +27,7 @@ class StrictnessTest {
 
   @Test
   void anInvocationNoTapeAnswersFailsWithExit70(FakeAgent agent) {
-    agent.allowUnmatched();
+    agent.allowUnmatched().allowUnused(); // the deploy stub is there to be missed
     agent.when(invocation().prompt(containing("deploy"))).reply(Tapes.answers("deploy", "Done."));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).build();
 

@@ -6,8 +6,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import com.github.tomakehurst.wiremock.verification.NearMiss;
-import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.GateFiles;
@@ -20,6 +18,7 @@ import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Runs;
 import dev.agentdouble.junit.internal.Shim;
 import dev.agentdouble.junit.internal.Stubs;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.File;
@@ -36,15 +35,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A fake {@code cursor-agent} for one test (or one test class): an executable to hand the code
@@ -91,13 +98,20 @@ public final class FakeAgent {
   private final BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
 
   private final AutoCloseable arrivals;
+  private final AutoCloseable noTapeReport;
+
+  /** The stubs made with {@link #when}, for the near-miss reports. */
+  private final List<Stubbing> stubbings = new CopyOnWriteArrayList<>();
+
   private int taken;
   private int sequences;
   private volatile Recordings recordings;
   private final Runs runs;
+  private final Settings settings;
 
   FakeAgent(ControlPlane plane, FakeAgentRuntime runtime, Path dir, Settings settings)
       throws IOException {
+    this.settings = settings;
     this.plane = plane;
     this.runtime = runtime;
     this.dir = dir;
@@ -125,6 +139,7 @@ public final class FakeAgent {
     // (the fake ignores the answer), and they are never "unmatched" (see close())
     writeShim();
     this.arrivals = plane.onPost(invocations, arrived::add);
+    this.noTapeReport = plane.onNoTape(path, this::noTape);
   }
 
   private synchronized void writeShim() throws IOException {
@@ -211,6 +226,17 @@ public final class FakeAgent {
     return enqueue(tape, "tape #" + (stubs.queued() + 1));
   }
 
+  /**
+   * As {@link #enqueue(Tape)}, replayed with {@code timing} instead of this fake's ({@link
+   * #timing(Timing)}): a tape whose pauses matter among tapes that should run fast.
+   */
+  public FakeAgent enqueue(Tape tape, Timing timing) {
+    Objects.requireNonNull(timing, "timing");
+    noteGates(tape);
+    stubs.enqueue(tape, "tape #" + (stubs.queued() + 1), Optional.of(timing));
+    return this;
+  }
+
   /** Enqueues the tape in {@code file}. */
   public FakeAgent enqueue(Path file) {
     try {
@@ -226,8 +252,40 @@ public final class FakeAgent {
   }
 
   private FakeAgent enqueue(Tape tape, String name) {
+    noteGates(tape);
     stubs.enqueue(tape, name);
     return this;
+  }
+
+  /** The step gates of the tapes this fake was given, so a wait for another fails at once. */
+  private final Set<String> gatesOfTapes = ConcurrentHashMap.newKeySet();
+
+  private void noteGates(Tape tape) {
+    for (Frame frame : tape.frames()) {
+      if (frame instanceof Frame.Gate gate) {
+        gatesOfTapes.add(gate.name());
+      }
+    }
+  }
+
+  /**
+   * Fails at once when no tape given to this fake has {@code gate}: waiting for it would only run
+   * out its time.
+   */
+  private void checkGate(String gate) {
+    if (gatesOfTapes.contains(gate)) {
+      return;
+    }
+    List<String> known = new ArrayList<>(new TreeSet<>(gatesOfTapes));
+    throw new IllegalArgumentException(
+        "no tape given to this fake has a gate named \""
+            + gate
+            + "\"; "
+            + (known.isEmpty()
+                ? "none of its tapes has a gate (Script.gate(NAME) adds one, a {\"t\":..,"
+                    + "\"gate\":NAME} frame in a tape file)"
+                : "its tapes have "
+                    + String.join(", ", known.stream().map(g -> "\"" + g + "\"").toList())));
   }
 
   /** Answers invocations matching {@code pattern}; see {@link Stubbing}. */
@@ -247,10 +305,27 @@ public final class FakeAgent {
     private int replies;
     private Tape last;
     private String lastName;
+    private Optional<Timing> timing = Optional.empty();
 
     private Stubbing(InvocationPattern pattern, String scenario) {
       this.pattern = pattern;
       this.scenario = scenario;
+      stubbings.add(this);
+    }
+
+    /**
+     * The timing of this stub's replies, instead of the fake's ({@link FakeAgent#timing(Timing)}):
+     * e.g. {@code agent.when(p).timing(Timing.RECORDED).reply(slowRun)} in a fake that is fast
+     * otherwise. Call it before {@link #reply}.
+     */
+    public Stubbing timing(Timing policy) {
+      Objects.requireNonNull(policy, "policy");
+      if (replies > 0) {
+        throw new IllegalStateException(
+            "call timing(..) before reply(..): the replies of " + pattern + " are already set");
+      }
+      timing = Optional.of(policy);
+      return this;
     }
 
     /** The tapes that answer matching invocations, in order. */
@@ -271,7 +346,8 @@ public final class FakeAgent {
     }
 
     private void add(Tape tape, String name) {
-      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name);
+      noteGates(tape);
+      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name, timing);
       last = tape;
       lastName = name;
     }
@@ -281,7 +357,8 @@ public final class FakeAgent {
       if (last == null) {
         throw new IllegalStateException("call reply(..) first");
       }
-      stubs.repeat(pattern::toRequestMapping, scenario, replies, last, lastName + " (repeated)");
+      stubs.repeat(
+          pattern::toRequestMapping, scenario, replies, last, lastName + " (repeated)", timing);
       return this;
     }
   }
@@ -452,17 +529,23 @@ public final class FakeAgent {
                 + invocations().size()
                 + ")");
     if (count < times.min()) {
-      List<NearMiss> misses =
-          plane
-              .server()
-              .findAllNearMissesFor(pattern.toRequest(postRequestedFor(urlMatching(invocations))));
-      if (!misses.isEmpty()) {
-        NearMiss closest = misses.get(0);
+      // the invocation that misses fewest of the pattern's conditions, and what it missed
+      String closest = null;
+      List<String> fewest = null;
+      for (LoggedRequest request :
+          plane.server().findAll(postRequestedFor(urlMatching(invocations)))) {
+        List<String> misses = pattern.mismatches(request.getBodyAsString());
+        if (!misses.isEmpty() && (fewest == null || misses.size() < fewest.size())) {
+          closest = request.getBodyAsString();
+          fewest = misses;
+        }
+      }
+      if (closest != null) {
         message
             .append("\nclosest: ")
-            .append(parse(closest.getRequest().getBodyAsString()).summary())
-            .append('\n')
-            .append(DIFF.render(closest.getDiff()));
+            .append(parse(closest).summary())
+            .append("\n  it missed: ")
+            .append(String.join("; ", fewest));
       }
     }
     throw new AssertionError(message.toString());
@@ -492,8 +575,6 @@ public final class FakeAgent {
     return found;
   }
 
-  private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
-
   private int count(InvocationPattern pattern) {
     return plane
         .server()
@@ -503,6 +584,7 @@ public final class FakeAgent {
 
   /** A condition for Awaitility: whether a run of the fake has reached {@code gate}. */
   public Callable<Boolean> reached(String gate) {
+    checkGate(gate);
     Path file = gates.resolve(GateFiles.reached(gate));
     return () -> Files.exists(file);
   }
@@ -523,6 +605,7 @@ public final class FakeAgent {
 
   /** Waits until a run reaches {@code gate}, at most {@code timeout}; fails with a summary. */
   public void awaitGate(String gate, Duration timeout) {
+    checkGate(gate);
     long deadline = System.nanoTime() + timeout.toNanos();
     Path file = gates.resolve(GateFiles.reached(gate));
     // woken by the file system as the fake writes the gate's file, not by polling
@@ -554,6 +637,54 @@ public final class FakeAgent {
     }
   }
 
+  /**
+   * Makes this fake as it was when the extension made it, for a fake shared by the tests of a class
+   * (a static field) or a test that starts over: ends its runs still alive, forgets its queued
+   * tapes, its stubs and their sequences, the invocations and permission answers it recorded and
+   * the invocations not taken yet, opens no gate (releases and arrivals are forgotten), forgets
+   * trusted workspaces and what the CLI keeps between runs, and takes back {@link #timing(Timing)},
+   * {@link #trustedWorkspaces()}, {@link #allowUnmatched()} and {@link #allowUnused()}. Its
+   * executable and folder stay the same, as WireMock's {@code resetAll()} keeps its port.
+   */
+  public FakeAgent reset() {
+    synchronized (this) {
+      runs.endAll();
+      stubs.clear();
+      gatesOfTapes.clear();
+      plane
+          .server()
+          .removeServeEventsMatching(
+              WireMock.anyRequestedFor(urlMatching("/agentdouble/" + id + "/.*")).build());
+      arrived.clear();
+      taken = 0;
+      strictUnmatched = settings.strictUnmatched();
+      strictUnused = settings.strictUnused();
+      shimEnv.remove(FakeEnvironment.TRUST);
+      shimEnv.put(FakeEnvironment.TIMING, settings.timing().toString());
+      try {
+        emptyFolder(gates);
+        emptyFolder(dir.resolve("state"));
+        writeShim();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot reset the fake agent in " + dir, e);
+      }
+    }
+    return this;
+  }
+
+  private static void emptyFolder(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(folder)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(folder)) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
   /** Invocations that matched no stub do not fail the test. */
   public FakeAgent allowUnmatched() {
     strictUnmatched = false;
@@ -576,8 +707,25 @@ public final class FakeAgent {
 
   /** As {@link #finish(List)}; a passed test keeps what record mode recorded. */
   List<String> finish(List<String> notes, boolean passed) {
+    List<Long> stdinOpen = waitingForStdin();
     notes.addAll(runs.endAll());
     List<String> problems = new ArrayList<>();
+    List<Long> neverAsked = new ArrayList<>();
+    if (!stdinOpen.isEmpty()) {
+      Set<Long> asked = new HashSet<>();
+      invocations().forEach(i -> asked.add(i.pid()));
+      for (long pid : stdinOpen) {
+        if (asked.contains(pid)) {
+          notes.add(
+              "fake agent process "
+                  + pid
+                  + " had run its tape and was waiting for its stdin to close, as the CLI does:"
+                  + " the code under test left the CLI's stdin open");
+        } else {
+          neverAsked.add(pid);
+        }
+      }
+    }
     if (recordings != null) {
       recordings.keep(passed, notes, problems);
     }
@@ -586,17 +734,32 @@ public final class FakeAgent {
         problems.add(
             "an invocation matched no stub and no enqueued tape: "
                 + parse(request.body()).summary()
-                + request.closest());
+                + closest(request.body()).map(c -> "\n  " + c).orElse(""));
       }
     }
-    if (strictUnused) {
+    if (!neverAsked.isEmpty()) {
+      problems.add(
+          (neverAsked.size() == 1 ? "process " : "processes ")
+              + neverAsked.stream().map(String::valueOf).collect(Collectors.joining(", "))
+              + " started but never asked for a tape: "
+              + (neverAsked.size() == 1 ? "it was" : "they were")
+              + " still waiting for stdin to close at the end of the test; give the CLI"
+              + " /dev/null as stdin (ProcessBuilder.redirectInput(Redirect.from(new"
+              + " File(\"/dev/null\")))), or close its stdin after writing the prompt");
+    }
+    if (strictUnused && neverAsked.isEmpty()) {
       for (String name : stubs.unused()) {
         problems.add(
             "enqueued " + name + " was never used (call allowUnused() if that is " + "expected)");
       }
+      for (String name : stubs.unusedReplies()) {
+        problems.add(
+            "stub " + name + " was never used (call allowUnused() if that is " + "expected)");
+      }
     }
     try {
       arrivals.close();
+      noTapeReport.close();
     } catch (Exception e) {
       throw new IllegalStateException("cannot stop listening for invocations", e);
     }
@@ -605,6 +768,88 @@ public final class FakeAgent {
         .server()
         .removeServeEventsMatching(WireMock.anyRequestedFor(urlMatching(invocations)).build());
     return problems;
+  }
+
+  /**
+   * What the fake prints when nothing answered {@code body}: the invocation in our terms, what was
+   * queued, and the stub that came closest with the conditions it missed.
+   */
+  private String noTape(String body) {
+    StringBuilder report =
+        new StringBuilder("no stub and no queued tape answers ")
+            .append(parse(body).summary())
+            .append(", cwd ")
+            .append(InvocationRecord.parse(body).cwd());
+    int queued = stubs.queued();
+    report
+        .append("\n")
+        .append(
+            queued == 0
+                ? "nothing was enqueued"
+                : queued + (queued == 1 ? " tape was" : " tapes were") + " enqueued, all taken");
+    closest(body).ifPresent(c -> report.append("\n").append(c));
+    return report.toString();
+  }
+
+  /**
+   * The stub whose pattern {@code body} misses least, with what it missed; or a stub it matches
+   * whose replies are all used up.
+   */
+  private Optional<String> closest(String body) {
+    Stubbing best = null;
+    List<String> bestMisses = null;
+    for (Stubbing s : stubbings) {
+      List<String> misses = s.pattern.mismatches(body);
+      if (best == null || misses.size() < bestMisses.size()) {
+        best = s;
+        bestMisses = misses;
+      }
+    }
+    if (best == null) {
+      return Optional.empty();
+    }
+    if (bestMisses.isEmpty()) {
+      return Optional.of(
+          "the stub for "
+              + best.pattern
+              + " matches, but its "
+              + best.replies
+              + (best.replies == 1 ? " reply is" : " replies are")
+              + " used up (repeatLast() answers every later one)");
+    }
+    return Optional.of(
+        "closest stub: " + best.pattern + "; it missed: " + String.join("; ", bestMisses));
+  }
+
+  /**
+   * The runs still waiting for their stdin to end, by the markers they keep in the gates folder.
+   */
+  private List<Long> waitingForStdin() {
+    List<Long> pids = new ArrayList<>();
+    try (Stream<Path> files = Files.list(gates)) {
+      for (Path file : files.toList()) {
+        String name = file.getFileName().toString();
+        if (name.startsWith(GateFiles.STDIN_OPEN)) {
+          try {
+            long pid = Long.parseLong(name.substring(GateFiles.STDIN_OPEN.length()));
+            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+              pids.add(pid);
+            }
+          } catch (NumberFormatException e) {
+            // not a marker of ours
+          }
+        }
+      }
+    } catch (IOException e) {
+      return List.of(); // a diagnosis only
+    }
+    pids.sort(null);
+    return pids;
+  }
+
+  /** The control plane this fake's invocations go to (for the extension's own tests). */
+  ControlPlane plane() {
+    return plane;
   }
 
   /** How many runs have started so far (each shim start counts), first run 0. */

@@ -3,6 +3,9 @@ package dev.agentdouble.junit;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static dev.agentdouble.junit.TextMatch.equalTo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import dev.agentdouble.contract.InvocationRecord;
@@ -109,6 +112,37 @@ public final class InvocationPattern {
       mapping.withRequestBody(matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())));
     }
     return mapping;
+  }
+
+  /**
+   * The conditions the invocation {@code json} (as the fake sends it) fails, each said as the
+   * condition and what the invocation had: {@code prompt containing "deploy", was "say hi"}.
+   */
+  List<String> mismatches(String json) {
+    List<String> failed = new ArrayList<>();
+    JsonNode invocation;
+    try {
+      invocation = JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      return List.of("not an invocation: " + json);
+    }
+    for (Condition c : conditions) {
+      if (!matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())).match(json).isExactMatch()) {
+        failed.add(c.description() + ", was " + shown(invocation, c.path()));
+      }
+    }
+    return failed;
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The value at {@code path} ({@code $.a.b}) of {@code invocation}, as JSON, or absent. */
+  private static String shown(JsonNode invocation, String path) {
+    JsonNode node = invocation;
+    for (String part : path.substring(2).split("\\.")) {
+      node = node.path(part);
+    }
+    return node.isMissingNode() || node.isNull() ? "absent" : node.toString();
   }
 
   @Override

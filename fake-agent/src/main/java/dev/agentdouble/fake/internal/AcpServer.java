@@ -2,6 +2,7 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.cursor.CursorAcp;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.json.JsonText;
@@ -519,9 +520,10 @@ final class AcpServer {
           error = failed.message();
         } else {
           TapeSource source = ((TapeSelection.Selected) selected).source();
+          Timing timing = ((TapeSelection.Selected) selected).timing().orElse(settings.timing());
           tape = source.name();
           try (source) {
-            ending = play(source, origin);
+            ending = play(source, timing, origin);
           }
         }
       } catch (TapeException e) {
@@ -560,7 +562,8 @@ final class AcpServer {
       }
     }
 
-    private Ending play(TapeSource source, long origin) throws IOException, Gates.NotReleased {
+    private Ending play(TapeSource source, Timing timing, long origin)
+        throws IOException, Gates.NotReleased {
       Player.Checked checked = Player.validate(source);
       Header header = checked.header();
       Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
@@ -568,7 +571,7 @@ final class AcpServer {
         AcpReplay turnReplay =
             new AcpReplay(
                 source,
-                settings.timing(),
+                timing,
                 origin,
                 wire,
                 AcpServer.this::writeErr,
@@ -600,7 +603,7 @@ final class AcpServer {
       Ending ending =
           new Player(
                   source,
-                  settings.timing(),
+                  timing,
                   origin,
                   Substitution.of(
                       header.vars(),

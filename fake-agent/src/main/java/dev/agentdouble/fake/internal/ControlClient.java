@@ -4,6 +4,7 @@ import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.PermissionAnswer;
+import dev.agentdouble.contract.Timing;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -146,6 +147,16 @@ final class ControlClient {
       byte[] tape = response.body();
       String name = response.headers().get(ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
       String source = InvocationRecord.CONTROL_TAPE + (name == null ? "" : " " + name);
+      String timing = response.headers().get(ControlSecret.TIMING_HEADER.toLowerCase(Locale.ROOT));
+      if (timing != null && Timing.problem(timing).isPresent()) {
+        return new TapeSelection.Failed(
+            "the control server at "
+                + url
+                + " gave an answer the fake cannot use: its "
+                + ControlSecret.TIMING_HEADER
+                + " header is "
+                + Timing.problem(timing).get());
+      }
       return new TapeSelection.Selected(
           new TapeSource(
               source,
@@ -154,7 +165,8 @@ final class ControlClient {
                 public InputStream open() {
                   return new ByteArrayInputStream(tape);
                 }
-              }));
+              }),
+          timing == null ? Optional.empty() : Optional.of(Timing.parse(timing)));
     }
     if (response.status() == 401 || response.status() == 403) {
       return new TapeSelection.Failed(

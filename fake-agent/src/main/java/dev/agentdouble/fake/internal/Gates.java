@@ -39,6 +39,34 @@ public final class Gates {
     return new Gates(Path.of(dir), timeoutMs);
   }
 
+  /**
+   * Marks, in the gates folder of {@code env} if there is one, that the run {@code pid} waits for
+   * its stdin to end; the returned file is to be deleted once it has. Best effort: a marker that
+   * cannot be written only costs a diagnosis.
+   */
+  static Path markStdinOpen(Map<String, String> env, long pid) {
+    String dir = env.get(FakeEnvironment.GATES);
+    if (dir == null || dir.isBlank()) {
+      return null;
+    }
+    try {
+      return Files.write(Path.of(dir, GateFiles.stdinOpen(pid)), new byte[0]);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Deletes a marker of {@link #markStdinOpen}, if any. */
+  static void stdinEnded(Path marker) {
+    if (marker != null) {
+      try {
+        Files.deleteIfExists(marker);
+      } catch (IOException e) {
+        // best effort
+      }
+    }
+  }
+
   /** Thrown when a gate is not released in time. */
   static final class NotReleased extends Exception {
     private static final long serialVersionUID = 1L;

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -178,7 +179,12 @@ public final class Impersonation {
             && !args.promptWords().isEmpty();
     if (!stdinTty && !awaitStdinEnd) {
       Owner.watchBeforeReadingStdin();
-      stdinText = readStdin();
+      Path marker = Gates.markStdinOpen(env, pid);
+      try {
+        stdinText = readStdin();
+      } finally {
+        Gates.stdinEnded(marker);
+      }
       journal.stdin = stdinText;
     }
     String prompt = String.join(" ", args.promptWords());
@@ -229,6 +235,7 @@ public final class Impersonation {
       return ownProblem(journal, failed.message());
     }
     TapeSource source = ((TapeSelection.Selected) selected).source();
+    Optional<Timing> timingOfTheAnswer = ((TapeSelection.Selected) selected).timing();
     replayed = source;
     journal.tape = source.name();
     Player.Checked checked = Player.validate(source);
@@ -284,7 +291,7 @@ public final class Impersonation {
                 Optional.of(prompt),
                 OptionalLong.of(liveEpochMs),
                 apiKeySource(args)));
-    Timing timing = settings.timing();
+    Timing timing = timingOfTheAnswer.orElse(settings.timing());
     journal.end(checked.ending(), null);
     if (checked.ending() instanceof Frame.Kill kill) {
       Signals.prepare(kill.signal(), pid);
@@ -297,7 +304,12 @@ public final class Impersonation {
               .play(checked);
       if (awaitStdinEnd && ending instanceof Frame.Exit) {
         Owner.watchBeforeReadingStdin();
-        stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
+        Path marker = Gates.markStdinOpen(env, pid);
+        try {
+          stdin.transferTo(OutputStream.nullOutputStream()); // the CLI lingers until stdin ends
+        } finally {
+          Gates.stdinEnded(marker);
+        }
       }
       return ending;
     } catch (Gates.NotReleased e) {

@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.catalog.CatalogIndex;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.HeaderCodec;
@@ -35,7 +36,15 @@ public final class TapeSelection {
   /** The outcome: a tape, or why there is none (exit 70). */
   public sealed interface Result permits Selected, Failed {}
 
-  public record Selected(TapeSource source) implements Result {}
+  /**
+   * A tape, and the timing it is to be replayed with when the control server said (else the fake's
+   * own {@code AGENTDOUBLE_TIMING}).
+   */
+  public record Selected(TapeSource source, Optional<Timing> timing) implements Result {
+    public Selected(TapeSource source) {
+      this(source, Optional.empty());
+    }
+  }
 
   public record Failed(String message) implements Result {}
 

@@ -8,7 +8,10 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.common.url.PathParams;
+import com.github.tomakehurst.wiremock.core.Admin;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.extension.Extensions;
 import com.github.tomakehurst.wiremock.extension.Parameters;
 import com.github.tomakehurst.wiremock.extension.ServeEventListener;
 import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
@@ -20,6 +23,8 @@ import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.verification.notmatched.NotMatchedRenderer;
+import com.github.tomakehurst.wiremock.verification.notmatched.PlainTextStubNotMatchedRenderer;
 import dev.agentdouble.contract.ControlSecret;
 import java.util.Map;
 import java.util.Optional;
@@ -57,11 +62,17 @@ public final class ControlPlane implements AutoCloseable {
   private final WireMockServer server;
   private final String secret;
   private final Arrivals arrivals;
+  private final Map<String, Function<String, String>> reports;
 
-  private ControlPlane(WireMockServer server, String secret, Arrivals arrivals) {
+  private ControlPlane(
+      WireMockServer server,
+      String secret,
+      Arrivals arrivals,
+      Map<String, Function<String, String>> reports) {
     this.server = server;
     this.secret = secret;
     this.arrivals = arrivals;
+    this.reports = reports;
   }
 
   /** Starts a server on 127.0.0.1 and a free port. */
@@ -94,6 +105,8 @@ public final class ControlPlane implements AutoCloseable {
       int port, OptionalInt journalLimit, Function<Request, Optional<ResponseDefinition>> api) {
     String secret = ControlSecret.generate();
     Arrivals arrivals = new Arrivals();
+    Map<String, Function<String, String>> reports = new ConcurrentHashMap<>();
+    quietSlf4j();
     WireMockConfiguration options =
         options()
             .bindAddress("127.0.0.1")
@@ -101,12 +114,66 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
-            .extensions(new StubGuard(secret, api), new AdminGuard(secret), arrivals);
+            .extensions(new StubGuard(secret, api), new AdminGuard(secret), arrivals)
+            .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
     WireMockServer server = new WireMockServer(options);
     server.start();
     server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1).willReturn(refusal()));
-    return new ControlPlane(server, secret, arrivals);
+    return new ControlPlane(server, secret, arrivals, reports);
+  }
+
+  /**
+   * WireMock's own copy of SLF4J, with no provider on a user's test classpath, would warn about it
+   * on stderr; nothing of WireMock's is logged anyway (its notifier is quiet).
+   */
+  private static void quietSlf4j() {
+    if (System.getProperty(SLF4J_VERBOSITY) == null) {
+      System.setProperty(SLF4J_VERBOSITY, "ERROR");
+    }
+  }
+
+  private static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
+
+  /**
+   * Says why an invocation POSTed to {@code path} got no tape, in the fake's own terms (its prompt,
+   * argv, model, format, cwd, and the closest stub), instead of WireMock's near-miss table: {@code
+   * report} gets the invocation JSON and returns the text the fake prints.
+   */
+  public AutoCloseable onNoTape(String path, Function<String, String> report) {
+    reports.put(path, report);
+    return () -> reports.remove(path);
+  }
+
+  /** The 404 answer to a request no stub answers: our report where one is registered. */
+  private static final class NoTape extends NotMatchedRenderer {
+    private final Map<String, Function<String, String>> reports;
+    private final NotMatchedRenderer wireMocks;
+
+    NoTape(Map<String, Function<String, String>> reports, Extensions extensions) {
+      this.reports = reports;
+      this.wireMocks = new PlainTextStubNotMatchedRenderer(extensions);
+    }
+
+    @Override
+    protected ResponseDefinition render(Admin admin, ServeEvent event) {
+      String url = event.getRequest().getUrl();
+      Function<String, String> report = reports.get(url);
+      if (report == null) {
+        return wireMocks.execute(admin, event, PathParams.empty());
+      }
+      String text;
+      try {
+        text = report.apply(event.getRequest().getBodyAsString());
+      } catch (RuntimeException e) {
+        text = "no stub and no queued tape answers this invocation (" + e + ")";
+      }
+      return ResponseDefinitionBuilder.responseDefinition()
+          .withStatus(404)
+          .withHeader("Content-Type", "text/plain; charset=utf-8")
+          .withBody(text + "\n")
+          .build();
+    }
   }
 
   /**

@@ -33,11 +33,7 @@ public final class ServeCommand implements Command {
   /** Serves until the JVM is stopped, or returns at once with 0 (help), 1 or 2. */
   @Override
   public int run(List<String> args, InputStream in, PrintStream out, PrintStream err) {
-    if (System.getProperty("slf4j.internal.verbosity") == null) {
-      // no SLF4J provider is wanted (WireMock runs quietly); keep SLF4J's warning about it off
-      // the user's terminal
-      System.setProperty("slf4j.internal.verbosity", "ERROR");
-    }
+    // WireMock's SLF4J is kept quiet by ControlPlane, as in the JUnit extension
     return Serve.run(args.toArray(String[]::new), out, err);
   }
 }

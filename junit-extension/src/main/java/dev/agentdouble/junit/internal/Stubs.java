@@ -11,14 +11,13 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import com.github.tomakehurst.wiremock.verification.NearMiss;
-import com.github.tomakehurst.wiremock.verification.diff.PlainTextDiffRenderer;
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.Timing;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
@@ -30,7 +29,6 @@ import java.util.function.UnaryOperator;
 public final class Stubs {
   private static final int QUEUE_PRIORITY = 10;
   private static final int STUB_PRIORITY = 5;
-  private static final PlainTextDiffRenderer DIFF = new PlainTextDiffRenderer(Map.of());
 
   private record Queued(UUID stub, String name) {}
 
@@ -38,6 +36,13 @@ public final class Stubs {
   private final String path;
   private final String id;
   private final List<Queued> queue = new CopyOnWriteArrayList<>();
+
+  /** The replies of the sequences, each to be used once (their repeats need not be). */
+  private final List<Queued> replies = new CopyOnWriteArrayList<>();
+
+  /** Bumped by {@link #clear()}: the queue's scenario starts afresh under a new name. */
+  private int generation;
+
   private final List<UUID> stubs = new CopyOnWriteArrayList<>();
 
   /** The stubs of the fake whose invocations are POSTed to {@code path}; {@code id} names it. */
@@ -54,14 +59,22 @@ public final class Stubs {
 
   /** The next invocation no stub answers gets {@code tape}, after those enqueued before. */
   public synchronized void enqueue(Tape tape, String name) {
+    enqueue(tape, name, Optional.empty());
+  }
+
+  /**
+   * As {@link #enqueue(Tape, String)}, replayed with {@code timing} instead of the fake's own when
+   * one is given.
+   */
+  public synchronized void enqueue(Tape tape, String name, Optional<Timing> timing) {
     int index = queue.size();
     MappingBuilder mapping =
         post(urlEqualTo(path))
             .atPriority(QUEUE_PRIORITY)
-            .inScenario("queue-" + id)
+            .inScenario("queue-" + id + "-" + generation)
             .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "served-" + index)
             .willSetStateTo("served-" + (index + 1))
-            .willReturn(tapeResponse(tape, name));
+            .willReturn(tapeResponse(tape, name, timing));
     StubMapping stub = server.stubFor(mapping);
     queue.add(new Queued(stub.getId(), name));
     stubs.add(stub.getId());
@@ -73,6 +86,17 @@ public final class Stubs {
    */
   public void reply(
       UnaryOperator<MappingBuilder> match, String scenario, int index, Tape tape, String name) {
+    reply(match, scenario, index, tape, name, Optional.empty());
+  }
+
+  /** As {@link #reply(UnaryOperator, String, int, Tape, String)}, with its own timing if given. */
+  public void reply(
+      UnaryOperator<MappingBuilder> match,
+      String scenario,
+      int index,
+      Tape tape,
+      String name,
+      Optional<Timing> timing) {
     MappingBuilder mapping =
         match
             .apply(post(urlEqualTo(path)))
@@ -80,8 +104,10 @@ public final class Stubs {
             .inScenario(scenario)
             .whenScenarioStateIs(index == 0 ? Scenario.STARTED : "replied-" + index)
             .willSetStateTo("replied-" + (index + 1))
-            .willReturn(tapeResponse(tape, name));
-    stubs.add(server.stubFor(mapping).getId());
+            .willReturn(tapeResponse(tape, name, timing));
+    UUID stub = server.stubFor(mapping).getId();
+    stubs.add(stub);
+    replies.add(new Queued(stub, name));
   }
 
   /**
@@ -89,19 +115,39 @@ public final class Stubs {
    */
   public void repeat(
       UnaryOperator<MappingBuilder> match, String scenario, int count, Tape tape, String name) {
+    repeat(match, scenario, count, tape, name, Optional.empty());
+  }
+
+  /** As {@link #repeat(UnaryOperator, String, int, Tape, String)}, with its own timing if given. */
+  public void repeat(
+      UnaryOperator<MappingBuilder> match,
+      String scenario,
+      int count,
+      Tape tape,
+      String name,
+      Optional<Timing> timing) {
     MappingBuilder mapping =
         match
             .apply(post(urlEqualTo(path)))
             .atPriority(STUB_PRIORITY)
             .inScenario(scenario)
             .whenScenarioStateIs("replied-" + count)
-            .willReturn(tapeResponse(tape, name));
+            .willReturn(tapeResponse(tape, name, timing));
     stubs.add(server.stubFor(mapping).getId());
   }
 
   /** The names of the enqueued tapes no invocation has taken. */
   public List<String> unused() {
-    List<Queued> unused = new ArrayList<>(queue);
+    return unused(queue);
+  }
+
+  /** The names of the stubs' replies no invocation has taken (repeats of a last reply aside). */
+  public List<String> unusedReplies() {
+    return unused(replies);
+  }
+
+  private List<String> unused(List<Queued> tapes) {
+    List<Queued> unused = new ArrayList<>(tapes);
     if (!unused.isEmpty()) {
       for (ServeEvent event : server.getAllServeEvents()) {
         StubMapping stub = event.getStubMapping();
@@ -113,28 +159,19 @@ public final class Stubs {
     return unused.stream().map(Queued::name).toList();
   }
 
-  /** The bodies of the invocations no stub answered, each with its closest stub, if any. */
+  /** The bodies of the invocations no stub answered, oldest first. */
   public List<Unmatched> unmatched() {
     List<Unmatched> unmatched = new ArrayList<>();
     for (LoggedRequest request : server.findAllUnmatchedRequests()) {
       if (request.getUrl().equals(path)) {
-        unmatched.add(new Unmatched(request.getBodyAsString(), nearest(request)));
+        unmatched.add(new Unmatched(request.getBodyAsString()));
       }
     }
     return unmatched;
   }
 
-  /** An invocation no stub answered, and how the closest stub of this fake differs (or ""). */
-  public record Unmatched(String body, String closest) {}
-
-  private String nearest(LoggedRequest request) {
-    for (NearMiss miss : server.findNearMissesFor(request)) {
-      if (miss.getStubMapping() != null && stubs.contains(miss.getStubMapping().getId())) {
-        return "\n  closest stub:\n" + DIFF.render(miss.getDiff()).strip().replace("\n", "\n  ");
-      }
-    }
-    return "";
-  }
+  /** An invocation no stub answered: the JSON the fake sent. */
+  public record Unmatched(String body) {}
 
   /** Removes every stub of this fake. */
   public void remove() {
@@ -143,11 +180,23 @@ public final class Stubs {
     }
   }
 
-  private static ResponseDefinitionBuilder tapeResponse(Tape tape, String name) {
-    return aResponse()
-        .withStatus(200)
-        .withHeader("Content-Type", "application/x-ndjson")
-        .withHeader(ControlSecret.TAPE_HEADER, name)
-        .withBody(TapeWriter.toBytes(tape));
+  /** Removes every stub and forgets the queue: as new, for a fake that is reset. */
+  public synchronized void clear() {
+    remove();
+    stubs.clear();
+    queue.clear();
+    replies.clear();
+    generation++;
+  }
+
+  private static ResponseDefinitionBuilder tapeResponse(
+      Tape tape, String name, Optional<Timing> timing) {
+    ResponseDefinitionBuilder response =
+        aResponse()
+            .withStatus(200)
+            .withHeader("Content-Type", "application/x-ndjson")
+            .withHeader(ControlSecret.TAPE_HEADER, name);
+    timing.ifPresent(t -> response.withHeader(ControlSecret.TIMING_HEADER, t.toString()));
+    return response.withBody(TapeWriter.toBytes(tape));
   }
 }
