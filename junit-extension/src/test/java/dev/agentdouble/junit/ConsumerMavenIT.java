@@ -330,6 +330,8 @@ class ConsumerMavenIT {
 
   private static void assertPassed(Run run, Path project) throws IOException {
     assertThat(run.exit()).as("mvn test in the consumer project:\n%s", run.output()).isZero();
+    // quiet: WireMock's own SLF4J finds no provider on a user's classpath, and says nothing
+    assertThat(run.output()).doesNotContain("SLF4J");
     List<Path> reports;
     try (Stream<Path> files = Files.list(project.resolve("target/surefire-reports"))) {
       reports = files.filter(f -> f.getFileName().toString().startsWith("TEST-")).toList();
