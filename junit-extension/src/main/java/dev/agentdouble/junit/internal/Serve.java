@@ -213,6 +213,17 @@ public final class Serve implements AutoCloseable {
       names.add(stub.name());
     }
     Serve serve = new Serve(plane, names);
+    List<NoTapeReport.Candidate> folder = new ArrayList<>();
+    for (Stub stub : stubs) {
+      folder.add(new NoTapeReport.Candidate(stub.name(), stub.match()));
+    }
+    plane.onNoTape(
+        PATH + "/invocations",
+        body -> {
+          List<NoTapeReport.Candidate> all = new ArrayList<>(api.stubMatches());
+          all.addAll(folder);
+          return NoTapeReport.render(body, all, api.queued());
+        });
     // stdout only: a pipe to whoever started serve, never the note on stderr
     out.println(FakeEnvironment.URL + "=" + serve.url());
     out.println(ControlSecret.ENV + "=" + plane.secret());

@@ -28,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
@@ -51,6 +52,9 @@ final class ServeApi {
   private ControlPlane plane;
   private Stubs stubs;
   private int sequences;
+
+  /** The matches of the stubs added, by name, for the report of an invocation nothing answers. */
+  private final List<NoTapeReport.Candidate> stubMatches = new CopyOnWriteArrayList<>();
 
   /** The API under {@code base} (the serve path), applying {@code timing} to the tapes it gets. */
   ServeApi(String base, Timing timing) {
@@ -157,6 +161,7 @@ final class ServeApi {
       replies.add(Serve.retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
     }
     String scenario = "api-sequence-" + (++sequences);
+    stubMatches.add(new NoTapeReport.Candidate("stub " + sequences, match));
     UnaryOperator<MappingBuilder> conditions = mapping -> Serve.conditions(mapping, match);
     for (int i = 0; i < replies.size(); i++) {
       stubs.reply(
@@ -182,9 +187,20 @@ final class ServeApi {
   private synchronized ResponseDefinition reset() {
     stubs.remove();
     stubs = new Stubs(plane.server(), base + "/invocations", "api-" + UUID.randomUUID().toString());
+    stubMatches.clear();
     plane.server().resetScenarios();
     plane.server().resetRequests();
     return json(200, JSON.createObjectNode().put("reset", true));
+  }
+
+  /** The API's stubs, for {@link NoTapeReport}. */
+  List<NoTapeReport.Candidate> stubMatches() {
+    return List.copyOf(stubMatches);
+  }
+
+  /** How many tapes were enqueued through the API. */
+  synchronized int queued() {
+    return stubs.queued();
   }
 
   private synchronized ObjectNode unused() {

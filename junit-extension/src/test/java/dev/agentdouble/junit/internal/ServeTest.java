@@ -288,7 +288,7 @@ class ServeTest {
   }
 
   @Test
-  void anUnmatchedInvocationGetsWireMocksNearMissWhichTheFakePrints() throws IOException {
+  void anUnmatchedInvocationGetsANearMissInItsOwnTermsWhichTheFakePrints() throws IOException {
     Path folder = tapes("t");
     tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
     Out s = serve("--tapes", folder.toString());
@@ -312,7 +312,14 @@ class ServeTest {
                 + s.serve().url()
                 + ") has no tape for this invocation (HTTP 404):")
         .contains(
-            "Request was not matched", "deploy.tape.ndjson", "$.model [equalTo] gpt-5", "gpt-4");
+            "(HTTP 404):\nno stub, queued tape or tape of the folder answers prompt \"deploy it\","
+                + " stream-json, model gpt-4, argv [\"-p\",\"--trust\",\"--output-format\","
+                + "\"stream-json\",\"--model\",\"gpt-4\",\"deploy it\"], cwd ")
+        .contains(
+            "\nnothing was enqueued\nclosest: deploy.tape.ndjson; it missed: model gpt-5, was"
+                + " \"gpt-4\"\n");
+    assertThat(r.err().substring(r.err().indexOf("(HTTP 404)")))
+        .doesNotContain("Request was not matched", "$.", "/agentdouble/");
   }
 
   @Test
