@@ -14,6 +14,7 @@ import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.NoTapeReport;
 import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Runs;
 import dev.agentdouble.junit.internal.Shim;
@@ -780,13 +781,7 @@ public final class FakeAgent {
             .append(parse(body).summary())
             .append(", cwd ")
             .append(InvocationRecord.parse(body).cwd());
-    int queued = stubs.queued();
-    report
-        .append("\n")
-        .append(
-            queued == 0
-                ? "nothing was enqueued"
-                : queued + (queued == 1 ? " tape was" : " tapes were") + " enqueued, all taken");
+    report.append("\n").append(NoTapeReport.enqueued(stubs.queued()));
     closest(body).ifPresent(c -> report.append("\n").append(c));
     return report.toString();
   }

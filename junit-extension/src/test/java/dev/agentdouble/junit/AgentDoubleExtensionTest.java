@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -39,12 +40,17 @@ class AgentDoubleExtensionTest {
         Header.empty(), List.of(Frame.OutBytes.text(0, text + "\n"), new Frame.Exit(0, 0)));
   }
 
-  private static Events run(Class<?> fixture) {
+  /** Runs the fixture class's tests, one after the other, as JUnit would. */
+  static EngineExecutionResults execute(Class<?> fixture) {
     return EngineTestKit.engine("junit-jupiter")
         .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
         .selectors(selectClass(fixture))
-        .execute()
-        .testEvents();
+        .execute();
+  }
+
+  /** The events of the fixture class's tests. */
+  static Events run(Class<?> fixture) {
+    return execute(fixture).testEvents();
   }
 
   @ExtendWith(AgentDoubleExtension.class)

@@ -5,7 +5,6 @@ import static dev.agentdouble.junit.TextMatch.containing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
@@ -32,8 +31,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Events;
 
 /**
  * What a WireMock or MockWebServer user expects of a fake's life: {@code reset()} for a fake in a
@@ -41,14 +38,6 @@ import org.junit.platform.testkit.engine.Events;
  */
 @Timeout(120)
 class FakeAgentLifecycleTest {
-
-  private static Events run(Class<?> fixture) {
-    return EngineTestKit.engine("junit-jupiter")
-        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
-        .selectors(selectClass(fixture))
-        .execute()
-        .testEvents();
-  }
 
   private static Runs.Result invoke(FakeAgent agent, String prompt) {
     return Runs.run(agent.executable(), "-p", "--trust", "--output-format", "json", prompt);
@@ -91,11 +80,7 @@ class FakeAgentLifecycleTest {
 
   @Test
   void resetMakesASharedFakeNewAgain() {
-    EngineExecutionResults all =
-        EngineTestKit.engine("junit-jupiter")
-            .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
-            .selectors(selectClass(SharedAndReset.class))
-            .execute();
+    EngineExecutionResults all = AgentDoubleExtensionTest.execute(SharedAndReset.class);
 
     // both tests pass; the tape the second left unused fails the class, whose fake it is
     all.testEvents().assertThatEvents().haveExactly(2, finishedSuccessfully());
@@ -125,7 +110,7 @@ class FakeAgentLifecycleTest {
 
   @Test
   void aStubReplyNeverUsedFailsAStrictTestLikeAnUnusedTape() {
-    run(UnusedReply.class)
+    AgentDoubleExtensionTest.run(UnusedReply.class)
         .assertThatEvents()
         .haveExactly(
             1,
@@ -151,7 +136,9 @@ class FakeAgentLifecycleTest {
 
   @Test
   void allowUnusedRelaxesItAndARepeatNeedNotBeUsed() {
-    run(UnusedReplyAllowed.class).assertThatEvents().haveExactly(1, finishedSuccessfully());
+    AgentDoubleExtensionTest.run(UnusedReplyAllowed.class)
+        .assertThatEvents()
+        .haveExactly(1, finishedSuccessfully());
   }
 
   @Test
@@ -229,7 +216,7 @@ class FakeAgentLifecycleTest {
 
   @Test
   void aRunStillWaitingForStdinIsNamedAsTheCauseAndAllowUnusedIsNotSuggested() {
-    run(StdinLeftOpen.class)
+    AgentDoubleExtensionTest.run(StdinLeftOpen.class)
         .assertThatEvents()
         .haveExactly(
             1,

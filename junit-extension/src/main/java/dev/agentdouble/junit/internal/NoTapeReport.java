@@ -13,7 +13,7 @@ import java.util.List;
  * whose {@code match} it missed least, with the conditions missed. No HTTP paths, no WireMock
  * table.
  */
-final class NoTapeReport {
+public final class NoTapeReport {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A tape or stub that could have answered: its name and its match. */
@@ -38,12 +38,7 @@ final class NoTapeReport {
     }
     report.append(", argv ").append(invocation.path("argv")).append(", cwd ");
     report.append(invocation.path("cwd").asText());
-    report
-        .append("\n")
-        .append(
-            queued == 0
-                ? "nothing was enqueued"
-                : queued + (queued == 1 ? " tape was" : " tapes were") + " enqueued, all taken");
+    report.append("\n").append(enqueued(queued));
     Candidate best = null;
     List<String> fewest = null;
     for (Candidate c : candidates) {
@@ -62,6 +57,16 @@ final class NoTapeReport {
                   : "closest: " + best.name() + "; it missed: " + String.join("; ", fewest));
     }
     return report.toString();
+  }
+
+  /**
+   * What a report says of the queue when nothing answered: {@code nothing was enqueued}, or how
+   * many tapes were (all taken, or one would have answered).
+   */
+  public static String enqueued(int queued) {
+    return queued == 0
+        ? "nothing was enqueued"
+        : queued + (queued == 1 ? " tape was" : " tapes were") + " enqueued, all taken";
   }
 
   /** The conditions of {@code match} that {@code invocation} fails, with what it had. */
