@@ -123,7 +123,11 @@ class ServeLauncherIT {
       assertThat(hit.out()).isEqualTo("hi from serve\n");
       assertThat(hit.exit()).isZero();
       assertThat(miss.exit()).isEqualTo(70);
-      assertThat(miss.err()).contains("(HTTP 404)", "hello.tape.ndjson", "$.prompt [find] hello");
+      assertThat(miss.err())
+          .contains(
+              "(HTTP 404)",
+              "hello.tape.ndjson",
+              "it missed: prompt matching \"hello\", was \"bye\"");
       assertThat(serve.isAlive()).isTrue();
 
       serve.destroy(); // SIGTERM
