@@ -531,6 +531,7 @@ public final class AgentDoubleExtension
       }
       agent
           .when(InvocationPattern.invocation())
+          .optional()
           .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(Tape[]::new))
           .repeatLast();
     } catch (IOException e) {

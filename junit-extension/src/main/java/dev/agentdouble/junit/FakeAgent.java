@@ -307,6 +307,7 @@ public final class FakeAgent {
     private Tape last;
     private String lastName;
     private Optional<Timing> timing = Optional.empty();
+    private boolean mustBeUsed = true;
 
     private Stubbing(InvocationPattern pattern, String scenario) {
       this.pattern = pattern;
@@ -348,9 +349,18 @@ public final class FakeAgent {
 
     private void add(Tape tape, String name) {
       noteGates(tape);
-      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name, timing);
+      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name, timing, mustBeUsed);
       last = tape;
       lastName = name;
+    }
+
+    /**
+     * Its replies need not all be used: a replayed recording (a test may run the agent less often
+     * than when it was recorded, or, under a class's {@code @AgentTape}, not at all).
+     */
+    Stubbing optional() {
+      mustBeUsed = false;
+      return this;
     }
 
     /** The last tape also answers every later matching invocation. */
@@ -651,6 +661,7 @@ public final class FakeAgent {
     synchronized (this) {
       runs.endAll();
       stubs.clear();
+      stubbings.clear();
       gatesOfTapes.clear();
       plane
           .server()

@@ -307,6 +307,34 @@ class AgentDoubleExtensionTest {
 
   static final List<String> ALONE = new CopyOnWriteArrayList<>();
 
+  /** A class's recording, which one of its tests does not need. */
+  @AgentTape(value = "hello", mode = AgentTape.Mode.REPLAY)
+  static class ClassTapeOneTestDoesNotUse {
+    @Test
+    void runsTheAgent(FakeAgent agent) {
+      Runs.run(agent.executable(), "-p", "--trust", "--output-format", "stream-json", "one");
+    }
+
+    @Test
+    void doesNotRunTheAgent(FakeAgent agent) {
+      assertThat(agent.executable()).exists();
+    }
+  }
+
+  @Test
+  void aReplayedRecordingNeedNotBeUsedByEveryTestUnlikeAStub() throws Exception {
+    Path root = Files.createTempDirectory("tapes");
+    says("hi").write(root.resolve("ClassTapeOneTestDoesNotUse/hello.tape.ndjson"));
+
+    EngineTestKit.engine("junit-jupiter")
+        .configurationParameter("agentdouble.tapes", root.toString())
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .selectors(selectClass(ClassTapeOneTestDoesNotUse.class))
+        .execute()
+        .testEvents()
+        .assertStatistics(stats -> stats.succeeded(2).failed(0));
+  }
+
   @Test
   void agentTapeWorksWithoutRegisteringTheExtension() throws Exception {
     Path root = Files.createTempDirectory("tapes");

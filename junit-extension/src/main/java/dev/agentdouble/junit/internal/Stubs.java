@@ -97,6 +97,21 @@ public final class Stubs {
       Tape tape,
       String name,
       Optional<Timing> timing) {
+    reply(match, scenario, index, tape, name, timing, true);
+  }
+
+  /**
+   * As {@link #reply(UnaryOperator, String, int, Tape, String, Optional)}; a reply that need not be
+   * used ({@code mustBeUsed} false: a replayed recording) is left out of {@link #unusedReplies()}.
+   */
+  public void reply(
+      UnaryOperator<MappingBuilder> match,
+      String scenario,
+      int index,
+      Tape tape,
+      String name,
+      Optional<Timing> timing,
+      boolean mustBeUsed) {
     MappingBuilder mapping =
         match
             .apply(post(urlEqualTo(path)))
@@ -107,7 +122,9 @@ public final class Stubs {
             .willReturn(tapeResponse(tape, name, timing));
     UUID stub = server.stubFor(mapping).getId();
     stubs.add(stub);
-    replies.add(new Queued(stub, name));
+    if (mustBeUsed) {
+      replies.add(new Queued(stub, name));
+    }
   }
 
   /**
