@@ -94,7 +94,11 @@ public final class Signals {
     } else if (ending instanceof Frame.Hang hang) {
       hang(hang.closeStdout());
     } else {
-      System.exit(((Frame.Exit) ending).code());
+      // halt, not System.exit: from JDK 21 on, System.exit first asks a System.Logger whether to
+      // log the exit, which loads and starts java.util.logging (about 245 classes) on every run.
+      // The fake needs no shutdown hook: it writes stdout, stderr and its journal unbuffered,
+      // each write done before it returns its ending.
+      halt(((Frame.Exit) ending).code());
     }
   }
 
