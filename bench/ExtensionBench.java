@@ -291,8 +291,7 @@ public final class ExtensionBench {
       Path trained = work.resolve("trained.jsa");
       Path train = rewrite(viaUrl, work.resolve("train"), "-XX:SharedArchiveFile=" + archive,
           "-XX:ArchiveClassesAtExit=" + trained);
-      check(spawn(List.of(train.toString(), ARGV.get(0), ARGV.get(1), ARGV.get(2), ARGV.get(3)),
-          Map.of()), "the training run");
+      check(spawn(withArgv(train), Map.of()), "the training run");
       Path viaUrlTrained = rewrite(viaUrl, work.resolve("url-trained"),
           "-XX:SharedArchiveFile=" + archive, "-XX:SharedArchiveFile=" + trained);
       // which classes a control-plane run loads from outside the archive

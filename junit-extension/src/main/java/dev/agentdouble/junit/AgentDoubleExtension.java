@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -400,10 +402,27 @@ public final class AgentDoubleExtension
       try {
         // first cleans the work folders of JVMs killed outright
         Path work = WorkFolder.create();
-        return new Shared(ControlPlane.start(), FakeAgentRuntime.create(work), work);
+        // the fake's runtime (its class-data sharing archive, made by a child JVM when the cache
+        // has none) is got while WireMock starts: the first test of a JVM waits for the longer
+        CompletableFuture<FakeAgentRuntime> runtime =
+            CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), Shared::thread);
+        ControlPlane plane = ControlPlane.start();
+        try {
+          return new Shared(plane, runtime.join(), work);
+        } catch (CompletionException e) {
+          plane.close();
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
       }
+    }
+
+    /** Runs {@code task} on a thread of its own, which does not keep the JVM alive. */
+    private static void thread(Runnable task) {
+      Thread t = new Thread(task, "agentdouble-runtime");
+      t.setDaemon(true);
+      t.start();
     }
 
     @Override
