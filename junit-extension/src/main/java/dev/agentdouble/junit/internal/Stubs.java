@@ -86,23 +86,13 @@ public final class Stubs {
    */
   public void reply(
       UnaryOperator<MappingBuilder> match, String scenario, int index, Tape tape, String name) {
-    reply(match, scenario, index, tape, name, Optional.empty());
-  }
-
-  /** As {@link #reply(UnaryOperator, String, int, Tape, String)}, with its own timing if given. */
-  public void reply(
-      UnaryOperator<MappingBuilder> match,
-      String scenario,
-      int index,
-      Tape tape,
-      String name,
-      Optional<Timing> timing) {
-    reply(match, scenario, index, tape, name, timing, true);
+    reply(match, scenario, index, tape, name, Optional.empty(), true);
   }
 
   /**
-   * As {@link #reply(UnaryOperator, String, int, Tape, String, Optional)}; a reply that need not be
-   * used ({@code mustBeUsed} false: a replayed recording) is left out of {@link #unusedReplies()}.
+   * As {@link #reply(UnaryOperator, String, int, Tape, String)}, with its own timing if given; a
+   * reply that need not be used ({@code mustBeUsed} false: a replayed recording) is left out of
+   * {@link #unusedReplies()}.
    */
   public void reply(
       UnaryOperator<MappingBuilder> match,
