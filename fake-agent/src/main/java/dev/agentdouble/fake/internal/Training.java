@@ -101,9 +101,11 @@ public final class Training {
               journal.toString());
       for (List<String> argv :
           List.of(
-              List.of("-p", "--output-format", "stream-json", "--model", "m", "p"),
-              List.of("-p", "--output-format", "json", "p"),
-              List.of("-p", "--output-format", "text", "p"),
+              // --trust: the fake plays a fresh machine, where a run without it stops at the
+              // workspace trust gate before it reads a tape (and the archive would miss the replay)
+              List.of("-p", "--trust", "--output-format", "stream-json", "--model", "m", "p"),
+              List.of("-p", "--trust", "--output-format", "json", "p"),
+              List.of("-p", "--trust", "--output-format", "text", "p"),
               List.of("--version"),
               List.of("status"),
               List.of("-p", "--bogus"))) {
@@ -137,7 +139,7 @@ public final class Training {
                 "fast");
         new Impersonation(
                 "cursor-agent",
-                List.of("-p", "p"),
+                List.of("-p", "--trust", "p"),
                 url,
                 "/w",
                 "/h",
@@ -153,7 +155,7 @@ public final class Training {
       // a built-in tape: the catalog's index and a tape read from the jar
       new Impersonation(
               "cursor-agent",
-              List.of("-p", "p"),
+              List.of("-p", "--trust", "p"),
               Map.of(
                   FakeEnvironment.TAPE,
                   FakeEnvironment.BUILTIN + "documented-minimal",

@@ -1,0 +1,103 @@
+package dev.agentdouble.fake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdouble.contract.Launch;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The class-data sharing archive the launcher makes from {@code Training} holds what a replay
+ * loads, in every output format: a replay takes its classes from the archive, not from the jar (a
+ * training that stops at the trust gate would leave the whole replay out, and every invocation
+ * would load it from the jar, some 20 ms more per run).
+ */
+@Timeout(300)
+class ClassDataSharingTest {
+  @TempDir Path dir;
+
+  /** Classes every replay loads, past the trust gate: the tape's reading and its playing. */
+  private static final List<String> REPLAY =
+      List.of(
+          "dev.agentdouble.fake.internal.TapeSelection",
+          "dev.agentdouble.fake.internal.Player",
+          "dev.agentdouble.tape.TapeScanner",
+          "dev.agentdouble.tape.HeaderCodec");
+
+  /** And what json and text add: the rendering. */
+  private static final List<String> RENDERING =
+      List.of("dev.agentdouble.render.Renderer", "dev.agentdouble.event.EventLine");
+
+  @Test
+  void aReplayInEveryFormatTakesItsClassesFromTheArchive() throws Exception {
+    Path jar = FakeProcess.root().resolve("fake-agent/target/fake-agent.jar");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path archive = dir.resolve("fake-agent.jsa");
+    List<String> train =
+        new ArrayList<>(List.of(java.toString(), "-XX:ArchiveClassesAtExit=" + archive));
+    train.addAll(Launch.ARCHIVE_JVM_OPTIONS);
+    train.addAll(List.of("-cp", jar.toString(), Launch.TRAINING_MAIN));
+    assertThat(run(train, Map.of()).exit).as("the training run").isZero();
+    assertThat(archive).isRegularFile();
+
+    for (String format : List.of("stream-json", "json", "text")) {
+      List<String> replay =
+          new ArrayList<>(
+              List.of(
+                  java.toString(),
+                  "-XX:SharedArchiveFile=" + archive,
+                  "-Xshare:auto",
+                  "-XX:TieredStopAtLevel=1",
+                  "-Xlog:class+load:file=" + dir.resolve(format + ".log"),
+                  "-cp",
+                  jar.toString(),
+                  Launch.FAKE_MAIN,
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  format,
+                  "Say hello"));
+      Run r = run(replay, Map.of("AGENTDOUBLE_TAPE", "builtin:documented-minimal"));
+      assertThat(r.exit).as("%s: %s", format, r.out).isZero();
+      String log = Files.readString(dir.resolve(format + ".log"), StandardCharsets.UTF_8);
+      List<String> wanted = new ArrayList<>(REPLAY);
+      if (!format.equals("stream-json")) {
+        wanted.addAll(RENDERING);
+      }
+      for (String name : wanted) {
+        assertThat(log)
+            .as("%s: where %s came from", format, name)
+            .containsPattern("\\] " + name.replace(".", "\\.") + " source: shared objects file");
+      }
+    }
+  }
+
+  record Run(int exit, String out) {}
+
+  private Run run(List<String> command, Map<String, String> env) throws Exception {
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(command + ": still running after 120 s");
+    }
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+  }
+}
