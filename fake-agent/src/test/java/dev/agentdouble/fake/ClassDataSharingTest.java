@@ -81,6 +81,60 @@ class ClassDataSharingTest {
     }
   }
 
+  /**
+   * No replay spins a class at run time: a lambda, a method reference or an invokedynamic string
+   * concatenation on the start-up path costs some 90 classes and a bytecode generator per run (tens
+   * of milliseconds), archive or not. Each format, over tapes that take the renderers' branches
+   * (thinking, tools, unknown events, partial output).
+   */
+  @Test
+  void aReplaySpinsNoClassAtRunTime() throws Exception {
+    Path jar = FakeProcess.root().resolve("fake-agent/target/fake-agent.jar");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<List<String>> runs = new ArrayList<>();
+    for (String tape :
+        List.of(
+            "documented-tools",
+            "thinking-then-answer",
+            "unknown-events-and-fields",
+            "tool-shell",
+            "stream-partial-output")) {
+      for (String format : List.of("stream-json", "json", "text")) {
+        runs.add(List.of(tape, "--output-format", format));
+      }
+    }
+    runs.add(
+        List.of("documented-minimal", "--output-format", "stream-json", "--stream-partial-output"));
+    for (List<String> run : runs) {
+      Path log = dir.resolve(String.join("-", run) + ".log");
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  java.toString(),
+                  "-Xshare:auto",
+                  "-XX:TieredStopAtLevel=1",
+                  "-Xlog:class+load:file=" + log,
+                  "-cp",
+                  jar.toString(),
+                  Launch.FAKE_MAIN,
+                  "-p",
+                  "--trust"));
+      command.addAll(run.subList(1, run.size()));
+      command.add("Say hello");
+      Run r = run(command, Map.of("AGENTDOUBLE_TAPE", "builtin:" + run.get(0)));
+      assertThat(r.exit).as("%s: %s", run, r.out).isNotEqualTo(70);
+      List<String> spun =
+          Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+              .filter(
+                  l ->
+                      l.contains("$$Lambda")
+                          || l.contains("__JVM_LookupDefineClass__")
+                          || l.contains("jdk.internal.org.objectweb.asm."))
+              .toList();
+      assertThat(spun).as("%s: classes made at run time", run).isEmpty();
+    }
+  }
+
   record Run(int exit, String out) {}
 
   private Run run(List<String> command, Map<String, String> env) throws Exception {

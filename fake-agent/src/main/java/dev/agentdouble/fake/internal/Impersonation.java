@@ -260,7 +260,7 @@ public final class Impersonation {
               : TextStyle.ACTIONS;
       Renderer renderer =
           Renderer.of(format, style, new Renderer.Options(args.has("show-thinking")));
-      transform = renderer::next;
+      transform = render(renderer);
       journal.renderedFrom = header.format().cliName();
     }
     // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
@@ -274,7 +274,7 @@ public final class Impersonation {
         && !header.argv().contains("--stream-partial-output")) {
       // recorded without partial output, asked with it: stream it as a 2026 CLI would
       Variants.PartialOutput partial = new Variants.PartialOutput(liveEpochMs);
-      transform = partial::next;
+      transform = partial(partial);
       journal.derived = "stream-partial-output";
     }
     String sessionId = sessionId(args, header);
@@ -365,6 +365,27 @@ public final class Impersonation {
    * The live session id: the one given with {@code --resume ID} or {@code --new-session-id ID}; the
    * recorded one for {@code --resume} without an id or {@code --continue}; otherwise a fresh UUID.
    */
+  // Inner classes, not method references: these are on the start-up path of every json, text
+  // and partial-output run, where a lambda would spin classes at run time (some 90 classes more).
+
+  private static Player.Transform render(Renderer renderer) {
+    return new Player.Transform() {
+      @Override
+      public List<Frame> next(Frame frame) {
+        return renderer.next(frame);
+      }
+    };
+  }
+
+  private static Player.Transform partial(Variants.PartialOutput partial) {
+    return new Player.Transform() {
+      @Override
+      public List<Frame> next(Frame frame) {
+        return partial.next(frame);
+      }
+    };
+  }
+
   private static String sessionId(CliArgs args, Header header) {
     if (args.newSessionId().isPresent()) {
       return args.newSessionId().get();
