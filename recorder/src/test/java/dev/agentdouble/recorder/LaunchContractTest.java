@@ -31,15 +31,16 @@ class LaunchContractTest {
     return Files.readString(Cli.root().resolve(path), StandardCharsets.UTF_8);
   }
 
-  /** The words of the line that starts with {@code start}, continuation lines joined. */
+  /** The words after {@code start} on the first line with it, continuation lines joined. */
   private static List<String> words(String script, String start) {
     String joined = script.replace("\\\n", " ");
     for (String line : joined.split("\n")) {
-      if (line.strip().startsWith(start)) {
-        return Arrays.asList(line.strip().substring(start.length()).strip().split("\\s+"));
+      int at = line.indexOf(start);
+      if (at >= 0 && !line.strip().startsWith("#")) {
+        return Arrays.asList(line.substring(at + start.length()).strip().split("\\s+"));
       }
     }
-    throw new AssertionError("no line starting with " + start);
+    throw new AssertionError("no line with " + start);
   }
 
   /** The words from {@code words} before the first that starts with {@code stop}. */
@@ -74,9 +75,14 @@ class LaunchContractTest {
             "-D" + Launch.TTY_PROPERTY + "=\"$tty\"",
             "-D" + Launch.INVOKED_AS_PROPERTY + "=\"$0\"",
             Launch.FAKE_MAIN);
-    List<String> archive = words(script, "if \"$java\" -XX:ArchiveClassesAtExit=\"$tmp\"");
-    assertThat(before(archive, "-cp")).isEqualTo(Launch.ARCHIVE_JVM_OPTIONS);
-    assertThat(archive).contains(Launch.TRAINING_MAIN);
+    List<String> list = words(script, "if \"$java\" -XX:DumpLoadedClassList=\"$tmp.classes\"");
+    assertThat(before(list, "-cp")).isEqualTo(Launch.CLASS_LIST_JVM_OPTIONS);
+    assertThat(list).contains(Launch.TRAINING_MAIN);
+    List<String> dump =
+        words(
+            script,
+            "&& \"$java\" -XX:SharedClassListFile=\"$tmp.classes\" -XX:SharedArchiveFile=\"$tmp\"");
+    assertThat(before(dump, "-cp")).isEqualTo(Launch.ARCHIVE_JVM_OPTIONS);
   }
 
   @Test

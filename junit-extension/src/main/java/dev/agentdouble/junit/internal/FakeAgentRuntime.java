@@ -14,7 +14,6 @@ import java.nio.file.attribute.UserPrincipal;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -163,6 +162,8 @@ public final class FakeAgentRuntime {
         new StringBuilder(java.toString())
             .append('\n')
             .append(System.getProperty("java.vm.version"))
+            .append('\n')
+            .append(Launch.ARCHIVE_JVM_OPTIONS) // the kind of archive: static since 0.1.0
             .append('\n');
     for (String entry : entries) {
       Path p = Path.of(entry);
@@ -211,22 +212,24 @@ public final class FakeAgentRuntime {
     Path tmp =
         archive.resolveSibling(
             archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    Path classList = tmp.resolveSibling(tmp.getFileName() + ".classes");
     try {
-      List<String> command =
-          new ArrayList<>(List.of(java.toString(), "-XX:ArchiveClassesAtExit=" + tmp));
-      command.addAll(Launch.ARCHIVE_JVM_OPTIONS);
-      command.addAll(List.of("-cp", classpath, Launch.TRAINING_MAIN));
-      Process p =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return false;
+      for (List<String> command :
+          Launch.archiveCommands(java.toString(), classpath, classList, tmp)) {
+        Process p =
+            new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return false;
+        }
+        if (p.exitValue() != 0) {
+          return false;
+        }
       }
-      if (p.exitValue() != 0 || !Files.exists(tmp)) {
-        Files.deleteIfExists(tmp);
+      if (!Files.exists(tmp)) {
         return false;
       }
       Files.move(tmp, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -236,6 +239,17 @@ public final class FakeAgentRuntime {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
+    } finally {
+      deleteQuietly(tmp);
+      deleteQuietly(classList);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // a temp file of ours left behind: the next archive's run overwrites nothing of it
     }
   }
 
