@@ -30,6 +30,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   java -cp ... ExtensionBench run CLASS TAPE LAUNCHER LINES RESULTS.json
  *   java -cp ... ExtensionBench startup WORKDIR
  *   java -cp ... ExtensionBench diagnose TAPE LINES WORKDIR ROUNDS POSTCLASSES
+ *   java -cp ... ExtensionBench wiremock CLASS PLAIN RESULTS.json
  * </pre>
  *
  * {@code run} executes the generated test class CLASS (N tests, each one invocation of the fake
@@ -43,6 +44,12 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * the extension's own {@code Shim} with the extension's runtime (its classpath and CDS archive),
  * but with {@code AGENTDOUBLE_TAPE} instead of {@code AGENTDOUBLE_URL}. It splits the invocation's
  * overhead into what the control-plane round trip costs and what the shim costs.
+ *
+ * <p>{@code wiremock} is the anchor beside it: WireMock's own JUnit extension, the generated
+ * CLASS's N tests each registering a stub and making one request through {@code WireMockExtension}
+ * (a port of its own, reset before each test), against PLAIN's N tests doing the same against a
+ * WireMock server started once, without an extension ({@link #wiremockBody}); the two classes run
+ * in turn, twice each.
  *
  * <p>{@code startup} times, in a fresh JVM, what the first test pays once: starting WireMock and
  * making the fake's class-data sharing archive.
@@ -127,6 +134,7 @@ public final class ExtensionBench {
       case "run" -> System.exit(run(args[1], args[2], args[3], Integer.parseInt(args[4]),
           Path.of(args[5])));
       case "startup" -> startup(Path.of(args[1]));
+      case "wiremock" -> System.exit(wiremock(args[1], args[2], Path.of(args[3])));
       case "diagnose" -> diagnose(args[1], Integer.parseInt(args[2]), Path.of(args[3]),
           Integer.parseInt(args[4]), args[5]);
       default -> {
@@ -261,6 +269,111 @@ public final class ExtensionBench {
         Files.deleteIfExists(p);
       }
     }
+  }
+
+  /** The server of the anchor's plain tests: started once, before the first of them. */
+  static com.github.tomakehurst.wiremock.WireMockServer plain;
+
+  static com.github.tomakehurst.wiremock.client.WireMock plainClient;
+
+  /** The plain tests' server, started on first use, with one client, as the extension has. */
+  public static synchronized com.github.tomakehurst.wiremock.WireMockServer plain() {
+    if (plain == null) {
+      plain = new com.github.tomakehurst.wiremock.WireMockServer(
+          com.github.tomakehurst.wiremock.core.WireMockConfiguration.options().dynamicPort());
+      plain.start();
+      // in process, as WireMockExtension's own client is (its runtime info wraps the server)
+      plainClient = new com.github.tomakehurst.wiremock.client.WireMock(plain);
+    }
+    return plain;
+  }
+
+  /** The client of the plain tests' server. */
+  public static synchronized com.github.tomakehurst.wiremock.client.WireMock plainClient() {
+    plain();
+    return plainClient;
+  }
+
+  /**
+   * The body of every test of the WireMock anchor, with its extension and without: a stub, one GET
+   * of it with HttpURLConnection (as code under test would), the answer checked, the stub removed.
+   */
+  public static void wiremockBody(com.github.tomakehurst.wiremock.client.WireMock client, int port) {
+    var stub = client.register(com.github.tomakehurst.wiremock.client.WireMock.get("/agent")
+        .willReturn(com.github.tomakehurst.wiremock.client.WireMock.ok("hi")));
+    try {
+      var c = (java.net.HttpURLConnection) java.net.URI.create("http://localhost:" + port + "/agent")
+          .toURL().openConnection();
+      try (InputStream in = c.getInputStream()) {
+        String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        if (c.getResponseCode() != 200 || !body.equals("hi")) {
+          throw new AssertionError("WireMock answered " + c.getResponseCode() + " " + body);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    client.removeStubMapping(stub);
+  }
+
+  /**
+   * Runs the WireMock anchor: CLASS (its tests through WireMock's extension) and PLAIN (the same
+   * bodies against a server of their own, no extension), in turn, twice each, in this JVM; every
+   * test timed by a listener from its start to its end.
+   */
+  static int wiremock(String testClass, String plainClass, Path results) throws IOException {
+    List<Long> testNs = new ArrayList<>();
+    List<Long> baselineNs = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    Launcher junit = LauncherFactory.create();
+    for (int round = 0; round < 4; round++) {
+      List<Long> into = round % 2 == 0 ? baselineNs : testNs;
+      String name = round % 2 == 0 ? plainClass : testClass;
+      boolean first = round < 2;
+      TestExecutionListener listener = new TestExecutionListener() {
+        private long started;
+        private boolean skipped = !first;
+
+        @Override
+        public void executionStarted(TestIdentifier id) {
+          if (id.isTest()) {
+            started = System.nanoTime();
+          }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+          long ns = System.nanoTime() - started;
+          if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+            failures.add(id.getDisplayName() + ": " + result.getThrowable()
+                .map(Throwable::toString).orElse(result.getStatus().toString()));
+          }
+          if (id.isTest()) {
+            // a class's first test pays its start (WireMock's, the plain server's) once
+            if (!skipped) {
+              skipped = true;
+              into.add(-ns);
+              return;
+            }
+            into.add(ns);
+          }
+        }
+      };
+      LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+          .selectors(DiscoverySelectors.selectClass(name))
+          .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+          .build();
+      junit.execute(junit.discover(request), listener);
+    }
+    if (plain != null) {
+      plain.stop();
+    }
+    Files.writeString(results, "{\"testNs\":" + testNs + ",\"baselineNs\":" + baselineNs
+        + ",\"failures\":" + failures.size() + "}\n", StandardCharsets.UTF_8);
+    for (String f : failures) {
+      System.err.println("bench: failed: " + f);
+    }
+    return failures.isEmpty() ? 0 : 1;
   }
 
   /** What {@code diagnose} prints: medians in ms, and counts. */
