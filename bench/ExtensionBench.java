@@ -118,6 +118,18 @@ public final class ExtensionBench {
     }
   }
 
+  /** A listener that notes when each test starts. */
+  abstract static class Timed implements TestExecutionListener {
+    long started;
+
+    @Override
+    public void executionStarted(TestIdentifier id) {
+      if (id.isTest()) {
+        started = System.nanoTime();
+      }
+    }
+  }
+
   /** The body of every generated test: one invocation of the fake through the extension. */
   public static void invoke(FakeAgent agent) {
     agent.enqueue(Path.of(tape));
@@ -162,16 +174,8 @@ public final class ExtensionBench {
     List<Long> noHttpNs = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     Path work = Files.createTempDirectory(Path.of("").toAbsolutePath(), "extension-bench-");
-    TestExecutionListener listener = new TestExecutionListener() {
-      private long started;
+    TestExecutionListener listener = new Timed() {
       private List<String> shim;
-
-      @Override
-      public void executionStarted(TestIdentifier id) {
-        if (id.isTest()) {
-          started = System.nanoTime();
-        }
-      }
 
       @Override
       public void executionFinished(TestIdentifier id, TestExecutionResult result) {
@@ -330,16 +334,8 @@ public final class ExtensionBench {
       List<Long> into = round % 2 == 0 ? baselineNs : testNs;
       String name = round % 2 == 0 ? plainClass : testClass;
       boolean first = round < 2;
-      TestExecutionListener listener = new TestExecutionListener() {
-        private long started;
+      TestExecutionListener listener = new Timed() {
         private boolean skipped = !first;
-
-        @Override
-        public void executionStarted(TestIdentifier id) {
-          if (id.isTest()) {
-            started = System.nanoTime();
-          }
-        }
 
         @Override
         public void executionFinished(TestIdentifier id, TestExecutionResult result) {
