@@ -567,18 +567,23 @@ class Bench:
             "recorder_rss_kb": [r.maxrss_kb for r in rec], "recorder_small_rss_kb": [r.maxrss_kb for r in rec_small],
             "script_rss_kb": [r.maxrss_kb for r in scr],
             "relay_ms": [r.ms for r in relays], "tee_ms": [r.ms for r in tees]}
-        ratio = r_mbs / d_mbs
-        self.verdict("recorder throughput", "%.2fx direct pipe" % ratio,
-                     "recorder %.0f MB/s to exit / cat %.0f MB/s, medians of %d; %.0f MB"
-                     % (r_mbs, d_mbs, n, size / 1e6), ">= 0.8x", ratio >= 0.8)
+        # the target: recording to the exit at least as fast as util-linux script -T recording the
+        # same command with timing, measured beside it (without script, the comparison is not made)
+        if scr:
+            ratio = r_mbs / s_mbs
+            self.verdict("recorder throughput", "%.2fx script -T" % ratio,
+                         "recorder %.0f MB/s to exit / script -T %.0f MB/s to exit, medians of %d; %.0f MB"
+                         % (r_mbs, s_mbs, n, size / 1e6), ">= 1.0x script -T", ratio >= 1.0)
+        else:
+            self.summary.append("recorder throughput: %.0f MB/s to exit [script is not installed: no "
+                                "comparison] (target >= 1.0x script -T) not measured" % r_mbs)
+        self.summary.append("recorder vs direct pipe: %.2fx [recorder %.0f MB/s to exit / cat %.0f MB/s] (no target)"
+                            % (r_mbs / d_mbs, r_mbs, d_mbs))
         self.summary.append("recorder passthrough: %.2fx direct pipe [%.0f MB/s to the last byte passed through] (no target)"
                             % (r_pass / d_mbs, r_pass))
         self.summary.append("relay ceilings: cat | cat %.2fx, cat | tee FILE %.2fx direct pipe [%.0f and %.0f MB/s: "
                             "one more pipe hop, and keeping a copy, without any recording] (no target)"
                             % (c_mbs / d_mbs, t_mbs / d_mbs, c_mbs, t_mbs))
-        if scr:
-            self.summary.append("script -T throughput: %.2fx direct pipe [%.0f MB/s to exit, for comparison] (no target)"
-                                % (s_mbs / d_mbs, s_mbs))
         rss_ratio = rss_big / rss_small
         self.verdict("recorder peak RSS", "%.2fx 2MB-run" % rss_ratio,
                      "%.0f MB run %.1f MB / %.1f MB run %.1f MB, medians of %d"

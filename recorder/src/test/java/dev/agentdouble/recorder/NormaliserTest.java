@@ -324,6 +324,48 @@ class NormaliserTest {
     assertThat(text(normalised)).contains("\"cwd\":\"/srv/app\"", "/workspace/other/notes.txt");
   }
 
+  /**
+   * With the cwd and home known before the run, as the recorder knows them, the lines are looked at
+   * for the canonical values as they are scanned, and only those that may hold one are gone through
+   * again: a mention in the last event, after stderr and many lines without one, still keeps each
+   * folder it would not give back.
+   */
+  @Test
+  void aLateMentionOfTheCanonicalFoldersKeepsTheKnownOnesAsRecorded() {
+    Script script = Script.of("hi").cwd("/srv/app").init().user().stderr("warming up\n");
+    for (int i = 0; i < 20; i++) {
+      script.tool(ToolCall.read("/srv/app/src/f" + i + ".txt", "line " + i + "\n"));
+    }
+    Tape run =
+        script
+            .stderr("almost\n")
+            .tool(ToolCall.read("/home/user/notes.txt", "x\n"))
+            .tool(ToolCall.read("/workspace/notes.txt", "y\n"))
+            .result("done")
+            .exit(0)
+            .build();
+    Normaliser.Context known = Normaliser.Context.NONE.cwd("/srv/app").home("/home/alice");
+
+    Tape normalised = Normaliser.normalise(run, known);
+    Tape withoutTheMention =
+        Normaliser.normalise(new Tape(run.header(), without(run.frames(), "/notes.txt")), known);
+
+    assertThat(normalised.header().vars().home()).contains("/home/alice");
+    assertThat(normalised.header().vars().cwd()).contains("/srv/app");
+    assertThat(text(normalised))
+        .contains("\"/srv/app/src/f19.txt\"", "/home/user/notes.txt", "/workspace/notes.txt");
+    assertThat(withoutTheMention.header().vars().home()).contains(Normaliser.HOME);
+    assertThat(withoutTheMention.header().vars().cwd()).contains(Normaliser.CWD);
+    assertThat(text(withoutTheMention)).contains("\"/workspace/src/f19.txt\"");
+  }
+
+  /** The frames but those whose JSON mentions {@code text}. */
+  private static List<Frame> without(List<Frame> frames, String text) {
+    return frames.stream()
+        .filter(f -> !(f instanceof Frame.Out o && o.json().contains(text)))
+        .toList();
+  }
+
   @Test
   void aTapeAlreadyHoldingTheCanonicalSessionIdKeepsItsOwn() {
     Tape run =

@@ -33,7 +33,15 @@ final class ChunkFrames {
   private byte[] errCarry = new byte[0];
 
   /** The current stdout line's bytes that are not a frame yet. */
-  private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+  private final LineBuffer line = new LineBuffer();
+
+  /** A line's bytes, read in place once the line is whole: a long line is not copied twice. */
+  private static final class LineBuffer extends ByteArrayOutputStream {
+    /** The bytes written since the last reset are {@code [0, size())} of this array. */
+    byte[] array() {
+      return buf;
+    }
+  }
 
   private boolean lineStartedEarlier;
   private long lastT;
@@ -130,14 +138,17 @@ final class ChunkFrames {
   }
 
   private void flushLine(long t) throws IOException {
-    byte[] bytes = line.toByteArray();
-    line.reset();
     if (lineStartedEarlier) {
+      byte[] bytes = line.toByteArray();
+      line.reset();
       sink.accept(Piece.out(t, bytes));
       lineStartedEarlier = false;
       return;
     }
-    line(t, bytes, 0, bytes.length - 1);
+    // the line is made a frame from the buffer itself, which is empty again from here on
+    int n = line.size();
+    line.reset();
+    line(t, line.array(), 0, n - 1);
   }
 
   /** A whole line, {@code data[from, newline)} and its newline: JSON, or bytes as they came. */

@@ -2,7 +2,6 @@ package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonText;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -137,17 +136,25 @@ public final class JsonWalk {
 
     /** {@code buf[off, off+len)} with the replacements made. */
     public byte[] apply(byte[] buf, int off, int len) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(len + 64);
-      int pos = off;
+      int size = len;
       for (int i = 0; i < ranges.size(); i++) {
         int[] r = ranges.get(i);
-        out.write(buf, pos, r[0] - pos);
+        size += replacements.get(i).length - (r[1] - r[0]);
+      }
+      byte[] out = new byte[size]; // filled in place: a long line is not copied twice
+      int pos = off;
+      int at = 0;
+      for (int i = 0; i < ranges.size(); i++) {
+        int[] r = ranges.get(i);
+        System.arraycopy(buf, pos, out, at, r[0] - pos);
+        at += r[0] - pos;
         byte[] replacement = replacements.get(i);
-        out.write(replacement, 0, replacement.length);
+        System.arraycopy(replacement, 0, out, at, replacement.length);
+        at += replacement.length;
         pos = r[1];
       }
-      out.write(buf, pos, off + len - pos);
-      return out.toByteArray();
+      System.arraycopy(buf, pos, out, at, off + len - pos);
+      return out;
     }
   }
 }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,11 @@ import java.util.regex.Pattern;
 
 /**
  * The work behind {@code Normaliser}: one pass over the stdout JSON lines to find the volatile
- * values, one to rewrite them. Only whole JSON strings (and the numbers under {@code timestamp_ms})
- * change, spliced into the line's bytes; the cwd and home prefix rule is the one exception, as it
- * is at replay. Raw stdout and stderr are kept as they are, since the fake never substitutes there.
+ * values, one to rewrite them (and, between them, one over the lines that may not come back at
+ * replay, only when there are such lines). Only whole JSON strings (and the numbers under {@code
+ * timestamp_ms}) change, spliced into the line's bytes; the cwd and home prefix rule is the one
+ * exception, as it is at replay. Raw stdout and stderr are kept as they are, since the fake never
+ * substitutes there.
  */
 public final class Rebase {
   private static final String TIMESTAMP_MS = "\"timestamp_ms\"";
@@ -39,11 +42,24 @@ public final class Rebase {
       Optional<String> cwd, Optional<String> home, Optional<String> prompt, OptionalLong epochMs) {}
 
   private final Canon canon;
+  private final Known known;
 
   /** The stdout JSON lines seen so far, and which of them are user events (by their number). */
   private int lines;
 
   private final BitSet userLines = new BitSet();
+
+  /**
+   * What every JSON line and client message is looked at for as it is scanned: a string starting
+   * with a canonical value, or with the cwd or home known before the run ({@link #watched}); and
+   * the lines and messages (by their number among both) where one may start. The check that replay
+   * gives every string back then goes only through those, without a pass of its own over the
+   * others.
+   */
+  private final List<byte[]> watched;
+
+  private int messages;
+  private final BitSet mentions = new BitSet();
 
   // found by the scan
   private Optional<String> initSessionId = Optional.empty();
@@ -53,18 +69,30 @@ public final class Rebase {
   private OptionalLong derivedEpoch = OptionalLong.empty();
   private final CanonicalIds ids = new CanonicalIds();
 
-  /** A normalisation to {@code canon}: {@link #scan} every piece, then {@link #plan}. */
-  public Rebase(Canon canon) {
+  /**
+   * A normalisation to {@code canon} with what is {@code known} about the run: {@link #scan} every
+   * piece, then {@link #plan}.
+   */
+  public Rebase(Canon canon, Known known) {
     this.canon = canon;
+    this.known = known;
+    List<byte[]> needles = new ArrayList<>();
+    for (String value : List.of(canon.sessionId(), canon.cwd(), canon.home())) {
+      needles.add(StringRules.needle(value));
+    }
+    for (Optional<String> folder : List.of(folder(known.cwd()), folder(known.home()))) {
+      folder.ifPresent(f -> needles.add(StringRules.needle(f)));
+    }
+    this.watched = List.copyOf(needles);
   }
 
   /** {@code tape} rebased to {@code canon}. */
   public static Tape normalise(Tape tape, Known known, Canon canon) {
-    Rebase n = new Rebase(canon);
+    Rebase n = new Rebase(canon, known);
     Piece.Source source = Piece.Source.of(tape.frames());
     try {
       source.forEach(n::scan);
-      Plan plan = n.plan(tape.header(), known, source);
+      Plan plan = n.plan(tape.header(), source);
       List<Frame> frames = new ArrayList<>(tape.frames().size());
       UnaryOperator<Piece> rebase = plan.rewriting();
       source.forEach(p -> frames.add(rebase.apply(p).toFrame()));
@@ -133,6 +161,10 @@ public final class Rebase {
   /** Notes what the next piece tells about the run: ids, the init event, the prompt, the time. */
   void scan(Piece piece) {
     if (piece.kind() == Piece.Kind.IN || (piece.kind() == Piece.Kind.JSON && acp(piece))) {
+      if (StringRules.mayOccurIn(piece.bytes(), watched)) {
+        mentions.set(messages);
+      }
+      messages++;
       scanAcp(piece);
       return;
     }
@@ -141,6 +173,10 @@ public final class Rebase {
     }
     byte[] json = piece.bytes();
     int hints = hints(json);
+    if ((hints & WATCHED) != 0) {
+      mentions.set(messages);
+    }
+    messages++;
     // what is asked of every line is whether it is a user event; the rest, until found
     boolean needed =
         (hints & (USER | ESCAPE)) != 0
@@ -230,18 +266,26 @@ public final class Rebase {
   private static final int USER = 1;
   private static final int ID_KEY = 2;
   private static final int ESCAPE = 4;
+  private static final int WATCHED = 8;
 
   /**
    * What one look at a line's bytes tells, as bits: {@link #USER} when {@code "user"} is in it,
    * {@link #ID_KEY} when a key naming an id ({@code "request_id"}, {@code "model_call_id"}, {@code
-   * "call_id"}, {@code "toolCallId"}) is, {@link #ESCAPE} when a {@code \\u} escape is. One pass,
-   * looking closer only at a quote after a {@code d} or an {@code r}, or at a backslash.
+   * "call_id"}, {@code "toolCallId"}) is, {@link #ESCAPE} when a {@code \\u} escape is, {@link
+   * #WATCHED} when a string may start with a {@link #watched} value ({@link
+   * StringRules#mayOccurIn}). One pass, looking closer only at a quote or a backslash.
    */
-  private static int hints(byte[] json) {
+  private int hints(byte[] json) {
     int hints = 0;
+    if (json.length > 0 && json[0] == '"' && watchedAt(json, 0)) {
+      hints |= WATCHED;
+    }
     for (int i = 1; i < json.length; i++) {
       byte b = json[i];
       if (b == '"') {
+        if ((hints & WATCHED) == 0 && watchedAt(json, i)) {
+          hints |= WATCHED;
+        }
         byte before = json[i - 1];
         if (before == 'd'
             && (endsWith(json, i, "\"request_id")
@@ -257,6 +301,16 @@ public final class Rebase {
       }
     }
     return hints;
+  }
+
+  /** Whether a {@link #watched} value starts at {@code json[at]}, a quote. */
+  private boolean watchedAt(byte[] json, int at) {
+    for (byte[] needle : watched) {
+      if (Bytes.startsWith(json, at, json.length, needle)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code json[0, end)} ends with {@code ascii}. */
@@ -278,7 +332,7 @@ public final class Rebase {
    * {@code source} is gone through again (only the lines that may matter are parsed) to check that
    * replay gives every string back.
    */
-  Plan plan(Header h, Known known, Piece.Source source) throws IOException {
+  Plan plan(Header h, Piece.Source source) throws IOException {
     Vars recorded = h.vars();
     Optional<String> sessionId =
         recorded
@@ -385,8 +439,15 @@ public final class Rebase {
     // rebased; a string equal to the session id always comes back
     List<byte[]> needles = new ArrayList<>(rules.needles(false));
     needles.addAll(back.needles(true));
+    // each needle watched by the scan: only the lines it marked may hold one
+    boolean marked =
+        needles.stream().allMatch(n -> watched.stream().anyMatch(w -> Arrays.equals(w, n)));
+    if (marked && mentions.isEmpty()) {
+      return true;
+    }
     boolean[] ok = {true};
     int[] line = {0};
+    int[] message = {0};
     source.forEach(
         piece -> {
           if (piece.kind() != Piece.Kind.JSON && piece.kind() != Piece.Kind.IN) {
@@ -394,7 +455,8 @@ public final class Rebase {
           }
           byte[] json = piece.bytes();
           boolean user = piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++);
-          if (!ok[0] || !StringRules.mayOccurIn(json, needles)) {
+          boolean mentioned = !marked || mentions.get(message[0]++);
+          if (!ok[0] || !mentioned || !StringRules.mayOccurIn(json, needles)) {
             return;
           }
           walk(

@@ -38,7 +38,6 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private final List<String> command;
   private final List<Pattern> patterns;
   private final Optional<Rebase> normalisation;
-  private final Rebase.Known known;
 
   /**
    * @param spool where the frames wait, until {@link #write}
@@ -58,7 +57,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
     this.command = command;
     this.patterns = patterns;
     String home = env.get("HOME");
-    this.known =
+    Rebase.Known known =
         new Rebase.Known(
             // an ACP session names its own folder (session/new's cwd); the scan finds it
             RecordCommand.acp(command)
@@ -76,7 +75,8 @@ final class Recording implements Piece.Sink, AutoCloseable {
                         Normaliser.SESSION_ID,
                         Normaliser.CWD,
                         Normaliser.HOME,
-                        Normaliser.EPOCH_MS)));
+                        Normaliser.EPOCH_MS),
+                    known));
   }
 
   /** The next frame of the run. */
@@ -123,7 +123,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
   Summary write(Header header, Frame ending, Function<Header, Path> target) throws IOException {
     Optional<Rebase.Plan> plan =
         normalisation.isPresent()
-            ? Optional.of(normalisation.get().plan(header, known, this::forEach))
+            ? Optional.of(normalisation.get().plan(header, this::forEach))
             : Optional.empty();
     Header normalised = plan.map(Rebase.Plan::header).orElse(header);
     List<Secrets.Secret> secrets =

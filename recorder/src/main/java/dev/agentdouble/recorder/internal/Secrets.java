@@ -40,6 +40,9 @@ public final class Secrets {
   /** The same needles as UTF-8 bytes read as ISO-8859-1, for raw bytes (one char per byte). */
   private final Finder bytes;
 
+  /** The same needles' bytes by their first byte, longest first: {@link #mayBeIn}'s table. */
+  private final byte[][][] byFirstByte = new byte[256][][];
+
   /** Secrets in order of precedence: when two have the same value, the first one names it. */
   public Secrets(List<Secret> secrets) {
     Map<String, Secret> byValue = new LinkedHashMap<>();
@@ -70,6 +73,12 @@ public final class Secrets {
                             Bytes.latin1(n.text()), Bytes.latin1(n.replacement()), n.source()))
                 .sorted(longestFirst)
                 .toList());
+    Map<Integer, List<byte[]>> byFirst = new LinkedHashMap<>();
+    for (Needle n : this.bytes.needles) {
+      byte[] needle = n.text().getBytes(StandardCharsets.ISO_8859_1);
+      byFirst.computeIfAbsent(needle[0] & 0xff, k -> new ArrayList<>()).add(needle);
+    }
+    byFirst.forEach((first, found) -> byFirstByte[first] = found.toArray(new byte[0][]));
   }
 
   public List<Secret> secrets() {
@@ -92,14 +101,33 @@ public final class Secrets {
     return replaced == text ? data : replaced.getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** Whether any form of any secret occurs in {@code data}. */
-  public boolean occursIn(byte[] data) {
-    return occursInLatin1(Bytes.latin1(data));
+  /**
+   * Whether the bytes of a JSON value may hold a secret: a form of one occurs in them, or a {@code
+   * \\u} or {@code \\/} escape that may hide one does. The same answer as looking for each of those
+   * with {@link String#indexOf}, in one pass over the bytes.
+   */
+  public boolean mayBeIn(byte[] json) {
+    byte[][][] table = byFirstByte;
+    for (int i = 0, n = json.length; i < n; i++) {
+      byte b = json[i];
+      if (b == '\\' && i + 1 < n && (json[i + 1] == 'u' || json[i + 1] == '/')) {
+        return true;
+      }
+      byte[][] candidates = table[b & 0xff];
+      if (candidates != null) {
+        for (byte[] needle : candidates) {
+          if (Bytes.startsWith(json, i, n, needle)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
-  /** {@link #occursIn(byte[])} of bytes already read as one char per byte ({@link Bytes}). */
-  public boolean occursInLatin1(String latin) {
-    return bytes.occursIn(latin);
+  /** Whether any form of any secret occurs in {@code data}. */
+  public boolean occursIn(byte[] data) {
+    return bytes.occursIn(Bytes.latin1(data));
   }
 
   /**

@@ -51,6 +51,15 @@ final class StringRules {
     return this;
   }
 
+  /**
+   * How a JSON string starting with {@code value} starts: {@code "} and the value's escaped bytes,
+   * the needle a rule from {@code value} looks for ({@link #needles}).
+   */
+  static byte[] needle(String value) {
+    String quoted = JsonText.quote(value);
+    return quoted.substring(0, quoted.length() - 1).getBytes(StandardCharsets.UTF_8);
+  }
+
   public boolean isEmpty() {
     return rules.isEmpty();
   }

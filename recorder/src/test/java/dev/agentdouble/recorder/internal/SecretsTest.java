@@ -2,6 +2,12 @@ package dev.agentdouble.recorder.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.recorder.ConformanceTest;
+import dev.agentdouble.recorder.NormaliserConformanceTest;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Tape;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,5 +93,61 @@ class SecretsTest {
 
     assertThat(counts).containsEntry("pattern-1", 5000);
     assertThat(clean).startsWith("{\"timestamp_ms\":R} {\"timestamp_ms\":R} ");
+  }
+
+  /**
+   * The one pass that tells whether a JSON line may hold a secret answers as looking for each form
+   * of each secret, and for {@code \\u} and {@code \\/}, with {@link String#indexOf} would: on
+   * every stdout line of every real capture and built-in tape, with secrets that hit some of them.
+   */
+  @Test
+  void onePassOverALineFindsWhatLookingForEachFormFinds() throws Exception {
+    List<String> values =
+        List.of(
+            "assistant", "tool_call", "\u00e9b\u00e8ne-cl\u00e9", "a/b\"c\\d", "session_id\":\"");
+    List<Secrets.Secret> list = new ArrayList<>();
+    for (String v : values) {
+      list.add(new Secrets.Secret(v, "REDACTED:x", "x"));
+    }
+    List<Tape> tapes = new ArrayList<>();
+    for (ConformanceTest.Case c : ConformanceTest.cases()) {
+      tapes.add(NormaliserConformanceTest.imported(c));
+    }
+    for (Catalog.Entry entry : Catalog.entries()) {
+      tapes.add(Catalog.tape(entry.name()));
+    }
+    int lines = 0;
+    int hits = 0;
+    for (List<Secrets.Secret> secrets : List.of(list, list.subList(0, 1), list.subList(2, 4))) {
+      Secrets s = new Secrets(secrets);
+      for (Tape tape : tapes) {
+        for (Frame f : tape.frames()) {
+          if (f instanceof Frame.Out o) {
+            byte[] json = o.json().getBytes(StandardCharsets.UTF_8);
+            boolean expected = lookedForOneByOne(json, secrets);
+            assertThat(s.mayBeIn(json)).as(o.json()).isEqualTo(expected);
+            lines++;
+            hits += expected ? 1 : 0;
+          }
+        }
+      }
+    }
+    assertThat(hits).isPositive().isLessThan(lines);
+  }
+
+  private static boolean lookedForOneByOne(byte[] json, List<Secrets.Secret> secrets) {
+    String latin = new String(json, StandardCharsets.ISO_8859_1);
+    if (latin.contains("\\u") || latin.contains("\\/")) {
+      return true;
+    }
+    for (Secrets.Secret secret : secrets) {
+      for (String form : Secrets.forms(secret.value())) {
+        byte[] bytes = form.getBytes(StandardCharsets.UTF_8);
+        if (latin.contains(new String(bytes, StandardCharsets.ISO_8859_1))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }
