@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A tape that can be read more than once: matched, validated, then played. A tape file is opened
@@ -102,6 +103,12 @@ public record TapeSource(String name, Opener opener) implements Closeable {
   /** The tape's file, when it is one. */
   public Optional<Path> file() {
     return opener.file();
+  }
+
+  /** The size of a tape file, which this opens; empty for any other tape. */
+  public OptionalLong fileSize() throws IOException {
+    Optional<FileChannel> channel = opener.channel();
+    return channel.isPresent() ? OptionalLong.of(channel.get().size()) : OptionalLong.empty();
   }
 
   /** The open file every read goes through, opened on first use, when the tape is a file. */

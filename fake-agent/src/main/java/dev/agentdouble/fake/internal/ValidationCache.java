@@ -67,20 +67,6 @@ final class ValidationCache {
     this.folder = folder;
   }
 
-  /**
-   * Validates {@code source}, or takes what an earlier run found of the same file; with no folder,
-   * or for a tape not a file or under {@link #MIN_TAPE}, just validates.
-   */
-  static Player.Checked validate(TapeSource source, Optional<Path> folder) throws IOException {
-    if (folder.isEmpty() || source.file().isEmpty()) {
-      return Player.validate(source);
-    }
-    if (source.channel().get().size() < MIN_TAPE) {
-      return Player.validate(source);
-    }
-    return new ValidationCache(folder.get()).checked(source);
-  }
-
   /** How many tapes this cache validated in full, for tests. */
   int validations() {
     return validations;

@@ -172,10 +172,10 @@ class ValidationCacheTest {
     Path big = settled(bigTape('a', 0));
 
     try (TapeSource source = TapeSource.of(small)) {
-      ValidationCache.validate(source, Optional.of(folder));
+      Player.validate(source, Optional.of(folder));
     }
     try (TapeSource source = TapeSource.of(big)) {
-      ValidationCache.validate(source, Optional.empty());
+      Player.validate(source, Optional.empty());
     }
 
     assertThat(folder).doesNotExist();
