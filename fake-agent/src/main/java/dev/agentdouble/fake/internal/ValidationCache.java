@@ -14,6 +14,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -180,13 +181,18 @@ final class ValidationCache {
       Files.createDirectories(
           folder,
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      tmp = Files.createTempFile(folder, ".entry", ".tmp");
+      // a name of its own, not Files.createTempFile, whose SecureRandom costs a replay ~20 classes
+      tmp = folder.resolve(".entry-" + ProcessClock.pid() + "-" + System.nanoTime() + ".tmp");
+      Files.write(
+          tmp,
+          Kept.write(identity.key, checked),
+          StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
       Object me = Files.getAttribute(tmp, "unix:uid");
       if (!me.equals(Files.getAttribute(folder, "unix:uid"))) {
         return; // someone else's folder: keep nothing there
       }
       Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
-      Files.write(tmp, Kept.write(identity.key, checked));
       try {
         Files.move(tmp, entry(identity.key), StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
