@@ -238,7 +238,7 @@ public final class Impersonation {
     Optional<Timing> timingOfTheAnswer = ((TapeSelection.Selected) selected).timing();
     replayed = source;
     journal.tape = source.name();
-    Player.Checked checked = Player.validate(source);
+    Player.Checked checked = Player.validate(source, settings.replayCache());
     Header header = checked.header();
     Player.Transform transform = null;
     if (header.format() != format) {

@@ -8,12 +8,18 @@ import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TapeScanner;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Plays a tape: validates all of it first (a bad tape writes nothing on stdout), then writes each
@@ -40,6 +46,12 @@ public final class Player {
   private final ByteBuf line = new ByteBuf();
   private boolean stdoutClosed;
 
+  /** For the kernel's copies: the tape file, stdout, and the bytes around a value. */
+  private FileChannel tape;
+
+  private FileChannel out;
+  private final byte[] around = new byte[48];
+
   public Player(
       TapeSource source,
       Timing timing,
@@ -61,11 +73,39 @@ public final class Player {
     this.stderr = stderr;
   }
 
+  /** The least size of an {@code out} value the kernel copies from the tape file to stdout. */
+  static final int KERNEL_COPY = 64 * 1024;
+
   /**
-   * A tape that passed validation: its header, how it ends, and the (rare) lines whose {@code out}
-   * value has whitespace to remove, in ascending order.
+   * A tape that passed validation: its header, how it ends, the (rare) lines whose {@code out}
+   * value has whitespace to remove, in ascending order, and where its big compact values are.
    */
-  public record Checked(Header header, Frame.Ending ending, int[] notCompactLines) {}
+  public record Checked(
+      Header header, Frame.Ending ending, int[] notCompactLines, List<BigValue> bigValues) {
+    public Checked {
+      bigValues = List.copyOf(bigValues);
+    }
+  }
+
+  /**
+   * A compact {@code out} value of at least {@link #KERNEL_COPY} bytes on a line in the writer's
+   * form, {@code {"t":N,"out":VALUE}}: the line's number, and where the line and the value start
+   * and the value ends (the frame's closing brace) in the tape.
+   */
+  public record BigValue(int line, long lineStart, long valueStart, long valueEnd) {}
+
+  /**
+   * Validates {@code source}, or takes what an earlier run found of the same file: a tape file of
+   * {@link ValidationCache#MIN_TAPE} bytes or more with a folder for the cache. Any other tape is
+   * just validated, without loading the cache's classes: the start-up path of small tapes stays as
+   * it was.
+   */
+  static Checked validate(TapeSource source, Optional<Path> folder) throws IOException {
+    if (folder.isPresent() && source.fileSize().orElse(0) >= ValidationCache.MIN_TAPE) {
+      return new ValidationCache(folder.get()).checked(source);
+    }
+    return validate(source);
+  }
 
   /** Reads the whole tape once, checking every line; returns what replay needs to know. */
   public static Checked validate(TapeSource source) throws IOException {
@@ -74,6 +114,8 @@ public final class Player {
       Frame.Ending ending = null;
       int[] notCompact = new int[0];
       int count = 0;
+      List<BigValue> big = new ArrayList<>();
+      FrameLine shape = new FrameLine();
       while (scanner.next()) {
         FrameLine f = scanner.frame();
         if (f.kind == FrameLine.Kind.OUT && !f.compact) {
@@ -81,11 +123,23 @@ public final class Player {
             notCompact = Arrays.copyOf(notCompact, Math.max(8, count * 2));
           }
           notCompact[count++] = scanner.line();
+        } else if (f.kind == FrameLine.Kind.OUT && f.valueEnd - f.valueStart >= KERNEL_COPY) {
+          byte[] buf = scanner.buffer();
+          if (sliceOut(buf, scanner.offset(), scanner.length(), shape)
+              && shape.valueStart == f.valueStart
+              && shape.valueEnd == f.valueEnd) {
+            big.add(
+                new BigValue(
+                    scanner.line(),
+                    scanner.position(scanner.offset()),
+                    scanner.position(f.valueStart),
+                    scanner.position(f.valueEnd)));
+          }
         } else if (f.kind.terminal()) {
           ending = ending(f);
         }
       }
-      return new Checked(scanner.header(), ending, Arrays.copyOf(notCompact, count));
+      return new Checked(scanner.header(), ending, Arrays.copyOf(notCompact, count), big);
     }
   }
 
@@ -100,16 +154,35 @@ public final class Player {
   /**
    * Plays a tape that {@link #validate} accepted. Lines in the writer's form, {@code
    * {"t":N,"out":VALUE}}, are sliced without parsing again (validation parsed them already); any
-   * other line is parsed again.
+   * other line is parsed again. A big value written as it stands in the tape is copied by the
+   * kernel from the tape file to stdout, when both are files (a pipe is one), without coming into
+   * memory.
    */
   public Frame.Ending play(Checked checked) throws IOException, Gates.NotReleased {
     int[] notCompact = checked.notCompactLines();
     int nextNotCompact = 0;
+    List<BigValue> big = kernelCopies() ? checked.bigValues() : List.of();
+    int nextBig = 0;
     FrameLine f = new FrameLine();
     try (InputStream in = source.open()) {
       LineReader lines = new LineReader(in);
       nextLine(lines); // the header, validated
-      while (nextLine(lines)) {
+      while (true) {
+        if (nextBig < big.size() && big.get(nextBig).line() == lines.lineNumber() + 1) {
+          BigValue value = big.get(nextBig++);
+          if (lines.unread() != value.lineStart()) {
+            throw changed(value.line(), "line " + value.line() + " is not where it was");
+          }
+          f.kind = FrameLine.Kind.OUT;
+          f.t = writtenT(value);
+          waitFor(f);
+          copyOut(value);
+          lines.skipLine(value.valueEnd() + 2); // after the frame's "}\n"
+          continue;
+        }
+        if (!nextLine(lines)) {
+          break;
+        }
         byte[] buf = lines.buffer();
         int line = lines.lineNumber();
         try {
@@ -126,11 +199,7 @@ public final class Player {
             }
             f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
           }
-          if (!(timing instanceof Timing.Fast)) {
-            lastDue = timing.due(f.t, lastT, lastDue);
-            lastT = f.t;
-            FrameClock.waitUntil(originNanos, lastDue);
-          }
+          waitFor(f);
           if (transform != null) {
             Frame frame = substituted(f, buf);
             for (Frame out : transform.next(frame)) {
@@ -149,6 +218,118 @@ public final class Player {
       }
     }
     throw changed(-1, "it ends without a terminal frame");
+  }
+
+  private void waitFor(FrameLine f) {
+    if (!(timing instanceof Timing.Fast)) {
+      lastDue = timing.due(f.t, lastT, lastDue);
+      lastT = f.t;
+      FrameClock.waitUntil(originNanos, lastDue);
+    }
+  }
+
+  /**
+   * Whether big values go from the tape file to stdout by the kernel: both are files, and the
+   * values are written as they stand (no substitution, no other output format).
+   */
+  private boolean kernelCopies() throws IOException {
+    if (transform != null || substitution.active() || !(stdout instanceof FileOutputStream)) {
+      return false;
+    }
+    tape = source.channel().orElse(null);
+    out = ((FileOutputStream) stdout).getChannel();
+    return tape != null;
+  }
+
+  /**
+   * The {@code t} of a big value's frame, read again from the tape with the bytes around the value:
+   * a tape written into since it was checked is refused as it would be when read line by line.
+   */
+  private long writtenT(BigValue value) throws IOException {
+    int prefix = (int) (value.valueStart() - value.lineStart());
+    if (prefix > around.length - 2) {
+      throw changed(value.line(), "line " + value.line() + " is not as it was checked");
+    }
+    readFully(ByteBuffer.wrap(around, 0, prefix), value.lineStart());
+    readFully(ByteBuffer.wrap(around, prefix, 2), value.valueEnd());
+    long t = prefixT(around, prefix);
+    if (t < 0 || around[prefix] != '}' || around[prefix + 1] != '\n') {
+      throw changed(value.line(), "line " + value.line() + " is not as it was checked");
+    }
+    return t;
+  }
+
+  /** The {@code N} of {@code {"t":N,"out":} in {@code buf[0, len)}, exactly; -1 otherwise. */
+  static long prefixT(byte[] buf, int len) {
+    int digits = len - T_PREFIX.length - OUT_KEY.length;
+    if (digits < 1 || digits > 18) {
+      return -1;
+    }
+    for (int k = 0; k < T_PREFIX.length; k++) {
+      if (buf[k] != T_PREFIX[k]) {
+        return -1;
+      }
+    }
+    long t = 0;
+    for (int i = T_PREFIX.length; i < T_PREFIX.length + digits; i++) {
+      if (buf[i] < '0' || buf[i] > '9') {
+        return -1;
+      }
+      t = t * 10 + (buf[i] - '0');
+    }
+    for (int k = 0; k < OUT_KEY.length; k++) {
+      if (buf[T_PREFIX.length + digits + k] != OUT_KEY[k]) {
+        return -1;
+      }
+    }
+    return t;
+  }
+
+  private void readFully(ByteBuffer bytes, long position) throws IOException {
+    long at = position;
+    while (bytes.hasRemaining()) {
+      int n = tape.read(bytes, at);
+      if (n < 0) {
+        throw changed(-1, "it is shorter than it was when it was checked");
+      }
+      at += n;
+    }
+  }
+
+  /**
+   * Writes a big value and its newline: the value by the kernel (sendfile), the newline after it.
+   * Where the kernel moves no bytes, the rest of the value is read and written with its newline.
+   */
+  private void copyOut(BigValue value) throws IOException {
+    if (stdoutClosed) {
+      return;
+    }
+    long at = value.valueStart();
+    long end = value.valueEnd();
+    try {
+      while (at < end) {
+        long n = tape.transferTo(at, end - at, out);
+        if (n <= 0) {
+          break;
+        }
+        at += n;
+      }
+    } catch (IOException e) {
+      // the reader went away (EPIPE): the run goes on to its ending, as the tape says
+      stdoutClosed = true;
+      return;
+    }
+    line.clear();
+    while (at < end) {
+      int n = (int) Math.min(end - at, 1 << 16);
+      line.ensure(n);
+      ByteBuffer rest = ByteBuffer.wrap(line.data, line.size, n);
+      readFully(rest, at);
+      line.size += n;
+      at += n;
+    }
+    line.append((byte) '\n');
+    writeOut(line.data, 0, line.size);
   }
 
   private boolean nextLine(LineReader lines) throws IOException {

@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A tape that can be read more than once: matched, validated, then played. A tape file is opened
@@ -24,6 +26,16 @@ public record TapeSource(String name, Opener opener) implements Closeable {
 
     /** Lets go of what the reads share (an open file); nothing by default. */
     default void close() throws IOException {}
+
+    /** The tape's file, when it is one. */
+    default Optional<Path> file() {
+      return Optional.empty();
+    }
+
+    /** The open file every read goes through, when the tape is a file. */
+    default Optional<FileChannel> channel() throws IOException {
+      return Optional.empty();
+    }
   }
 
   /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
@@ -35,10 +47,20 @@ public record TapeSource(String name, Opener opener) implements Closeable {
 
           @Override
           public InputStream open() throws IOException {
+            return new FromStart(channel().get());
+          }
+
+          @Override
+          public Optional<Path> file() {
+            return Optional.of(file);
+          }
+
+          @Override
+          public Optional<FileChannel> channel() throws IOException {
             if (channel == null) {
               channel = FileChannel.open(file, StandardOpenOption.READ);
             }
-            return new FromStart(channel);
+            return Optional.of(channel);
           }
 
           @Override
@@ -78,6 +100,22 @@ public record TapeSource(String name, Opener opener) implements Closeable {
     return opener.open();
   }
 
+  /** The tape's file, when it is one. */
+  public Optional<Path> file() {
+    return opener.file();
+  }
+
+  /** The size of a tape file, which this opens; empty for any other tape. */
+  public OptionalLong fileSize() throws IOException {
+    Optional<FileChannel> channel = opener.channel();
+    return channel.isPresent() ? OptionalLong.of(channel.get().size()) : OptionalLong.empty();
+  }
+
+  /** The open file every read goes through, opened on first use, when the tape is a file. */
+  public Optional<FileChannel> channel() throws IOException {
+    return opener.channel();
+  }
+
   @Override
   public void close() throws IOException {
     opener.close();
@@ -102,6 +140,14 @@ public record TapeSource(String name, Opener opener) implements Closeable {
         position += n;
       }
       return n;
+    }
+
+    /** Moves on without reading: a skipped line never comes into memory. */
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = Math.max(0, Math.min(n, channel.size() - position));
+      position += skipped;
+      return skipped;
     }
 
     @Override

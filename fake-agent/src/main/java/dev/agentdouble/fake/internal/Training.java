@@ -4,6 +4,8 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.tape.Frame;
 import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,6 +78,61 @@ public final class Training {
       out.flush();
     } catch (IOException | RuntimeException e) {
       // training only: the archive is made from whatever ran
+    }
+  }
+
+  /**
+   * A big tape's path, replayed twice onto a file: validated and kept in the replay cache, then
+   * taken from it, with its big value copied by the kernel.
+   */
+  private static void bigTape(Path dir) throws IOException {
+    Path tape = dir.resolve("big.tape.ndjson");
+    Path cache = dir.resolve("cache");
+    Path stdout = dir.resolve("stdout");
+    String value = "{\"type\":\"assistant\",\"text\":\"" + "x".repeat(300 * 1024) + "\"}";
+    try {
+      Files.writeString(
+          tape,
+          "{\"tape\":1}\n{\"t\":0,\"out\":" + value + "}\n{\"t\":0,\"exit\":0}\n",
+          StandardCharsets.UTF_8);
+      // an entry is kept for a tape that stood unchanged a while
+      try {
+        Thread.sleep(ValidationCache.SETTLED_MS + 20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      for (int run = 0; run < 2; run++) {
+        try (OutputStream out = new FileOutputStream(stdout.toFile())) {
+          new Impersonation(
+                  "cursor-agent",
+                  List.of("-p", "--trust", "p"),
+                  Map.of(
+                      FakeEnvironment.TAPE,
+                      tape.toString(),
+                      FakeEnvironment.TIMING,
+                      "fast",
+                      FakeEnvironment.CACHE_DIR,
+                      cache.toString()),
+                  "/w",
+                  "/h",
+                  false,
+                  false,
+                  new ByteArrayInputStream(new byte[0]),
+                  out,
+                  OutputStream.nullOutputStream(),
+                  System.nanoTime(),
+                  1)
+              .run();
+        }
+      }
+    } finally {
+      File[] kept = cache.toFile().listFiles();
+      for (File f : kept == null ? new File[0] : kept) {
+        Files.deleteIfExists(f.toPath());
+      }
+      Files.deleteIfExists(cache);
+      Files.deleteIfExists(stdout);
+      Files.deleteIfExists(tape);
     }
   }
 
@@ -186,6 +243,7 @@ public final class Training {
           throw new IllegalStateException(e);
         }
       }
+      bigTape(dir);
       if (mainClass.isEmpty()) {
         throw new AssertionError();
       }
