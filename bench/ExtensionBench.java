@@ -45,11 +45,11 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * but with {@code AGENTDOUBLE_TAPE} instead of {@code AGENTDOUBLE_URL}. It splits the invocation's
  * overhead into what the control-plane round trip costs and what the shim costs.
  *
- * <p>{@code wiremock} is the anchor beside it: WireMock's own JUnit extension, the generated
- * CLASS's N tests each registering a stub and making one request through {@code WireMockExtension}
- * (a port of its own, reset before each test), against PLAIN's N tests doing the same against a
- * WireMock server started once, without an extension ({@link #wiremockBody}); after a warm-up
- * round of each, the two classes run in turn, A B B A.
+ * <p>{@code wiremock} is the anchor beside it: what a test costs with WireMock's own JUnit extension,
+ * the generated CLASS's N tests under {@code WireMockExtension} (a port of its own, its server
+ * reset before each test), each registering a stub and making one request of it ({@link
+ * #wiremockBody}), against PLAIN's N empty tests without any extension; after a warm-up round of
+ * each, the two classes run in turn, A B B A.
  *
  * <p>{@code startup} times, in a fresh JVM, what the first test pays once: starting WireMock and
  * making the fake's class-data sharing archive.
@@ -275,32 +275,9 @@ public final class ExtensionBench {
     }
   }
 
-  /** The server of the anchor's plain tests: started once, before the first of them. */
-  static com.github.tomakehurst.wiremock.WireMockServer plain;
-
-  static com.github.tomakehurst.wiremock.client.WireMock plainClient;
-
-  /** The plain tests' server, started on first use, with one client, as the extension has. */
-  public static synchronized com.github.tomakehurst.wiremock.WireMockServer plain() {
-    if (plain == null) {
-      plain = new com.github.tomakehurst.wiremock.WireMockServer(
-          com.github.tomakehurst.wiremock.core.WireMockConfiguration.options().dynamicPort());
-      plain.start();
-      // in process, as WireMockExtension's own client is (its runtime info wraps the server)
-      plainClient = new com.github.tomakehurst.wiremock.client.WireMock(plain);
-    }
-    return plain;
-  }
-
-  /** The client of the plain tests' server. */
-  public static synchronized com.github.tomakehurst.wiremock.client.WireMock plainClient() {
-    plain();
-    return plainClient;
-  }
-
   /**
-   * The body of every test of the WireMock anchor, with its extension and without: a stub, one GET
-   * of it with HttpURLConnection (as code under test would), the answer checked, the stub removed.
+   * The body of every test of the WireMock anchor under its extension: a stub, one GET of it with
+   * HttpURLConnection (as code under test would), the answer checked, the stub removed.
    */
   public static void wiremockBody(com.github.tomakehurst.wiremock.client.WireMock client, int port) {
     var stub = client.register(com.github.tomakehurst.wiremock.client.WireMock.get("/agent")
@@ -349,7 +326,7 @@ public final class ExtensionBench {
                 .map(Throwable::toString).orElse(result.getStatus().toString()));
           }
           if (id.isTest()) {
-            // a class's first test pays its start (WireMock's, the plain server's) once
+            // a class's first test pays what starts once (WireMock's server, the JIT's first work)
             if (!skipped) {
               skipped = true;
               kept.add(-ns);
@@ -364,9 +341,6 @@ public final class ExtensionBench {
           .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
           .build();
       junit.execute(junit.discover(request), listener);
-    }
-    if (plain != null) {
-      plain.stop();
     }
     Files.writeString(results, "{\"testNs\":" + testNs + ",\"baselineNs\":" + baselineNs
         + ",\"failures\":" + failures.size() + "}\n", StandardCharsets.UTF_8);
