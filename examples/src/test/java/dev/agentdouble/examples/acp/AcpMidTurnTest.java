@@ -33,9 +33,9 @@ class AcpMidTurnTest {
                 .permissions(PermissionPolicy.allowOnce())
                 .connect();
         Turn turn = client.newSession(SHOP).start("Start the dev server and check the home page")) {
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> turn.toolCalls().stream().anyMatch(c -> c.permission().isPresent()));
+      // the agent has the answer (the client notes its choice before it is sent: cancelling on
+      // that could reach the agent first)
+      await().atMost(Duration.ofSeconds(30)).until(() -> !agent.permissionAnswers().isEmpty());
 
       turn.cancel();
       TurnResult done = turn.await();
