@@ -483,8 +483,8 @@ final class RecordCommand {
   /**
    * {@code <time>-<prompt slug>-<short hash>.tape.ndjson}: sortable, readable, unique. Made from
    * the tape's header as written, redacted: the prompt is its argv's last word that is neither an
-   * option nor the value of a secret option ({@code run} when there is none), and the hash is of
-   * that argv, the time and the recorder's pid.
+   * option nor the value of a secret option ({@code run} when there is none), and the hash (six hex
+   * digits, zero-padded) is of that argv, the time and the recorder's pid.
    */
   static String nameFor(Header clean, Instant recordedAt) {
     List<String> argv = clean.argv();
@@ -506,7 +506,9 @@ final class RecordCommand {
       slug = slug.substring(0, 40).replaceAll("-+$", "");
     }
     String hash =
-        Integer.toHexString(
+        String.format(
+            Locale.ROOT,
+            "%06x",
             (String.join("\u0000", argv) + System.nanoTime() + ProcessHandle.current().pid())
                     .hashCode()
                 & 0xffffff);
