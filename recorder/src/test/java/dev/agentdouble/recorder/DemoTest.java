@@ -23,12 +23,16 @@ class DemoTest {
                 + ")");
     int streamJson =
         out.indexOf(
-            "$ cursor-agent -p --output-format stream-json " + "'What does cart.ts export?'");
-    int json = out.indexOf("$ cursor-agent -p --output-format json 'What does cart.ts export?'");
-    int text = out.indexOf("$ cursor-agent -p --output-format text 'What does cart.ts export?'");
+            "$ cursor-agent -p --trust --output-format stream-json "
+                + "'What does cart.ts export?'");
+    int json =
+        out.indexOf("$ cursor-agent -p --trust --output-format json 'What does cart.ts export?'");
+    int text =
+        out.indexOf("$ cursor-agent -p --trust --output-format text 'What does cart.ts export?'");
     int failure =
         out.indexOf(
-            "$ cursor-agent -p --output-format stream-json " + "'Refactor the checkout flow'");
+            "$ cursor-agent -p --trust --output-format stream-json "
+                + "'Refactor the checkout flow'");
     assertThat(streamJson).isNotNegative();
     assertThat(json).isGreaterThan(streamJson);
     assertThat(text).isGreaterThan(json);

@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -77,20 +76,16 @@ final class Demo {
   private int show(Path tape, String format, String prompt, Timing timing, int expected)
       throws IOException, InterruptedException {
     out.println();
-    out.println("$ cursor-agent -p --output-format " + format + " '" + prompt + "'");
+    // the command shown is the command run: pasted with the tape in AGENTDOUBLE_TAPE, it does the
+    // same (--trust, as the real CLI needs in a workspace it has not been told to trust)
+    List<String> args = List.of("-p", "--trust", "--output-format", format, prompt);
+    out.println("$ cursor-agent -p --trust --output-format " + format + " '" + prompt + "'");
     out.flush();
-    List<String> args = new ArrayList<>(List.of("-p", "--output-format", format, prompt));
-    // the demo's runs were recorded in a trusted workspace
     int status =
         fake.run(
             args,
             Map.of(
-                FakeEnvironment.TAPE,
-                tape.toString(),
-                FakeEnvironment.TIMING,
-                timing.toString(),
-                FakeEnvironment.TRUST,
-                FakeEnvironment.TRUSTED),
+                FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, timing.toString()),
             60);
     out.println("[exit " + status + "]");
     if (status != expected) {
