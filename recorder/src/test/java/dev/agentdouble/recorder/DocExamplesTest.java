@@ -144,8 +144,11 @@ class DocExamplesTest {
   @ParameterizedTest
   @MethodSource("pagesWithExamples")
   void theConsoleExamplesPrintWhatThePageShows(String doc) throws Exception {
-    Files.createSymbolicLink(dir.resolve("fake-agent"), Cli.root().resolve("fake-agent"));
-    Files.createSymbolicLink(dir.resolve("agentdouble"), Cli.root().resolve("agentdouble"));
+    List<Path> links =
+        List.of(
+            Files.createSymbolicLink(dir.resolve("fake-agent"), Cli.root().resolve("fake-agent")),
+            Files.createSymbolicLink(
+                dir.resolve("agentdouble"), Cli.root().resolve("agentdouble")));
     Map<String, String> notRun = NOT_RUN.getOrDefault(doc, Map.of());
     Set<String> found = new TreeSet<>();
     List<Example> examples = new ArrayList<>();
@@ -195,6 +198,10 @@ class DocExamplesTest {
       }
       sh.waitFor();
       printed = sh.out();
+    } finally {
+      for (Path link : links) {
+        Files.delete(link); // JUnit warns about links out of the folder it deletes
+      }
     }
 
     Map<Integer, List<String>> outputs = new HashMap<>();

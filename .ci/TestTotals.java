@@ -1,0 +1,76 @@
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The build's last line: the tests of every module added up, from the Surefire and Failsafe
+ * reports this build wrote ({@code java .ci/TestTotals.java ROOT MODULE...}). Reports older than
+ * {@code ROOT/target/build-started} (written when the build starts) are left out, so a report left
+ * by an earlier build is not counted. Exits 0: the modules' own test runs decide the build.
+ */
+public final class TestTotals {
+  private static final Pattern SUITE = Pattern.compile("<testsuite\\b[^>]*>");
+  private static final Pattern ATTRIBUTE = Pattern.compile("\\s(tests|failures|errors|skipped)=\"(\\d+)\"");
+
+  public static void main(String[] args) throws IOException {
+    Path root = Path.of(args[0]);
+    Path stamp = root.resolve("target/build-started");
+    FileTime since = Files.exists(stamp) ? Files.getLastModifiedTime(stamp) : FileTime.fromMillis(0);
+    long passed = 0;
+    long failed = 0;
+    long skipped = 0;
+    List<String> modules = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      long[] counts = new long[4]; // tests, failures, errors, skipped
+      for (String reports : List.of("surefire-reports", "failsafe-reports")) {
+        Path dir = root.resolve(args[i]).resolve("target").resolve(reports);
+        if (!Files.isDirectory(dir)) {
+          continue;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+          for (Path report : files.sorted().toList()) {
+            String name = report.getFileName().toString();
+            if (name.startsWith("TEST-")
+                && name.endsWith(".xml")
+                && Files.getLastModifiedTime(report).compareTo(since) >= 0) {
+              add(counts, Files.readString(report, StandardCharsets.UTF_8));
+            }
+          }
+        }
+      }
+      long bad = counts[1] + counts[2];
+      passed += counts[0] - bad - counts[3];
+      failed += bad;
+      skipped += counts[3];
+      if (counts[0] > 0) {
+        modules.add(args[i] + " " + counts[0]);
+      }
+    }
+    System.out.println("AgentDouble tests, all modules (" + String.join(", ", modules) + "):");
+    System.out.println("Tests: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
+  }
+
+  private static void add(long[] counts, String report) {
+    Matcher suite = SUITE.matcher(report);
+    if (!suite.find()) {
+      return;
+    }
+    Matcher attribute = ATTRIBUTE.matcher(suite.group());
+    while (attribute.find()) {
+      long n = Long.parseLong(attribute.group(2));
+      switch (attribute.group(1)) {
+        case "tests" -> counts[0] += n;
+        case "failures" -> counts[1] += n;
+        case "errors" -> counts[2] += n;
+        default -> counts[3] += n;
+      }
+    }
+  }
+}
