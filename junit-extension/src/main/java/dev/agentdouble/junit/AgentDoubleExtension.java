@@ -5,6 +5,7 @@ import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.Deadline;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.Recordings;
+import dev.agentdouble.junit.internal.TapeFiles;
 import dev.agentdouble.junit.internal.Watchdog;
 import dev.agentdouble.junit.internal.WorkFolder;
 import dev.agentdouble.tape.Tape;
@@ -554,7 +555,7 @@ public final class AgentDoubleExtension
           .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(Tape[]::new))
           .repeatLast();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read tape " + file, e);
+      throw TapeFiles.cannotRead(file, e);
     }
   }
 

@@ -19,6 +19,7 @@ import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Runs;
 import dev.agentdouble.junit.internal.Shim;
 import dev.agentdouble.junit.internal.Stubs;
+import dev.agentdouble.junit.internal.TapeFiles;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
@@ -240,11 +241,7 @@ public final class FakeAgent {
 
   /** Enqueues the tape in {@code file}. */
   public FakeAgent enqueue(Path file) {
-    try {
-      return enqueue(TapeReader.read(file), file.getFileName().toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read tape " + file, e);
-    }
+    return enqueue(TapeFiles.read(file), file.getFileName().toString());
   }
 
   /** Enqueues a tape from the test classpath, e.g. {@code "tapes/hello.tape.ndjson"}. */

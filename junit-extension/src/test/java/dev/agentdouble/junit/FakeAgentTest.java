@@ -13,6 +13,7 @@ import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -61,6 +62,20 @@ class FakeAgentTest {
         .containsExactly(
             "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5", "two");
     assertThat(agent.invocations()).hasSize(2);
+  }
+
+  @Test
+  void aMissingTapeFileIsNamedAsGivenAsResolvedAndWithTheWorkingFolder(FakeAgent agent) {
+    Path cwd = Path.of("").toAbsolutePath();
+
+    assertThatThrownBy(() -> agent.enqueue(Path.of("tapes/missing.tape.ndjson")))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage(
+            "cannot read tape tapes/missing.tape.ndjson (resolved to "
+                + cwd.resolve("tapes/missing.tape.ndjson")
+                + " from the working folder "
+                + cwd
+                + "): no such file");
   }
 
   @Test
