@@ -242,6 +242,26 @@ class ServeApiTest {
   }
 
   @Test
+  void unusedStaysExactWhenTheJournalHasForgottenTheInvocationsThatTookTheTapes() throws Exception {
+    Serve serve = serve("--journal-limit", "2");
+    for (int t = 1; t <= 5; t++) {
+      call(serve, "POST", "/queue", tape("tape " + t, 0));
+    }
+    URI invocations = URI.create(serve.url() + "/invocations");
+
+    List<String> got = new ArrayList<>();
+    for (String prompt : prompts("run ", 3)) {
+      got.addAll(Together.post(invocations, serve.plane().secret(), List.of(prompt)).values());
+    }
+
+    assertThat(got).containsExactly("queued #1", "queued #2", "queued #3");
+    // the journal keeps the last two requests: the first invocation is no longer in it
+    assertThat(listed(serve)).containsExactly("run 2 -> queued #2", "run 3 -> queued #3");
+    assertThat(call(serve, "GET", "/unused", null).json().toString())
+        .isEqualTo("{\"unused\":[\"queued #4\",\"queued #5\"]}");
+  }
+
+  @Test
   void aStubAnswersWhatItsMatchLetsThroughBeforeTheQueueAndTheFolder() throws Exception {
     Path folder = Files.createDirectory(dir.resolve("tapes"));
     Files.writeString(folder.resolve("any.tape.ndjson"), tape("folder", 0));
