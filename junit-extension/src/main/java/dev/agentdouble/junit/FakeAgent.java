@@ -12,6 +12,7 @@ import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.junit.internal.Claims;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.NoTapeReport;
@@ -106,7 +107,6 @@ public final class FakeAgent {
   private final List<Stubbing> stubbings = new CopyOnWriteArrayList<>();
 
   private int taken;
-  private int sequences;
   private volatile Recordings recordings;
   private final Runs runs;
   private final Settings settings;
@@ -122,7 +122,7 @@ public final class FakeAgent {
     this.runs = new Runs(dir, gates);
     this.path = "/agentdouble/" + id + "/invocations";
     this.invocations = path + "(/stopped)?";
-    this.stubs = new Stubs(plane.server(), path, id);
+    this.stubs = new Stubs(plane, path);
     this.strictUnmatched = settings.strictUnmatched();
     this.strictUnused = settings.strictUnused();
     shimEnv.put(FakeEnvironment.URL, plane.baseUrl() + "/agentdouble/" + id);
@@ -289,7 +289,7 @@ public final class FakeAgent {
   /** Answers invocations matching {@code pattern}; see {@link Stubbing}. */
   public Stubbing when(InvocationPattern pattern) {
     synchronized (this) {
-      return new Stubbing(pattern, "sequence-" + id + "-" + (++sequences));
+      return new Stubbing(pattern);
     }
   }
 
@@ -299,16 +299,16 @@ public final class FakeAgent {
    */
   public final class Stubbing {
     private final InvocationPattern pattern;
-    private final String scenario;
+    private final Stubs.Sequence sequence;
     private int replies;
     private Tape last;
     private String lastName;
     private Optional<Timing> timing = Optional.empty();
     private boolean mustBeUsed = true;
 
-    private Stubbing(InvocationPattern pattern, String scenario) {
+    private Stubbing(InvocationPattern pattern) {
       this.pattern = pattern;
-      this.scenario = scenario;
+      this.sequence = stubs.sequence(pattern::toRequestMapping);
       stubbings.add(this);
     }
 
@@ -346,7 +346,8 @@ public final class FakeAgent {
 
     private void add(Tape tape, String name) {
       noteGates(tape);
-      stubs.reply(pattern::toRequestMapping, scenario, replies++, tape, name, timing, mustBeUsed);
+      sequence.reply(tape, name, timing, mustBeUsed);
+      replies++;
       last = tape;
       lastName = name;
     }
@@ -365,8 +366,7 @@ public final class FakeAgent {
       if (last == null) {
         throw new IllegalStateException("call reply(..) first");
       }
-      stubs.repeat(
-          pattern::toRequestMapping, scenario, replies, last, lastName + " (repeated)", timing);
+      sequence.repeat(last, lastName + " (repeated)", timing);
       return this;
     }
   }
@@ -391,13 +391,15 @@ public final class FakeAgent {
   }
 
   /**
-   * Every invocation so far, oldest first. A turn of an ACP session ({@code session/prompt}) is one
-   * invocation, with {@code outputFormat} {@code acp} and the client's permission answers.
+   * Every invocation so far, oldest first: in the order they reached the control plane, which is
+   * the order in which they took the queued tapes and each stub's replies. A turn of an ACP session
+   * ({@code session/prompt}) is one invocation, with {@code outputFormat} {@code acp} and the
+   * client's permission answers.
    */
   public List<Invocation> invocations() {
     List<LoggedRequest> requests =
         new ArrayList<>(plane.server().findAll(postRequestedFor(urlMatching(invocations))));
-    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    requests.sort(Claims.inOrderOfArrival());
     Map<Long, Map<Integer, List<String>>> answers = answersByTurn();
     Map<Long, Integer> turns = new HashMap<>();
     List<Invocation> invocations = new ArrayList<>();
@@ -443,7 +445,7 @@ public final class FakeAgent {
                 .findAll(
                     postRequestedFor(
                         urlEqualTo("/agentdouble/" + id + "/" + PermissionAnswer.PATH))));
-    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    requests.sort(Claims.inOrderOfArrival());
     List<PermissionAnswer> answers = new ArrayList<>();
     for (LoggedRequest request : requests) {
       try {
@@ -575,7 +577,7 @@ public final class FakeAgent {
     List<LoggedRequest> requests =
         new ArrayList<>(
             plane.server().findAll(pattern.toRequest(postRequestedFor(urlMatching(invocations)))));
-    requests.sort(Comparator.comparing(LoggedRequest::getLoggedDate));
+    requests.sort(Claims.inOrderOfArrival());
     List<Invocation> found = new ArrayList<>();
     for (LoggedRequest request : requests) {
       found.add(parse(request.getBodyAsString()));

@@ -29,6 +29,7 @@ import dev.agentdouble.contract.ControlSecret;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -63,16 +64,19 @@ public final class ControlPlane implements AutoCloseable {
   private final String secret;
   private final Arrivals arrivals;
   private final Map<String, Function<String, String>> reports;
+  private final Claims claims;
 
   private ControlPlane(
       WireMockServer server,
       String secret,
       Arrivals arrivals,
-      Map<String, Function<String, String>> reports) {
+      Map<String, Function<String, String>> reports,
+      Claims claims) {
     this.server = server;
     this.secret = secret;
     this.arrivals = arrivals;
     this.reports = reports;
+    this.claims = claims;
   }
 
   /** Starts a server on 127.0.0.1 and a free port. */
@@ -106,6 +110,7 @@ public final class ControlPlane implements AutoCloseable {
     String secret = ControlSecret.generate();
     Arrivals arrivals = new Arrivals();
     Map<String, Function<String, String>> reports = new ConcurrentHashMap<>();
+    Claims claims = new Claims();
     quietSlf4j();
     WireMockConfiguration options =
         options()
@@ -114,13 +119,13 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
-            .extensions(new StubGuard(secret, api), new AdminGuard(secret), arrivals)
+            .extensions(new StubGuard(secret, api, claims), new AdminGuard(secret), arrivals)
             .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
     WireMockServer server = new WireMockServer(options);
     server.start();
     server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1).willReturn(refusal()));
-    return new ControlPlane(server, secret, arrivals, reports);
+    return new ControlPlane(server, secret, arrivals, reports, claims);
   }
 
   /**
@@ -177,6 +182,15 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
+   * Hands each invocation POSTed to {@code path} (the URL, exactly) to {@code claim}, one at a time
+   * and in the order they arrive, before any stub sees it, until the returned handle is closed: the
+   * stub whose id it returns answers the invocation (see {@link Claims} and {@link Stubs}).
+   */
+  public AutoCloseable onInvocation(String path, Function<Request, Optional<UUID>> claim) {
+    return claims.register(path, claim);
+  }
+
+  /**
    * Calls {@code listener} with the body of every POST whose URL path matches {@code path} (a
    * regular expression), as the server answers it, until the returned handle is closed: waits are
    * fed by this, never by polling the journal.
@@ -217,11 +231,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Requests to stubs: with the secret they go on without it; without, they go on to {@link
-   * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be journaled
-   * as the request that was asked, body and all, for a test to read as an invocation).
+   * Requests to stubs: with the secret they go on without it, numbered and, a fake's invocation,
+   * claimed ({@link Claims}); without, they go on to {@link #REFUSED_PATH} and no body, where a
+   * stub refuses them (a filter's own answer would be journaled as the request that was asked, body
+   * and all, for a test to read as an invocation).
    */
-  private record StubGuard(String secret, Function<Request, Optional<ResponseDefinition>> api)
+  private record StubGuard(
+      String secret, Function<Request, Optional<ResponseDefinition>> api, Claims claims)
       implements StubRequestFilterV2 {
     private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
 
@@ -236,7 +252,7 @@ public final class ControlPlane implements AutoCloseable {
       if (answer.isPresent()) {
         return RequestFilterAction.stopWith(answer.get());
       }
-      return RequestFilterAction.continueWith(wrapped.wrap(request));
+      return RequestFilterAction.continueWith(claims.arrive(wrapped.wrap(request)));
     }
 
     @Override

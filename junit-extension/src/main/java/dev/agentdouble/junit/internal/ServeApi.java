@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.http.HttpHeader;
 import com.github.tomakehurst.wiremock.http.HttpHeaders;
 import com.github.tomakehurst.wiremock.http.Request;
@@ -27,9 +26,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.UnaryOperator;
 
 /**
  * The HTTP API {@code agentdouble serve} gives suites not on the JVM, at its {@code
@@ -65,7 +62,7 @@ final class ServeApi {
   /** Binds the API to the running server. */
   synchronized void attach(ControlPlane plane) {
     this.plane = plane;
-    this.stubs = new Stubs(plane.server(), base + "/invocations", "api-" + UUID.randomUUID());
+    this.stubs = new Stubs(plane, base + "/invocations");
   }
 
   /** The answer to {@code request} when it is one of the API's, else empty. */
@@ -160,21 +157,19 @@ final class ServeApi {
       }
       replies.add(Serve.retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
     }
-    String scenario = "api-sequence-" + (++sequences);
+    sequences++;
     stubMatches.add(new NoTapeReport.Candidate("stub " + sequences, match));
-    UnaryOperator<MappingBuilder> conditions = mapping -> Serve.conditions(mapping, match);
+    Stubs.Sequence sequence = stubs.sequence(mapping -> Serve.conditions(mapping, match));
     for (int i = 0; i < replies.size(); i++) {
-      stubs.reply(
-          conditions, scenario, i, replies.get(i), "stub " + sequences + " reply " + (i + 1));
+      sequence.reply(
+          replies.get(i), "stub " + sequences + " reply " + (i + 1), Optional.empty(), true);
     }
     boolean repeat = spec.path("repeatLast").asBoolean(false);
     if (repeat) {
-      stubs.repeat(
-          conditions,
-          scenario,
-          replies.size(),
+      sequence.repeat(
           replies.get(replies.size() - 1),
-          "stub " + sequences + " reply " + replies.size() + " (repeated)");
+          "stub " + sequences + " reply " + replies.size() + " (repeated)",
+          Optional.empty());
     }
     ObjectNode answer =
         JSON.createObjectNode()
@@ -185,10 +180,8 @@ final class ServeApi {
   }
 
   private synchronized ResponseDefinition reset() {
-    stubs.remove();
-    stubs = new Stubs(plane.server(), base + "/invocations", "api-" + UUID.randomUUID().toString());
+    stubs.clear();
     stubMatches.clear();
-    plane.server().resetScenarios();
     plane.server().resetRequests();
     return json(200, JSON.createObjectNode().put("reset", true));
   }
@@ -210,10 +203,13 @@ final class ServeApi {
     return answer;
   }
 
-  /** What the fakes POSTed to {@code URL/invocations}, oldest first, each with its tape. */
+  /**
+   * What the fakes POSTed to {@code URL/invocations}, in the order they reached serve (the order in
+   * which they took the queue's tapes and each stub's replies), each with its tape.
+   */
   private ObjectNode invocations() {
     List<ServeEvent> events = new ArrayList<>(plane.server().getAllServeEvents());
-    events.sort(Comparator.comparing(e -> e.getRequest().getLoggedDate()));
+    events.sort(Comparator.comparing(ServeEvent::getRequest, Claims.inOrderOfArrival()));
     ObjectNode answer = JSON.createObjectNode();
     ArrayNode list = answer.putArray("invocations");
     for (ServeEvent event : events) {

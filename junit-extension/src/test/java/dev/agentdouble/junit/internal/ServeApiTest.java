@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.junit.Runs;
+import dev.agentdouble.junit.Together;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +117,148 @@ class ServeApiTest {
     assertThat(list.get(1).get("outputFormat").asText()).isEqualTo("json");
     assertThat(list.get(1).get("tape").asText()).isEqualTo("builtin:usage-limit");
     assertThat(call(serve, "GET", "/unused", null).json().toString()).isEqualTo("{\"unused\":[]}");
+  }
+
+  /** Invocations sent to serve at once, from as many threads. */
+  static final int AT_ONCE = 50;
+
+  private static List<String> prompts(String prefix, int count) {
+    List<String> prompts = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      prompts.add(prefix + i);
+    }
+    return prompts;
+  }
+
+  /** The invocations serve lists, oldest first: prompt and tape of each. */
+  private static List<String> listed(Serve serve) throws Exception {
+    List<String> listed = new ArrayList<>();
+    for (JsonNode item : call(serve, "GET", "/invocations", null).json().get("invocations")) {
+      listed.add(item.get("prompt").asText() + " -> " + item.get("tape").asText());
+    }
+    return listed;
+  }
+
+  @RepeatedTest(4)
+  void invocationsSentAtOnceTakeOneQueuedTapeEachInOrderOfArrival() throws Exception {
+    Serve serve = serve();
+    for (int t = 1; t <= AT_ONCE + 1; t++) {
+      call(serve, "POST", "/queue", tape("tape " + t, 0));
+    }
+
+    Map<String, String> got =
+        Together.post(
+            URI.create(serve.url() + "/invocations"),
+            serve.plane().secret(),
+            prompts("run ", AT_ONCE));
+
+    List<String> tapes = prompts("queued #", AT_ONCE);
+    assertThat(got.values()).containsExactlyInAnyOrderElementsOf(tapes);
+    assertThat(call(serve, "GET", "/unused", null).json().toString())
+        .isEqualTo("{\"unused\":[\"queued #" + (AT_ONCE + 1) + "\"]}");
+    // listed in the order they reached serve, which is the order they took the queue's tapes
+    List<String> listed = listed(serve);
+    assertThat(listed).hasSize(AT_ONCE);
+    for (int i = 0; i < AT_ONCE; i++) {
+      String prompt = listed.get(i).substring(0, listed.get(i).indexOf(" -> "));
+      assertThat(listed.get(i)).isEqualTo(prompt + " -> " + tapes.get(i));
+      assertThat(got.get(prompt)).isEqualTo(tapes.get(i));
+    }
+  }
+
+  @RepeatedTest(2)
+  void invocationsSentAtOnceTakeOneReplyOfAStubOrQueuedTapeEach() throws Exception {
+    Serve serve = serve();
+    int half = AT_ONCE / 2;
+    ObjectNode spec = JSON.createObjectNode();
+    spec.putObject("match").put("prompt", "^fix");
+    ArrayNode replies = spec.putArray("tapes");
+    for (int t = 1; t <= half; t++) {
+      replies.add(tape("fix " + t, 0));
+    }
+    call(serve, "POST", "/stubs", spec.toString());
+    for (int t = 1; t <= half + 1; t++) {
+      call(serve, "POST", "/queue", tape("tape " + t, 0));
+    }
+    List<String> prompts = new ArrayList<>();
+    for (int i = 1; i <= half; i++) {
+      prompts.add("fix " + i);
+      prompts.add("say " + i);
+    }
+
+    Map<String, String> got =
+        Together.post(URI.create(serve.url() + "/invocations"), serve.plane().secret(), prompts);
+
+    List<String> fixes = new ArrayList<>();
+    List<String> queued = new ArrayList<>();
+    for (String item : listed(serve)) {
+      (item.startsWith("fix") ? fixes : queued).add(item.substring(item.indexOf(" -> ") + 4));
+    }
+    List<String> stubReplies = new ArrayList<>();
+    for (int t = 1; t <= half; t++) {
+      stubReplies.add("stub 1 reply " + t);
+    }
+    assertThat(fixes).containsExactlyElementsOf(stubReplies);
+    assertThat(queued).containsExactlyElementsOf(prompts("queued #", half));
+    assertThat(got.values()).doesNotHaveDuplicates().hasSize(AT_ONCE);
+    assertThat(call(serve, "GET", "/unused", null).json().toString())
+        .isEqualTo("{\"unused\":[\"queued #" + (half + 1) + "\"]}");
+  }
+
+  @Test
+  void fakesStartedTogetherTakeOneQueuedTapeEach() throws Exception {
+    Serve serve = serve();
+    int fakes = 8;
+    for (int t = 1; t <= fakes; t++) {
+      call(serve, "POST", "/queue", tape("tape " + t, 0));
+    }
+
+    assertThat(ServeTest.root().resolve("fake-agent/target/fake-agent.jar"))
+        .as("the fake agent's jar (built before this module in the reactor)")
+        .exists();
+    Map<String, Runs.Result> runs =
+        Together.run(
+            ServeTest.root().resolve("fake-agent/bin/cursor-agent"),
+            Map.of(
+                "AGENTDOUBLE_URL",
+                serve.url(),
+                "AGENTDOUBLE_SECRET",
+                serve.plane().secret(),
+                "AGENTDOUBLE_TIMING",
+                "fast"),
+            prompts("run ", fakes));
+
+    assertThat(runs.values()).allSatisfy(r -> assertThat(r.exit()).as(r.err()).isZero());
+    assertThat(runs.values().stream().map(Runs.Result::err))
+        .containsExactlyInAnyOrderElementsOf(
+            prompts("tape ", fakes).stream().map(t -> t + "\n").toList());
+    List<String> listed = listed(serve);
+    for (int i = 0; i < fakes; i++) {
+      String prompt = listed.get(i).substring(0, listed.get(i).indexOf(" -> "));
+      assertThat(listed.get(i)).isEqualTo(prompt + " -> queued #" + (i + 1));
+      assertThat(runs.get(prompt).err()).isEqualTo("tape " + (i + 1) + "\n");
+    }
+    assertThat(call(serve, "GET", "/unused", null).json().toString()).isEqualTo("{\"unused\":[]}");
+  }
+
+  @Test
+  void unusedStaysExactWhenTheJournalHasForgottenTheInvocationsThatTookTheTapes() throws Exception {
+    Serve serve = serve("--journal-limit", "2");
+    for (int t = 1; t <= 5; t++) {
+      call(serve, "POST", "/queue", tape("tape " + t, 0));
+    }
+    URI invocations = URI.create(serve.url() + "/invocations");
+
+    List<String> got = new ArrayList<>();
+    for (String prompt : prompts("run ", 3)) {
+      got.addAll(Together.post(invocations, serve.plane().secret(), List.of(prompt)).values());
+    }
+
+    assertThat(got).containsExactly("queued #1", "queued #2", "queued #3");
+    // the journal keeps the last two requests: the first invocation is no longer in it
+    assertThat(listed(serve)).containsExactly("run 2 -> queued #2", "run 3 -> queued #3");
+    assertThat(call(serve, "GET", "/unused", null).json().toString())
+        .isEqualTo("{\"unused\":[\"queued #4\",\"queued #5\"]}");
   }
 
   @Test
