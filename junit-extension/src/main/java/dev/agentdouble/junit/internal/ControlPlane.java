@@ -1,8 +1,5 @@
 package dev.agentdouble.junit.internal;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -14,12 +11,9 @@ import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.extension.Extensions;
 import com.github.tomakehurst.wiremock.extension.Parameters;
 import com.github.tomakehurst.wiremock.extension.ServeEventListener;
-import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
-import com.github.tomakehurst.wiremock.extension.requestfilter.FieldTransformer;
 import com.github.tomakehurst.wiremock.extension.requestfilter.RequestFilterAction;
 import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
 import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
-import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
@@ -40,17 +34,13 @@ import java.util.regex.Pattern;
  *
  * <p>Loopback is shared with every local user, so the server answers only requests that carry its
  * {@link #secret()} ({@link ControlSecret}): anything else, the admin API included (reading the
- * invocations, adding stubs, shutting down), gets HTTP 401 and is not seen by any stub or reader.
- * The secret is compared in constant time and taken off the request before WireMock journals it.
- * The server's own Java API ({@link #server()}) is not HTTP and needs no secret.
+ * invocations, adding stubs, shutting down), gets HTTP 401 from the {@link Gatekeeper} on its
+ * headers alone, and never reaches WireMock (no stub, no journal). With the secret, WireMock's
+ * admin API only reads. The secret is compared in constant time and taken off the request before
+ * WireMock journals it. The server's own Java API ({@link #server()}) is not HTTP and needs no
+ * secret.
  */
 public final class ControlPlane implements AutoCloseable {
-  /**
-   * Where a refused stub request is sent instead of where it asked, with no body: it cannot reach a
-   * test's stubs, nor show up among its invocations.
-   */
-  static final String REFUSED_PATH = "/__agentdouble/refused";
-
   static final String REFUSED_MESSAGE =
       "agentdouble: this control server answers only requests "
           + "with its secret in the "
@@ -114,12 +104,12 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
-            .extensions(new StubGuard(secret, api), new AdminGuard(secret), arrivals)
+            .extensions(new StubGuard(api), arrivals)
             .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
+    Gatekeeper.guard(options, secret);
     WireMockServer server = new WireMockServer(options);
     server.start();
-    server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1).willReturn(refusal()));
     return new ControlPlane(server, secret, arrivals, reports);
   }
 
@@ -209,29 +199,15 @@ public final class ControlPlane implements AutoCloseable {
     server.stop();
   }
 
-  private static ResponseDefinitionBuilder refusal() {
-    return aResponse()
-        .withStatus(ControlSecret.REFUSED)
-        .withHeader("Content-Type", "text/plain; charset=utf-8")
-        .withBody(REFUSED_MESSAGE);
-  }
-
   /**
-   * Requests to stubs: with the secret they go on without it; without, they go on to {@link
-   * #REFUSED_PATH} and no body, where a stub refuses them (a filter's own answer would be journaled
-   * as the request that was asked, body and all, for a test to read as an invocation).
+   * Requests to stubs, all with the secret (the {@link Gatekeeper} let no other through): they go
+   * on without it, to the API if it answers them, else to the stubs.
    */
-  private record StubGuard(String secret, Function<Request, Optional<ResponseDefinition>> api)
+  private record StubGuard(Function<Request, Optional<ResponseDefinition>> api)
       implements StubRequestFilterV2 {
-    private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
-
     @Override
     public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
       RequestWrapper.Builder wrapped = RequestWrapper.create().removeHeader(ControlSecret.HEADER);
-      if (!ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
-        wrapped.transformAbsoluteUrl(ControlPlane::refusedUrl).transformBody(NO_BODY);
-        return RequestFilterAction.continueWith(wrapped.wrap(request));
-      }
       Optional<ResponseDefinition> answer = api.apply(request);
       if (answer.isPresent()) {
         return RequestFilterAction.stopWith(answer.get());
@@ -243,29 +219,6 @@ public final class ControlPlane implements AutoCloseable {
     public String getName() {
       return "agentdouble-secret-stubs";
     }
-  }
-
-  /** Admin requests: refused without the secret; WireMock does not journal them either way. */
-  private record AdminGuard(String secret) implements AdminRequestFilterV2 {
-    @Override
-    public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
-      if (ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
-        return RequestFilterAction.continueWith(request);
-      }
-      return RequestFilterAction.stopWith(refusal().build());
-    }
-
-    @Override
-    public String getName() {
-      return "agentdouble-secret-admin";
-    }
-  }
-
-  /** {@code url} (absolute) with its path and query replaced by {@link #REFUSED_PATH}. */
-  static String refusedUrl(String url) {
-    int scheme = url.indexOf("://");
-    int path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
-    return (path < 0 ? url : url.substring(0, path)) + REFUSED_PATH;
   }
 
   private static final Notifier QUIET =
