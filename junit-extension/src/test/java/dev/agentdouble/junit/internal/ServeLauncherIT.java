@@ -1,7 +1,9 @@
 package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -182,6 +185,66 @@ class ServeLauncherIT {
       assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
       assertThat(handle.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+      assertThat(Files.readString(err))
+          .endsWith(
+              "agentdouble: serve: the process that started it ("
+                  + parent.pid()
+                  + ") has ended; stopping\n");
+    } finally {
+      parent.destroyForcibly();
+      if (serve > 0) {
+        ProcessHandle.of(serve).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
+  /**
+   * A parent killed as {@code serve} starts (here: as soon as its launcher has become the JVM, long
+   * before the JVM could look at its parent) leaves no server behind either: the launcher saw the
+   * parent before it died, and {@code serve} stops as soon as it finds it gone, saying so.
+   */
+  @Test
+  void stopsWhenTheProcessThatStartedItIsKilledAsItStarts() throws Exception {
+    Path tapes = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
+    Path err = dir.resolve("serve.err");
+    ProcessBuilder pb = agentdouble("serve", "--tapes", "tapes");
+    List<String> command =
+        new ArrayList<>(
+            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
+    command.addAll(pb.command());
+    Process parent = pb.command(command).start();
+    long serve = -1;
+    try {
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String> pid =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return out.readLine();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      serve = Long.parseLong(pid.get(60, TimeUnit.SECONDS).strip());
+      ProcessHandle handle = ProcessHandle.of(serve).orElseThrow();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(1))
+          .until(
+              () ->
+                  !handle.isAlive()
+                      || handle
+                          .info()
+                          .arguments()
+                          .map(a -> List.of(a).contains(Launch.RECORDER_MAIN))
+                          .orElse(false));
+
+      parent.destroyForcibly(); // SIGKILL
+
+      assertThat(handle.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
       assertThat(Files.readString(err))
           .endsWith(
               "agentdouble: serve: the process that started it ("

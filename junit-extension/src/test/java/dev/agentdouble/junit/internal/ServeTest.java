@@ -257,6 +257,20 @@ class ServeTest {
     assertThat(unused.body()).isEqualTo("{\"unused\":[]}");
   }
 
+  /**
+   * The process that started serve is the one its launcher saw ({@code -Dagentdouble.parent}), else
+   * the JVM's parent.
+   */
+  @Test
+  void theParentIsTheLaunchersElseTheJvms() {
+    long jvms = ProcessHandle.current().parent().orElseThrow().pid();
+
+    assertThat(Serve.startedBy("4242")).isEqualTo(4242);
+    assertThat(Serve.startedBy(null)).isEqualTo(jvms);
+    assertThat(Serve.startedBy("")).isEqualTo(jvms);
+    assertThat(Serve.startedBy("not a pid")).isEqualTo(jvms);
+  }
+
   /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
   @Test
   void matchesAsAgentdoubleTapesDoes() throws IOException {
