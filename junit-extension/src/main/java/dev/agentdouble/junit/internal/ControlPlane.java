@@ -16,10 +16,14 @@ import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
 import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.standalone.MappingsSource;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.stubbing.StubMappings;
 import com.github.tomakehurst.wiremock.verification.notmatched.NotMatchedRenderer;
 import com.github.tomakehurst.wiremock.verification.notmatched.PlainTextStubNotMatchedRenderer;
 import dev.agentdouble.contract.ControlSecret;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -104,6 +108,7 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
+            .mappingSource(NO_MAPPINGS)
             .extensions(new StubGuard(api), arrivals)
             .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
@@ -220,6 +225,30 @@ public final class ControlPlane implements AutoCloseable {
       return "agentdouble-secret-stubs";
     }
   }
+
+  /**
+   * Where WireMock loads stubs from as it starts (and would save them to): nowhere. Its default is
+   * {@code src/test/resources/mappings} in the working folder, where a user's own WireMock stubs
+   * live; loaded here, they would answer the fakes.
+   */
+  @SuppressWarnings("removal") // remove(StubMapping) must be implemented while it exists
+  private static final MappingsSource NO_MAPPINGS =
+      new MappingsSource() {
+        @Override
+        public void loadMappingsInto(StubMappings stubMappings) {}
+
+        @Override
+        public void save(List<StubMapping> stubMappings) {}
+
+        @Override
+        public void save(StubMapping stubMapping) {}
+
+        @Override
+        public void remove(StubMapping stubMapping) {}
+
+        @Override
+        public void removeAll() {}
+      };
 
   private static final Notifier QUIET =
       new Notifier() {

@@ -3,12 +3,18 @@ package dev.agentdouble.junit.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,6 +261,54 @@ class ServeLauncherIT {
       if (serve > 0) {
         ProcessHandle.of(serve).ifPresent(ProcessHandle::destroyForcibly);
       }
+    }
+  }
+
+  /**
+   * A user's own WireMock stubs in the working folder ({@code src/test/resources/mappings}, where
+   * WireMock looks by default) never reach serve: only its tapes and its API's stubs answer.
+   */
+  @Test
+  void wireMockStubsOfTheWorkingFolderAreNotLoaded() throws Exception {
+    Path mappings = Files.createDirectories(dir.resolve("src/test/resources/mappings"));
+    Files.writeString(
+        mappings.resolve("everything.json"),
+        "{\"request\":{\"method\":\"ANY\"},\"response\":{\"status\":200,\"body\":\"no tape\"}}");
+    Process serve = agentdouble("serve").start();
+    CompletableFuture<String> err = Runs.drain(serve.getErrorStream());
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String[]> lines =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return new String[] {out.readLine(), out.readLine()};
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      String[] printed = lines.get(60, TimeUnit.SECONDS);
+      assertThat(printed[1]).as("stdout; stderr: %s", err.getNow("")).isNotNull();
+      String url = printed[0].substring("AGENTDOUBLE_URL=".length());
+      String secret = printed[1].substring("AGENTDOUBLE_SECRET=".length());
+
+      HttpResponse<String> stubs =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(url.replace("/agentdouble/serve", "/__admin/mappings")))
+                      .header(ControlSecret.HEADER, secret)
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+
+      assertThat(stubs.statusCode()).isEqualTo(200);
+      assertThat(new ObjectMapper().readTree(stubs.body()).get("mappings"))
+          .as(stubs.body())
+          .isEmpty();
+    } finally {
+      serve.destroyForcibly();
     }
   }
 
