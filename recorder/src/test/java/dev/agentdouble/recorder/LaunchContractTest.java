@@ -98,7 +98,10 @@ class LaunchContractTest {
     // one way in for every command, serve included (the registry finds it)
     assertThat(script.split("exec \"\\$java\"", -1)).hasSize(2);
     assertThat(script)
-        .contains("-D" + Launch.HOME_PROPERTY + "=\"$root\"", Launch.RECORDER_MAIN + " \"$@\"");
+        .contains(
+            "-D" + Launch.HOME_PROPERTY + "=\"$root\"",
+            "-D" + Launch.PARENT_PROPERTY + "=\"$PPID\"",
+            Launch.RECORDER_MAIN + " \"$@\"");
   }
 
   @Test

@@ -1,8 +1,5 @@
 package dev.agentdouble.junit.internal;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -14,18 +11,19 @@ import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.extension.Extensions;
 import com.github.tomakehurst.wiremock.extension.Parameters;
 import com.github.tomakehurst.wiremock.extension.ServeEventListener;
-import com.github.tomakehurst.wiremock.extension.requestfilter.AdminRequestFilterV2;
-import com.github.tomakehurst.wiremock.extension.requestfilter.FieldTransformer;
 import com.github.tomakehurst.wiremock.extension.requestfilter.RequestFilterAction;
 import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
 import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
-import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.standalone.MappingsSource;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.stubbing.StubMappings;
 import com.github.tomakehurst.wiremock.verification.notmatched.NotMatchedRenderer;
 import com.github.tomakehurst.wiremock.verification.notmatched.PlainTextStubNotMatchedRenderer;
 import dev.agentdouble.contract.ControlSecret;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -41,17 +39,13 @@ import java.util.regex.Pattern;
  *
  * <p>Loopback is shared with every local user, so the server answers only requests that carry its
  * {@link #secret()} ({@link ControlSecret}): anything else, the admin API included (reading the
- * invocations, adding stubs, shutting down), gets HTTP 401 and is not seen by any stub or reader.
- * The secret is compared in constant time and taken off the request before WireMock journals it.
- * The server's own Java API ({@link #server()}) is not HTTP and needs no secret.
+ * invocations, adding stubs, shutting down), gets HTTP 401 from the {@link Gatekeeper} on its
+ * headers alone, and never reaches WireMock (no stub, no journal). With the secret, WireMock's
+ * admin API only reads. The secret is compared in constant time and taken off the request before
+ * WireMock journals it. The server's own Java API ({@link #server()}) is not HTTP and needs no
+ * secret.
  */
 public final class ControlPlane implements AutoCloseable {
-  /**
-   * Where a refused stub request is sent instead of where it asked, with no body: it cannot reach a
-   * test's stubs, nor show up among its invocations.
-   */
-  static final String REFUSED_PATH = "/__agentdouble/refused";
-
   static final String REFUSED_MESSAGE =
       "agentdouble: this control server answers only requests "
           + "with its secret in the "
@@ -119,12 +113,13 @@ public final class ControlPlane implements AutoCloseable {
             .containerThreads(16)
             .jettyAcceptors(1)
             .notifier(QUIET)
-            .extensions(new StubGuard(secret, api, claims), new AdminGuard(secret), arrivals)
+            .mappingSource(NO_MAPPINGS)
+            .extensions(new StubGuard(api, claims), arrivals)
             .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
+    Gatekeeper.guard(options, secret);
     WireMockServer server = new WireMockServer(options);
     server.start();
-    server.stubFor(any(urlPathEqualTo(REFUSED_PATH)).atPriority(1).willReturn(refusal()));
     return new ControlPlane(server, secret, arrivals, reports, claims);
   }
 
@@ -223,31 +218,16 @@ public final class ControlPlane implements AutoCloseable {
     server.stop();
   }
 
-  private static ResponseDefinitionBuilder refusal() {
-    return aResponse()
-        .withStatus(ControlSecret.REFUSED)
-        .withHeader("Content-Type", "text/plain; charset=utf-8")
-        .withBody(REFUSED_MESSAGE);
-  }
-
   /**
-   * Requests to stubs: with the secret they go on without it, numbered and, a fake's invocation,
-   * claimed ({@link Claims}); without, they go on to {@link #REFUSED_PATH} and no body, where a
-   * stub refuses them (a filter's own answer would be journaled as the request that was asked, body
-   * and all, for a test to read as an invocation).
+   * Requests to stubs, all with the secret (the {@link Gatekeeper} let no other through): they go
+   * on without it, to the API if it answers them, else to the stubs, numbered and, a fake's
+   * invocation, claimed ({@link Claims}).
    */
-  private record StubGuard(
-      String secret, Function<Request, Optional<ResponseDefinition>> api, Claims claims)
+  private record StubGuard(Function<Request, Optional<ResponseDefinition>> api, Claims claims)
       implements StubRequestFilterV2 {
-    private static final FieldTransformer<Body> NO_BODY = body -> new Body(new byte[0]);
-
     @Override
     public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
       RequestWrapper.Builder wrapped = RequestWrapper.create().removeHeader(ControlSecret.HEADER);
-      if (!ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
-        wrapped.transformAbsoluteUrl(ControlPlane::refusedUrl).transformBody(NO_BODY);
-        return RequestFilterAction.continueWith(wrapped.wrap(request));
-      }
       Optional<ResponseDefinition> answer = api.apply(request);
       if (answer.isPresent()) {
         return RequestFilterAction.stopWith(answer.get());
@@ -261,28 +241,29 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
-  /** Admin requests: refused without the secret; WireMock does not journal them either way. */
-  private record AdminGuard(String secret) implements AdminRequestFilterV2 {
-    @Override
-    public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
-      if (ControlSecret.matches(secret, request.getHeader(ControlSecret.HEADER))) {
-        return RequestFilterAction.continueWith(request);
-      }
-      return RequestFilterAction.stopWith(refusal().build());
-    }
+  /**
+   * Where WireMock loads stubs from as it starts (and would save them to): nowhere. Its default is
+   * {@code src/test/resources/mappings} in the working folder, where a user's own WireMock stubs
+   * live; loaded here, they would answer the fakes.
+   */
+  @SuppressWarnings("removal") // remove(StubMapping) must be implemented while it exists
+  private static final MappingsSource NO_MAPPINGS =
+      new MappingsSource() {
+        @Override
+        public void loadMappingsInto(StubMappings stubMappings) {}
 
-    @Override
-    public String getName() {
-      return "agentdouble-secret-admin";
-    }
-  }
+        @Override
+        public void save(List<StubMapping> stubMappings) {}
 
-  /** {@code url} (absolute) with its path and query replaced by {@link #REFUSED_PATH}. */
-  static String refusedUrl(String url) {
-    int scheme = url.indexOf("://");
-    int path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
-    return (path < 0 ? url : url.substring(0, path)) + REFUSED_PATH;
-  }
+        @Override
+        public void save(StubMapping stubMapping) {}
+
+        @Override
+        public void remove(StubMapping stubMapping) {}
+
+        @Override
+        public void removeAll() {}
+      };
 
   private static final Notifier QUIET =
       new Notifier() {

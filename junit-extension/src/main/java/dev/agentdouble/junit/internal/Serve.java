@@ -12,6 +12,7 @@ import com.github.tomakehurst.wiremock.matching.StringValuePattern;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.recorder.command.CommandRegistry;
 import dev.agentdouble.recorder.command.UsageException;
@@ -113,18 +114,51 @@ public final class Serve implements AutoCloseable {
    * otherwise serves until the JVM is stopped.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    // before anything is printed: whoever reads the URL may end at once, and a parent read after
-    // that would be the process that adopted serve, which never ends
-    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+    // as the launcher saw it, before the JVM started: a parent read later could be the process
+    // that adopted serve after its parent was killed, which never ends
+    long parent = startedBy(System.getProperty(Launch.PARENT_PROPERTY));
+    if (parent > 1 && parentNow() != parent) {
+      parentGone(parent, err);
+      return PARENT_GONE;
+    }
+    // watched from now on, while the server starts too
+    watchParent(parent, err);
     Started started = start(args, out, err);
     if (started.serve() == null) {
       return started.status();
     }
     Serve serve = started.serve();
     Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
-    watchParent(parent, err);
     serve.awaitClose();
     return OK;
+  }
+
+  /**
+   * The process that started {@code serve}: {@code given} (the launcher's {@code $PPID}, in {@link
+   * Launch#PARENT_PROPERTY}) if it is a process id, else the JVM's parent now.
+   */
+  static long startedBy(String given) {
+    if (given != null) {
+      try {
+        long pid = Long.parseLong(given.strip());
+        if (pid > 0) {
+          return pid;
+        }
+      } catch (NumberFormatException e) {
+        // not the launcher's: the JVM's parent below
+      }
+    }
+    return parentNow();
+  }
+
+  private static long parentNow() {
+    return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+  }
+
+  private static void parentGone(long parent, PrintStream err) {
+    err.println(
+        "agentdouble: serve: the process that started it (" + parent + ") has ended; stopping");
+    err.flush();
   }
 
   /** The exit status when the process that started {@code serve} has ended: 128 + SIGHUP. */
@@ -151,13 +185,8 @@ public final class Serve implements AutoCloseable {
                 } catch (InterruptedException e) {
                   return;
                 }
-                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-                if (now != parent) {
-                  err.println(
-                      "agentdouble: serve: the process that started it ("
-                          + parent
-                          + ") has ended; stopping");
-                  err.flush();
+                if (parentNow() != parent) {
+                  parentGone(parent, err);
                   System.exit(PARENT_GONE);
                 }
               }

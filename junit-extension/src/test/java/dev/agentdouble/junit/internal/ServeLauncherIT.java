@@ -1,16 +1,25 @@
 package dev.agentdouble.junit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -192,6 +201,114 @@ class ServeLauncherIT {
       if (serve > 0) {
         ProcessHandle.of(serve).ifPresent(ProcessHandle::destroyForcibly);
       }
+    }
+  }
+
+  /**
+   * A parent killed as {@code serve} starts (here: as soon as its launcher has become the JVM, long
+   * before the JVM could look at its parent) leaves no server behind either: the launcher saw the
+   * parent before it died, and {@code serve} stops as soon as it finds it gone, saying so.
+   */
+  @Test
+  void stopsWhenTheProcessThatStartedItIsKilledAsItStarts() throws Exception {
+    Path tapes = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
+    Path err = dir.resolve("serve.err");
+    ProcessBuilder pb = agentdouble("serve", "--tapes", "tapes");
+    List<String> command =
+        new ArrayList<>(
+            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
+    command.addAll(pb.command());
+    Process parent = pb.command(command).start();
+    long serve = -1;
+    try {
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String> pid =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return out.readLine();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      serve = Long.parseLong(pid.get(60, TimeUnit.SECONDS).strip());
+      ProcessHandle handle = ProcessHandle.of(serve).orElseThrow();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(1))
+          .until(
+              () ->
+                  !handle.isAlive()
+                      || handle
+                          .info()
+                          .arguments()
+                          .map(a -> List.of(a).contains(Launch.RECORDER_MAIN))
+                          .orElse(false));
+
+      parent.destroyForcibly(); // SIGKILL
+
+      assertThat(handle.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+      assertThat(Files.readString(err))
+          .endsWith(
+              "agentdouble: serve: the process that started it ("
+                  + parent.pid()
+                  + ") has ended; stopping\n");
+    } finally {
+      parent.destroyForcibly();
+      if (serve > 0) {
+        ProcessHandle.of(serve).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
+  /**
+   * A user's own WireMock stubs in the working folder ({@code src/test/resources/mappings}, where
+   * WireMock looks by default) never reach serve: only its tapes and its API's stubs answer.
+   */
+  @Test
+  void wireMockStubsOfTheWorkingFolderAreNotLoaded() throws Exception {
+    Path mappings = Files.createDirectories(dir.resolve("src/test/resources/mappings"));
+    Files.writeString(
+        mappings.resolve("everything.json"),
+        "{\"request\":{\"method\":\"ANY\"},\"response\":{\"status\":200,\"body\":\"no tape\"}}");
+    Process serve = agentdouble("serve").start();
+    CompletableFuture<String> err = Runs.drain(serve.getErrorStream());
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<String[]> lines =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return new String[] {out.readLine(), out.readLine()};
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      String[] printed = lines.get(60, TimeUnit.SECONDS);
+      assertThat(printed[1]).as("stdout; stderr: %s", err.getNow("")).isNotNull();
+      String url = printed[0].substring("AGENTDOUBLE_URL=".length());
+      String secret = printed[1].substring("AGENTDOUBLE_SECRET=".length());
+
+      HttpResponse<String> stubs =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(url.replace("/agentdouble/serve", "/__admin/mappings")))
+                      .header(ControlSecret.HEADER, secret)
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+
+      assertThat(stubs.statusCode()).isEqualTo(200);
+      assertThat(new ObjectMapper().readTree(stubs.body()).get("mappings"))
+          .as(stubs.body())
+          .isEmpty();
+    } finally {
+      serve.destroyForcibly();
     }
   }
 

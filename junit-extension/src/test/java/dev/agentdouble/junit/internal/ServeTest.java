@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,7 +175,7 @@ class ServeTest {
             "/__admin/shutdown 401");
     assertThat(s.serve().plane().server().isRunning()).isTrue();
     assertThat(s.serve().plane().server().listAllStubMappings().getMappings())
-        .hasSize(2); // the tape's, and the one that refuses
+        .hasSize(1); // the tape's: nothing was added
     assertThat(refused.exit()).isEqualTo(70);
     assertThat(refused.err())
         .isEqualTo(
@@ -182,6 +183,92 @@ class ServeTest {
                 + s.serve().url()
                 + ") refused this invocation (HTTP 401): AGENTDOUBLE_SECRET is not set; run the fake "
                 + "with the environment the test's shim or `agentdouble serve` gives it\n");
+  }
+
+  private static HttpResponse<String> call(
+      Serve serve, String method, String path, String body, boolean withSecret) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serve.port() + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (withSecret) {
+      request.header(ControlSecret.HEADER, serve.plane().secret());
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * WireMock's admin API cannot reset or stop serve, even with the secret: both are refused (HTTP
+   * 403), serve goes on answering the fakes, and still refuses requests without the secret.
+   */
+  @Test
+  void anAdminResetOrShutdownIsRefusedAndServeGoesOn() throws Exception {
+    Path folder = tapes("t");
+    tape(folder, "any", null, 0);
+    Out s = serve("--tapes", folder.toString());
+
+    HttpResponse<String> reset = call(s.serve(), "POST", "/__admin/reset", null, true);
+    HttpResponse<String> shutdown = call(s.serve(), "POST", "/__admin/shutdown", null, true);
+    Runs.Result answered = fake(url(s.serve()), "-p", "--trust", "hi");
+    HttpResponse<String> refused =
+        call(s.serve(), "POST", Serve.PATH + "/invocations", "{}", false);
+    HttpResponse<String> journal = call(s.serve(), "GET", "/__admin/requests", null, true);
+
+    assertThat(reset.statusCode()).isEqualTo(403);
+    assertThat(reset.body()).startsWith("agentdouble: POST /__admin/reset: refused;");
+    assertThat(shutdown.statusCode()).isEqualTo(403);
+    assertThat(answered.exit()).as(answered.err()).isZero();
+    assertThat(answered.err()).isEqualTo("tape any\n");
+    assertThat(refused.statusCode()).isEqualTo(401);
+    assertThat(journal.statusCode()).isEqualTo(200);
+    assertThat(s.serve().plane().server().isRunning()).isTrue();
+  }
+
+  /**
+   * Requests without the secret never reach the journal, so however many come, they push no
+   * invocation out of it (its limit counts the requests with the secret only): the invocations and
+   * the unused tapes stay exact.
+   */
+  @Test
+  void refusedRequestsPushNoInvocationOutOfTheJournal() throws Exception {
+    Out s = serve("--journal-limit", "10");
+    HttpResponse<String> queued =
+        call(s.serve(), "POST", Serve.PATH + "/queue", "builtin:usage-limit", true);
+    Runs.Result run = fake(url(s.serve()), "-p", "--trust", "--output-format", "json", "hi");
+    List<Integer> refused = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      refused.add(call(s.serve(), "GET", Serve.PATH + "/invocations", null, false).statusCode());
+    }
+
+    HttpResponse<String> invocations =
+        call(s.serve(), "GET", Serve.PATH + "/invocations", null, true);
+    HttpResponse<String> unused = call(s.serve(), "GET", Serve.PATH + "/unused", null, true);
+
+    assertThat(queued.statusCode()).isEqualTo(201);
+    assertThat(run.exit()).as(run.err()).isEqualTo(1);
+    assertThat(refused).hasSize(30).containsOnly(401);
+    assertThat(invocations.body())
+        .startsWith("{\"invocations\":[{\"argv\":[\"-p\",\"--trust\"")
+        .contains("\"tape\":\"builtin:usage-limit\"");
+    assertThat(unused.body()).isEqualTo("{\"unused\":[]}");
+  }
+
+  /**
+   * The process that started serve is the one its launcher saw ({@code -Dagentdouble.parent}), else
+   * the JVM's parent.
+   */
+  @Test
+  void theParentIsTheLaunchersElseTheJvms() {
+    long jvms = ProcessHandle.current().parent().orElseThrow().pid();
+
+    assertThat(Serve.startedBy("4242")).isEqualTo(4242);
+    assertThat(Serve.startedBy(null)).isEqualTo(jvms);
+    assertThat(Serve.startedBy("")).isEqualTo(jvms);
+    assertThat(Serve.startedBy("not a pid")).isEqualTo(jvms);
   }
 
   /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
