@@ -95,7 +95,13 @@ class KilledJvmTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process jvm =
         new ProcessBuilder(
-                java, "-cp", System.getProperty("java.class.path"), KilledJvmTest.class.getName())
+                java,
+                // the same temp folder as this JVM's, where the next start looks for the folders
+                // of JVMs no longer alive
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                KilledJvmTest.class.getName())
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     try {
