@@ -2,7 +2,9 @@ package dev.agentdouble.fake;
 
 import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -150,6 +153,85 @@ class ReplayCacheTest {
     assertThat(run.exit()).isZero();
     assertThat(files(xdg))
         .singleElement()
-        .satisfies(e -> assertThat(e.getParent()).isEqualTo(xdg.resolve("agentdouble/replay")));
+        .satisfies(
+            e ->
+                assertThat(e.getParent())
+                    .isEqualTo(
+                        xdg.resolve(
+                            "agentdouble/replay/agentdouble-replay-"
+                                + PrivateFolder.user().getAsInt())));
+  }
+
+  /**
+   * A folder named for the cache that others share (sticky, writable by all) keeps its mode and
+   * their files, however they are named: the cache keeps its entries in a folder of its own inside.
+   */
+  @Test
+  void aSharedFolderKeepsItsModeAndEveryFileOfOthers() throws Exception {
+    Tape tape = bigTape(0);
+    Path file = settled(tape);
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
+    for (int i = 0; i < 100; i++) {
+      Files.writeString(shared.resolve("upload-" + i + ".tmp"), "someone's");
+    }
+    Map<String, String> env = Map.of("AGENTDOUBLE_CACHE_DIR", shared.toString());
+
+    FakeProcess.Result first = replay(file, env);
+    FakeProcess.Result again = replay(file, env);
+
+    assertThat(first.stdout()).isEqualTo(expectedStdout(tape));
+    assertThat(again.stdout()).isEqualTo(expectedStdout(tape));
+    assertThat(Files.getAttribute(shared, "unix:mode")).isEqualTo(041777);
+    assertThat(files(shared))
+        .hasSize(101)
+        .filteredOn(f -> !f.getParent().equals(shared))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getParent().getFileName())
+                    .hasToString("agentdouble-replay-" + PrivateFolder.user().getAsInt()));
+  }
+
+  /**
+   * Another local user who owns the folder the cache is in forges an entry for the victim's tape
+   * (its key is public: the tape's path, inode, size and times, the fake's jars) that says no line
+   * needs compacting: the victim's replay does not believe it and writes the tape's true bytes.
+   */
+  @Test
+  void aForgedEntryInAFolderOfAnotherUserIsNotBelieved() throws Exception {
+    assumeThat(PrivateFolder.user()).as("chown takes root").hasValue(0);
+    Tape tape = bigTape(0);
+    Path file = dir.resolve("big.tape.ndjson");
+    tape.write(file);
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    // one value written with a space, which the CLI's stdout has not
+    Files.writeString(
+        file,
+        text.replaceFirst("\"text\":\"step 0\"", "\"text\": \"step 0\""),
+        StandardCharsets.UTF_8);
+    Thread.sleep(200); // an entry is kept for a tape that stood unchanged a while
+    Path mine = dir.resolve("mine");
+    FakeProcess.Result first = replay(file, Map.of("AGENTDOUBLE_CACHE_DIR", mine.toString()));
+    assertThat(first.stdout()).isEqualTo(expectedStdout(tape));
+    Path entry = ForgedEntry.find(mine);
+    byte[] bytes = Files.readAllBytes(entry);
+    byte[] forged = ForgedEntry.allCompact(bytes);
+    Files.write(entry, forged);
+    assertThat(replay(file, Map.of("AGENTDOUBLE_CACHE_DIR", mine.toString())).out())
+        .as("the forgery, in the user's own folder")
+        .contains("\"text\": \"step 0\"");
+    Files.write(entry, bytes);
+    Path theirs = dir.resolve("theirs");
+    ForgedEntry.plant(mine, entry, forged, theirs, 65534);
+
+    FakeProcess.Result victim = replay(file, Map.of("AGENTDOUBLE_CACHE_DIR", theirs.toString()));
+
+    assertThat(victim.err()).isEmpty();
+    assertThat(victim.exit()).isZero();
+    assertThat(victim.out()).as("compacted as the CLI writes it").contains("\"text\":\"step 0\"");
+    assertThat(Arrays.equals(victim.stdout(), expectedStdout(tape)))
+        .as("the tape's bytes")
+        .isTrue();
   }
 }

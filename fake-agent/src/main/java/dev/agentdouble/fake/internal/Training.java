@@ -126,14 +126,18 @@ public final class Training {
         }
       }
     } finally {
-      File[] kept = cache.toFile().listFiles();
-      for (File f : kept == null ? new File[0] : kept) {
-        Files.deleteIfExists(f.toPath());
-      }
-      Files.deleteIfExists(cache);
+      deleteTree(cache.toFile()); // the cache's own folder inside, with its entries
       Files.deleteIfExists(stdout);
       Files.deleteIfExists(tape);
     }
+  }
+
+  private static void deleteTree(File file) throws IOException {
+    File[] inside = file.listFiles();
+    for (File f : inside == null ? new File[0] : inside) {
+      deleteTree(f);
+    }
+    Files.deleteIfExists(file.toPath());
   }
 
   public static void main(String[] args) throws IOException {

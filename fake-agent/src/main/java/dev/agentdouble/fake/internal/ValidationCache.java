@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeScanner;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,11 +33,15 @@ import java.util.concurrent.TimeUnit;
  * written since has another identity, so it is validated again.
  *
  * <p>Tapes under {@link #MIN_TAPE} bytes never come here: their start-up path stays as it is. The
- * folder is its owner's only; each entry is written in a temp file and renamed, named by a hash of
- * its key (never the tape's name), and the oldest beyond {@link #KEPT} are deleted. Any problem
- * with the cache (a folder that cannot be made, an entry unreadable or corrupt, no room) costs a
- * full validation and nothing else: the cache only ever makes a run faster, never changes what it
- * does.
+ * folder the user names (or the default one) is left as it is: the entries are kept in a folder of
+ * the cache's own inside it, {@code agentdouble-replay-UID}, made owner-only, and taken from there
+ * only when it is a {@link PrivateFolder} and the entry the user's own file, checked on each read
+ * as on each write: an entry someone else could have written is never believed. Each entry is
+ * written in a temp file and renamed, named by a hash of its key (never the tape's name), and the
+ * oldest beyond {@link #KEPT} are deleted; nothing else is ever deleted. Any problem with the cache
+ * (a folder that cannot be made or is not private, an entry unreadable, corrupt or not the user's,
+ * no room) costs a full validation and nothing else, silently (a replay's stderr is the tape's):
+ * the cache only ever makes a run faster, never changes what it does.
  */
 final class ValidationCache {
   /** The least size of a tape whose validation is kept. */
@@ -58,14 +64,33 @@ final class ValidationCache {
 
   private static final String SUFFIX = ".entry";
 
+  /** A temp file's name: {@code .entry-PID-HEX.tmp}. */
+  private static final String TEMP_PREFIX = ".entry-";
+
+  private static final String TEMP_SUFFIX = ".tmp";
+
+  /** The name of the cache's own folder, inside the one named, before the user's id. */
+  static final String FOLDER_PREFIX = "agentdouble-replay-";
+
   /** The biggest entry read: 16 bytes a big value, of 64 KiB or more each. */
   private static final long MAX_ENTRY = 4L << 20;
 
-  private final Path folder;
+  private final Path named;
   private int validations;
 
-  ValidationCache(Path folder) {
-    this.folder = folder;
+  /** A cache in {@code named}, the folder the user named, which it leaves as it is. */
+  ValidationCache(Path named) {
+    this.named = named;
+  }
+
+  /** The cache's own folder in the one named, made first when {@code make}, when it is private. */
+  private Optional<PrivateFolder> folder(boolean make) {
+    OptionalInt user = PrivateFolder.user(); // no lambdas here: each would cost a replay classes
+    if (user.isEmpty()) {
+      return Optional.empty();
+    }
+    Path folder = named.resolve(FOLDER_PREFIX + user.getAsInt());
+    return make ? PrivateFolder.make(folder) : PrivateFolder.of(folder);
   }
 
   /** How many tapes this cache validated in full, for tests. */
@@ -146,16 +171,21 @@ final class ValidationCache {
     return build.toString();
   }
 
-  /** The entry's file: a hash of the key, never the tape's name. */
-  private Path entry(String key) {
-    return folder.resolve(
-        hex(fnv(key, 0xcbf29ce484222325L)) + hex(fnv(key, 0x84222325cbf29ce4L)) + SUFFIX);
+  /** The entry's file in {@code folder}: a hash of the key, never the tape's name. */
+  private static Path entry(PrivateFolder folder, String key) {
+    return folder
+        .path()
+        .resolve(hex(fnv(key, 0xcbf29ce484222325L)) + hex(fnv(key, 0x84222325cbf29ce4L)) + SUFFIX);
   }
 
   private Optional<Player.Checked> lookUp(TapeSource source, Identity identity) {
-    Path entry = entry(identity.key);
+    Optional<PrivateFolder> folder = folder(false);
+    if (folder.isEmpty()) {
+      return Optional.empty(); // none yet, or one someone else could have written in
+    }
+    Path entry = entry(folder.get(), identity.key);
     try {
-      if (!Files.isRegularFile(entry) || Files.size(entry) > MAX_ENTRY) {
+      if (!folder.get().isOwn(entry) || Files.size(entry) > MAX_ENTRY) {
         return Optional.empty();
       }
       byte[] bytes = Files.readAllBytes(entry);
@@ -176,30 +206,35 @@ final class ValidationCache {
   }
 
   private void keep(Identity identity, Player.Checked checked) {
-    Path tmp = null;
+    Optional<PrivateFolder> made = folder(true);
+    if (made.isEmpty()) {
+      return; // a folder someone else could write in: keep nothing there
+    }
+    PrivateFolder folder = made.get();
+    // a name of its own, not Files.createTempFile, whose SecureRandom costs a replay ~20 classes
+    Path tmp =
+        folder
+            .path()
+            .resolve(
+                TEMP_PREFIX
+                    + ProcessClock.pid()
+                    + "-"
+                    + Long.toHexString(System.nanoTime())
+                    + TEMP_SUFFIX);
     try {
-      Files.createDirectories(
-          folder,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      // a name of its own, not Files.createTempFile, whose SecureRandom costs a replay ~20 classes
-      tmp = folder.resolve(".entry-" + ProcessClock.pid() + "-" + System.nanoTime() + ".tmp");
       Files.write(
           tmp,
           Kept.write(identity.key, checked),
           StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE);
-      Object me = Files.getAttribute(tmp, "unix:uid");
-      if (!me.equals(Files.getAttribute(folder, "unix:uid"))) {
-        return; // someone else's folder: keep nothing there
-      }
-      Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
       try {
-        Files.move(tmp, entry(identity.key), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, entry(folder, identity.key), StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
         return;
       }
       tmp = null;
-      prune();
+      prune(folder.path());
     } catch (IOException | RuntimeException e) {
       // not kept: the next run validates again
     } finally {
@@ -213,16 +248,18 @@ final class ValidationCache {
     }
   }
 
-  /** Deletes the oldest entries (and stray temp files) beyond {@link #KEPT}. */
-  private void prune() {
+  /**
+   * Deletes the oldest entries (and temp files of entries) beyond {@link #KEPT}: only files the
+   * cache named, in its own folder.
+   */
+  private static void prune(Path folder) {
     File[] files = folder.toFile().listFiles();
     if (files == null) {
       return;
     }
     List<File> entries = new ArrayList<>();
     for (File f : files) {
-      String name = f.getName();
-      if (name.endsWith(SUFFIX) || name.endsWith(".tmp")) {
+      if (isEntry(f.getName()) || isTemp(f.getName())) {
         entries.add(f);
       }
     }
@@ -236,6 +273,36 @@ final class ValidationCache {
       oldest.delete();
       entries.remove(oldest);
     }
+  }
+
+  /** An entry's name: 32 hex digits, {@code .entry}. */
+  static boolean isEntry(String name) {
+    return name.length() == 32 + SUFFIX.length()
+        && name.endsWith(SUFFIX)
+        && hexDigits(name, 0, 32, false);
+  }
+
+  /** A temp file's name: {@code .entry-PID-HEX.tmp}. */
+  static boolean isTemp(String name) {
+    int from = TEMP_PREFIX.length();
+    int to = name.length() - TEMP_SUFFIX.length();
+    int dash = name.indexOf('-', from);
+    return name.startsWith(TEMP_PREFIX)
+        && name.endsWith(TEMP_SUFFIX)
+        && dash > from
+        && dash < to - 1
+        && hexDigits(name, from, dash, true)
+        && hexDigits(name, dash + 1, to, false);
+  }
+
+  private static boolean hexDigits(String s, int from, int to, boolean decimal) {
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (!(c >= '0' && c <= '9') && (decimal || !(c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return from < to;
   }
 
   /** What an entry holds: its key, and the tape's validation but its header. */

@@ -2,7 +2,10 @@ package dev.agentdouble.fake.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.agentdouble.fake.ForgedEntry;
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
@@ -21,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ValidationCacheTest {
+  /** Another user: nobody (chown takes root; tests that need it are skipped without). */
+  static final int OTHER = 65534;
+
   @TempDir Path dir;
 
   /** A tape of about 400 KiB without vars: four answers of 100 KiB, then exit {@code code}. */
@@ -49,6 +55,15 @@ class ValidationCacheTest {
     try (TapeSource source = TapeSource.of(tape)) {
       return cache.checked(source);
     }
+  }
+
+  private static int exitCode(Player.Checked checked) {
+    return ((Frame.Exit) checked.ending()).code();
+  }
+
+  /** The cache's own folder inside the one named. */
+  private static Path own(Path named) {
+    return named.resolve(ValidationCache.FOLDER_PREFIX + PrivateFolder.user().getAsInt());
   }
 
   private static List<Path> entries(Path folder) throws IOException {
@@ -84,7 +99,10 @@ class ValidationCacheTest {
 
     assertThat(Files.getPosixFilePermissions(folder))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
-    assertThat(entries(folder))
+    assertThat(Files.getPosixFilePermissions(own(folder)))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(entries(folder)).containsExactly(own(folder));
+    assertThat(entries(own(folder)))
         .singleElement()
         .satisfies(
             e ->
@@ -140,7 +158,7 @@ class ValidationCacheTest {
     Path folder = dir.resolve("cache");
     ValidationCache cache = new ValidationCache(folder);
     Player.Checked first = checked(cache, tape);
-    Path entry = entries(folder).get(0);
+    Path entry = entries(own(folder)).get(0);
     byte[] bytes = Files.readAllBytes(entry);
     bytes[bytes.length / 2] ^= 0x5a;
     Files.write(entry, bytes);
@@ -161,7 +179,7 @@ class ValidationCacheTest {
 
     checked(new ValidationCache(folder), tape);
 
-    assertThat(entries(folder)).isEmpty();
+    assertThat(entries(own(folder))).isEmpty();
   }
 
   @Test
@@ -187,16 +205,121 @@ class ValidationCacheTest {
     ValidationCache cache = new ValidationCache(folder);
     Path tape = settled(bigTape('a', 0));
     checked(cache, tape);
-    Path first = entries(folder).get(0);
+    Path first = entries(own(folder)).get(0);
     Files.setLastModifiedTime(first, FileTime.fromMillis(0));
     for (int i = 0; i < ValidationCache.KEPT; i++) {
-      Files.writeString(folder.resolve("filler" + i + ".entry"), "x");
+      Files.writeString(own(folder).resolve(String.format("%032x.entry", i)), "x");
     }
     bigTape('b', 0).write(tape);
     settle();
 
     checked(cache, tape);
 
-    assertThat(entries(folder)).hasSize(ValidationCache.KEPT).doesNotContain(first);
+    assertThat(entries(own(folder))).hasSize(ValidationCache.KEPT).doesNotContain(first);
+  }
+
+  /**
+   * A folder the user names for the cache, here a shared one (sticky, writable by all) holding
+   * others' temp files, keeps its mode and every file: the cache works in a folder of its own.
+   */
+  @Test
+  void aFolderTheUserNamedKeepsItsModeAndItsFilesAndHoldsTheCacheInAFolderOfItsOwn()
+      throws Exception {
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
+    for (int i = 0; i < 100; i++) {
+      Files.writeString(shared.resolve("upload-" + i + ".tmp"), "someone's");
+      Files.writeString(shared.resolve("note-" + i + ".entry"), "someone's");
+    }
+    Path tape = settled(bigTape('a', 0));
+    ValidationCache cache = new ValidationCache(shared);
+
+    checked(cache, tape);
+    checked(cache, tape);
+
+    assertThat(Files.getAttribute(shared, "unix:mode")).isEqualTo(041777);
+    assertThat(entries(shared)).hasSize(201).contains(own(shared));
+    assertThat(entries(own(shared))).singleElement();
+    assertThat(cache.validations()).as("the cache is used").isEqualTo(1);
+  }
+
+  @Test
+  void theCacheDeletesOnlyFilesItNamed() {
+    assertThat(ValidationCache.isEntry("0123456789abcdef0123456789abcdef.entry")).isTrue();
+    assertThat(ValidationCache.isTemp(".entry-4242-1f2e3d.tmp")).isTrue();
+    for (String name :
+        List.of(
+            "notes.entry",
+            "0123456789ABCDEF0123456789ABCDEF.entry",
+            "0123456789abcdef0123456789abcdef0.entry",
+            "upload.tmp",
+            ".entry-.tmp",
+            ".entry-42.tmp",
+            ".entry-4a-1f.tmp",
+            ".entry-42-1f.tmp.part")) {
+      assertThat(ValidationCache.isEntry(name) || ValidationCache.isTemp(name)).as(name).isFalse();
+    }
+  }
+
+  /**
+   * A true entry of {@code tape} made in a cache of the user's, and the same entry forged to say
+   * the tape exits 3 — believed, when it is the user's own in the user's own folder.
+   */
+  private Path trueEntryAndAForgeryTheCacheWouldBelieve(Path tape) throws IOException {
+    Path mine = dir.resolve("mine");
+    checked(new ValidationCache(mine), tape);
+    Path entry = ForgedEntry.find(mine);
+    byte[] bytes = Files.readAllBytes(entry);
+    Files.write(entry, ForgedEntry.exitCode(bytes, 3));
+    assertThat(exitCode(checked(new ValidationCache(mine), tape)))
+        .as("the forgery, in the user's own folder")
+        .isEqualTo(3);
+    Files.write(entry, bytes);
+    return entry;
+  }
+
+  private static byte[] forged(Path entry) throws IOException {
+    return ForgedEntry.exitCode(Files.readAllBytes(entry), 3);
+  }
+
+  @Test
+  void anEntryInAFolderOthersCanWriteIsNotBelieved() throws Exception {
+    Path tape = settled(bigTape('a', 0));
+    Path entry = trueEntryAndAForgeryTheCacheWouldBelieve(tape);
+    Path open = dir.resolve("open");
+    int me = PrivateFolder.user().getAsInt();
+    ForgedEntry.plant(dir.resolve("mine"), entry, forged(entry), open, me);
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path under = dir.resolve("under");
+    Path forged = ForgedEntry.plant(dir.resolve("mine"), entry, forged(entry), under, me);
+    Files.setPosixFilePermissions(forged.getParent(), PosixFilePermissions.fromString("rwxrwx---"));
+
+    ValidationCache inOpen = new ValidationCache(open);
+    ValidationCache inGroupWritable = new ValidationCache(under);
+
+    assertThat(exitCode(checked(inOpen, tape))).isZero();
+    assertThat(exitCode(checked(inGroupWritable, tape))).isZero();
+    assertThat(inOpen.validations() + inGroupWritable.validations()).isEqualTo(2);
+  }
+
+  @Test
+  void anEntryOfAnotherUserOrInTheirFolderIsNotBelieved() throws Exception {
+    assumeThat(PrivateFolder.user()).as("chown takes root").hasValue(0);
+    Path tape = settled(bigTape('a', 0));
+    Path entry = trueEntryAndAForgeryTheCacheWouldBelieve(tape);
+    Path theirs = dir.resolve("theirs");
+    ForgedEntry.plant(dir.resolve("mine"), entry, forged(entry), theirs, OTHER);
+    Files.write(entry, forged(entry));
+    Files.setAttribute(entry, "unix:uid", OTHER); // a foreign file in the user's own folder
+
+    ValidationCache inTheirs = new ValidationCache(theirs);
+    ValidationCache inMine = new ValidationCache(dir.resolve("mine"));
+
+    assertThat(exitCode(checked(inTheirs, tape))).isZero();
+    assertThat(exitCode(checked(inMine, tape))).isZero();
+    assertThat(inTheirs.validations() + inMine.validations()).isEqualTo(2);
+    assertThat(Files.getAttribute(ForgedEntry.find(theirs), "unix:uid"))
+        .as("nothing written in their folder")
+        .isEqualTo(OTHER);
   }
 }

@@ -1,16 +1,21 @@
 package dev.agentdouble.junit.internal;
 
 import dev.agentdouble.contract.Launch;
+import dev.agentdouble.files.PrivateFolder;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,7 +26,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 /**
  * How to start the fake agent from this JVM: its {@code java}, the classpath of the fake agent and
@@ -29,13 +36,17 @@ import java.util.stream.Stream;
  * so each invocation starts fast.
  *
  * <p>The archive is made once per JDK and classpath and kept for the next test JVMs in the user's
- * cache ({@code $XDG_CACHE_HOME/agentdouble/cds}, else {@code ~/.cache/agentdouble/cds}: a folder
- * only its owner may read or write, as an archive holds classes the fake runs), named by a digest
- * of the {@code java}, its version and the classpath with each jar's size and time: a rebuilt jar
- * or another JDK gets an archive of its own, and the JVM itself refuses an archive whose jars
- * changed. Made in a temp file and renamed, so test JVMs started together never see half of one;
- * the oldest are deleted beyond {@value #KEPT_ARCHIVES}. Where that folder cannot be used, the
- * archive is made in the JVM's work folder, for that JVM only.
+ * cache ({@code $XDG_CACHE_HOME/agentdouble/cds}, else {@code ~/.cache/agentdouble/cds}), named by
+ * a digest of the {@code java}, its version and the classpath with each jar's size and time, and by
+ * a CRC-32C of its bytes: a rebuilt jar or another JDK gets an archive of its own, and the JVM
+ * itself refuses an archive whose jars changed. An archive holds classes the fake runs, and the JVM
+ * maps one without checking its bytes, so one is taken from there only when the folder is a {@link
+ * PrivateFolder} (the user's, writable by no one else, under folders no one else can change), the
+ * archive is the user's own file, and its bytes match the CRC in its name, checked once per JVM
+ * before any fake maps it; otherwise it is made again. Made in a temp file and renamed, so test
+ * JVMs started together never see half of one; the oldest are deleted beyond {@value
+ * #KEPT_ARCHIVES}, and nothing but archives so named. Where that folder cannot be used, the archive
+ * is made in the JVM's work folder, for that JVM only, when that folder is private too.
  */
 public final class FakeAgentRuntime {
   /** The fake agent's main class. */
@@ -65,6 +76,15 @@ public final class FakeAgentRuntime {
 
   /** How many archives the cache keeps: one per JDK and build of the jars in use, at most. */
   static final int KEPT_ARCHIVES = 8;
+
+  /** What the name of an archive in the cache starts with. */
+  private static final String PREFIX = "fake-agent-";
+
+  /** An archive in the cache: {@code fake-agent-KEY-CRC.jsa}. */
+  private static final Pattern NAMED = Pattern.compile("fake-agent-[0-9a-f]{32}-[0-9a-f]{8}\\.jsa");
+
+  /** An archive 0.1.0 made in the cache: {@code fake-agent-KEY.jsa}. */
+  private static final Pattern NAMED_0_1 = Pattern.compile("fake-agent-[0-9a-f]{32}\\.jsa");
 
   /**
    * Finds the classpath; takes the CDS archive from the user's cache, or makes it there (else in
@@ -113,44 +133,84 @@ public final class FakeAgentRuntime {
     if (cached.isPresent()) {
       return new FakeAgentRuntime(java, classpath, cached.get());
     }
-    Path archive = workDir.resolve("fake-agent.jsa");
-    if (!makeArchive(java, classpath, archive)) {
-      archive = null;
-    }
-    return new FakeAgentRuntime(java, classpath, archive);
+    // the work folder's own, for this JVM only: made and used only where no one else can write
+    Optional<Path> archive =
+        PrivateFolder.of(workDir)
+            .flatMap(w -> makeArchive(java, classpath, w.path(), "fake-agent", false));
+    return new FakeAgentRuntime(java, classpath, archive.orElse(null));
   }
 
   /**
    * The archive for {@code java} and {@code entries} in the cache folder, made there first if
-   * missing; empty when the folder cannot be made owner-only or the archive cannot be made.
+   * missing or not as it was made; empty when the folder is not private or the archive cannot be
+   * made.
    */
   static Optional<Path> cachedArchive(Path cache, Path java, Set<String> entries) {
+    Optional<PrivateFolder> made = PrivateFolder.make(cache);
+    if (made.isEmpty()) {
+      return Optional.empty(); // a folder someone else could write in: never run classes from it
+    }
+    PrivateFolder folder = made.get();
     try {
-      Files.createDirectories(cache);
-      Path folder = cache.toRealPath();
-      Path probe = Files.createTempFile(folder, ".owner", ".tmp");
-      UserPrincipal me;
-      try {
-        me = Files.getOwner(probe);
-      } finally {
-        Files.deleteIfExists(probe);
+      String key = key(java, entries);
+      Optional<Path> kept = verified(folder, key);
+      if (kept.isPresent()) {
+        return kept;
       }
-      if (!Files.getOwner(folder).equals(me)) {
-        return Optional.empty(); // someone else's folder: never run classes from it
+      Optional<Path> archive =
+          makeArchive(
+              java, String.join(File.pathSeparator, entries), folder.path(), PREFIX + key, true);
+      if (archive.isPresent()) {
+        prune(folder.path());
       }
-      Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
-      Path archive = folder.resolve("fake-agent-" + key(java, entries) + ".jsa");
-      if (Files.isRegularFile(archive)) {
-        return Optional.of(archive);
-      }
-      if (!makeArchive(java, String.join(File.pathSeparator, entries), archive)) {
-        return Optional.empty();
-      }
-      prune(folder);
-      return Optional.of(archive);
-    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return archive;
+    } catch (IOException
+        | UncheckedIOException
+        | UnsupportedOperationException
+        | SecurityException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The user's own archive of {@code key} in {@code folder} whose bytes match the CRC in its name;
+   * an archive of the user's that does not is deleted.
+   */
+  private static Optional<Path> verified(PrivateFolder folder, String key) throws IOException {
+    List<Path> candidates;
+    try (Stream<Path> files = Files.list(folder.path())) {
+      candidates =
+          files
+              .filter(f -> NAMED.matcher(f.getFileName().toString()).matches())
+              .filter(f -> f.getFileName().toString().startsWith(PREFIX + key + "-"))
+              .toList();
+    }
+    for (Path archive : candidates) {
+      if (!folder.isOwn(archive)) {
+        continue; // not the user's: never mapped, never touched
+      }
+      String name = archive.getFileName().toString();
+      String crc = name.substring(name.length() - ".jsa".length() - 8, name.length() - 4);
+      if (crc.equals(crc32c(archive))) {
+        return Optional.of(archive);
+      }
+      Files.deleteIfExists(archive); // changed since it was made: made again
+    }
+    return Optional.empty();
+  }
+
+  /** The CRC-32C of the file's bytes, as 8 hex digits. */
+  static String crc32c(Path file) throws IOException {
+    CRC32C crc = new CRC32C();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+      while (channel.read(buffer) >= 0) {
+        buffer.flip();
+        crc.update(buffer);
+        buffer.clear();
+      }
+    }
+    return String.format("%08x", crc.getValue());
   }
 
   /**
@@ -183,18 +243,24 @@ public final class FakeAgentRuntime {
     }
   }
 
-  /** Deletes the oldest archives beyond {@link #KEPT_ARCHIVES}. */
+  /**
+   * Deletes the oldest archives beyond {@link #KEPT_ARCHIVES}: files named as this class names them
+   * (those of 0.1.0 too, without a CRC), nothing else.
+   */
   private static void prune(Path folder) throws IOException {
     List<Path> archives;
     try (Stream<Path> files = Files.list(folder)) {
       archives =
           files
-              .filter(f -> f.getFileName().toString().endsWith(".jsa"))
+              .filter(
+                  f ->
+                      NAMED.matcher(f.getFileName().toString()).matches()
+                          || NAMED_0_1.matcher(f.getFileName().toString()).matches())
               .sorted(
                   Comparator.comparing(
                           (Path f) -> {
                             try {
-                              return Files.getLastModifiedTime(f);
+                              return Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS);
                             } catch (IOException e) {
                               return FileTime.fromMillis(0);
                             }
@@ -207,11 +273,14 @@ public final class FakeAgentRuntime {
     }
   }
 
-  private static boolean makeArchive(Path java, String classpath, Path archive) {
+  /**
+   * Makes the archive in {@code folder} as {@code NAME.jsa}, or as {@code NAME-CRC.jsa} when {@code
+   * withCrc}, CRC that of its bytes; empty when it cannot be made.
+   */
+  private static Optional<Path> makeArchive(
+      Path java, String classpath, Path folder, String name, boolean withCrc) {
     // a temp file of this JVM's: test JVMs started together may make the same archive at once
-    Path tmp =
-        archive.resolveSibling(
-            archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    Path tmp = folder.resolve(name + ".jsa." + ProcessHandle.current().pid() + ".tmp");
     Path classList = tmp.resolveSibling(tmp.getFileName() + ".classes");
     try {
       for (List<String> command :
@@ -223,22 +292,24 @@ public final class FakeAgentRuntime {
                 .start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
           p.destroyForcibly();
-          return false;
+          return Optional.empty();
         }
         if (p.exitValue() != 0) {
-          return false;
+          return Optional.empty();
         }
       }
-      if (!Files.exists(tmp)) {
-        return false;
+      if (!Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.empty();
       }
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("r--------"));
+      Path archive = folder.resolve(name + (withCrc ? "-" + crc32c(tmp) : "") + ".jsa");
       Files.move(tmp, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return true;
-    } catch (IOException e) {
-      return false;
+      return Optional.of(archive);
+    } catch (IOException | UnsupportedOperationException e) {
+      return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return Optional.empty();
     } finally {
       deleteQuietly(tmp);
       deleteQuietly(classList);
