@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -259,6 +260,69 @@ class HostileTapesTest {
       assertThat(p.exitValue()).isZero();
     } finally {
       FakeProcess.kill(p);
+    }
+  }
+
+  /** Reads an HTTP request's head and its body, by its Content-Length. */
+  private static void readRequest(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        return;
+      }
+      head.append((char) b);
+    }
+    String lower = head.toString().toLowerCase(Locale.ROOT);
+    int at = lower.indexOf("content-length:");
+    in.readNBytes(Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip()));
+  }
+
+  @Test
+  void aControlServersHugeErrorPageIsCutAt64KiBOnStderrAndInTheJournal() throws Exception {
+    int page = 50 << 20;
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread answer =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  readRequest(s.getInputStream());
+                  OutputStream out = s.getOutputStream();
+                  out.write(
+                      ("HTTP/1.1 404 Not Found\r\nContent-Length: " + page + "\r\n\r\n")
+                          .getBytes(StandardCharsets.ISO_8859_1));
+                  byte[] block = "x".repeat(1 << 20).getBytes(StandardCharsets.US_ASCII);
+                  for (int sent = 0; sent < page; sent += block.length) {
+                    out.write(block);
+                  }
+                  out.flush();
+                } catch (IOException e) {
+                  // the fake went away
+                }
+              });
+      answer.setDaemon(true);
+      answer.start();
+      String url = "http://127.0.0.1:" + server.getLocalPort() + "/run";
+      Path journal = dir.resolve("journal.ndjson");
+
+      FakeProcess.Result r =
+          FakeProcess.run(
+              env("AGENTDOUBLE_URL", url, "AGENTDOUBLE_JOURNAL", journal.toString()), "-p", "hi");
+
+      String cut =
+          "x".repeat(64 * 1024)
+              + "\n[the answer is cut here: its first 65536 bytes are shown, of 52428800]";
+      assertThat(r.exit()).isEqualTo(70);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err())
+          .isEqualTo(
+              "agentdouble: the control server ("
+                  + url
+                  + ") has no tape for this invocation (HTTP 404):\n"
+                  + cut
+                  + "\n");
+      assertThat(Files.size(journal)).isLessThan(80 * 1024);
+      assertThat(Files.readString(journal)).contains("[the answer is cut here");
     }
   }
 

@@ -116,10 +116,10 @@ class CatalogCommandTest {
   }
 
   @Test
-  void replayOfAnUnknownBuiltinNameFails() {
+  void replayOfAnUnknownBuiltinNameExits70AsTheFakeDoes() {
     Cli.Result r = Cli.runInstalled("replay", "builtin:usage");
 
-    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err())
         .startsWith("agentdouble: no built-in tape named \"usage\"; did you mean ")
         .contains("usage-limit", "usage-in-result");

@@ -63,10 +63,23 @@ final class ControlClient {
   /** The largest body an array can hold. */
   static final long MAX_BODY_BYTES = Integer.MAX_VALUE - 16;
 
+  /**
+   * The most of an answer other than 200 the fake reads: its text is shown to the user (a near-miss
+   * report), not replayed, and a server's 50 MiB error page would otherwise be held in memory and
+   * copied whole to stderr and the journal. The rest is never read.
+   */
+  static final int MAX_ERROR_BYTES = 64 * 1024;
+
   private ControlClient() {}
 
-  /** An HTTP response, as much of it as the fake needs. */
-  record Response(int status, Map<String, String> headers, byte[] body) {}
+  /**
+   * An HTTP response, as much of it as the fake needs.
+   *
+   * @param body the body; for a status other than 200, at most its first {@link #MAX_ERROR_BYTES}
+   * @param cut whether the body went on beyond {@code body} (the rest was not read)
+   * @param length the body's {@code Content-Length}, -1 when the answer had none
+   */
+  record Response(int status, Map<String, String> headers, byte[] body, boolean cut, long length) {}
 
   /** An answer that is not usable HTTP; the message says what is wrong with it. */
   static final class BadAnswer extends IOException {
@@ -190,7 +203,17 @@ final class ControlClient {
             + "invocation (HTTP "
             + response.status()
             + ")"
-            + (text.isEmpty() ? "" : ":\n" + text));
+            + (text.isEmpty() ? "" : ":\n" + text)
+            + (response.cut() ? "\n" + cutNote(response) : ""));
+  }
+
+  /** What a cut answer's text is followed by: how much of it was shown. */
+  private static String cutNote(Response response) {
+    return "[the answer is cut here: its first "
+        + response.body().length
+        + " bytes are shown, of "
+        + (response.length() < 0 ? "more" : String.valueOf(response.length()))
+        + "]";
   }
 
   /** Why a server could not be reached, said for a person. */
@@ -497,19 +520,48 @@ final class ControlClient {
     }
     ByteBuf body = new ByteBuf();
     body.clear();
+    // a tape is read whole; any other answer only as far as it is shown
+    long keep = status == 200 ? MAX_BODY_BYTES : MAX_ERROR_BYTES;
+    boolean cut;
+    long length = -1;
     String encoding = headers.get("transfer-encoding");
     if (encoding != null && encoding.toLowerCase(Locale.ROOT).endsWith("chunked")) {
-      dechunk(answer, body);
+      cut = dechunk(answer, body, keep);
     } else if (headers.containsKey("content-length")) {
-      long length = length(headers.get("content-length"));
-      long got = answer.copy(length, body);
-      if (got < length) {
+      length = length(headers.get("content-length"), keep);
+      long want = Math.min(length, keep);
+      long got = answer.copy(want, body);
+      if (got < want) {
         throw new BadAnswer("HTTP response cut short: " + got + " of " + length + " body bytes");
       }
+      cut = length > keep;
+    } else if (keep < MAX_BODY_BYTES) {
+      // to the end of the connection, or one byte past what is kept
+      cut = answer.copy(keep + 1, body) > keep;
+      body.size = (int) Math.min(body.size, keep);
     } else {
       answer.copy(Long.MAX_VALUE, body); // to the end of the connection
+      cut = false;
     }
-    return new Response(status, headers, Arrays.copyOf(body.data, body.size));
+    if (cut) {
+      body.size = wholeCharacters(body.data, body.size);
+    }
+    return new Response(status, headers, Arrays.copyOf(body.data, body.size), cut, length);
+  }
+
+  /** {@code size}, less a UTF-8 sequence the cut left unfinished at its end. */
+  private static int wholeCharacters(byte[] data, int size) {
+    for (int i = size - 1; i >= 0 && i >= size - 4; i--) {
+      int b = data[i] & 0xff;
+      if (b < 0x80) {
+        return size;
+      }
+      if (b >= 0xc0) {
+        int needs = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+        return i + needs <= size ? size : i;
+      }
+    }
+    return size;
   }
 
   private static int status(String line) throws BadAnswer {
@@ -534,19 +586,24 @@ final class ControlClient {
     throw new BadAnswer("malformed HTTP status line: " + printable(line));
   }
 
-  private static long length(String value) throws BadAnswer {
+  /** A Content-Length; one beyond memory is an error only when it is all to be read. */
+  private static long length(String value, long keep) throws BadAnswer {
     long length = digits(value, 10);
     if (length < 0) {
       throw new BadAnswer("a bad Content-Length: " + printable(value));
     }
-    if (length > MAX_BODY_BYTES) {
+    if (length > MAX_BODY_BYTES && keep >= MAX_BODY_BYTES) {
       throw new BadAnswer(tooBig(length));
     }
     return length;
   }
 
-  /** Decodes a chunked body; stops at the last chunk (its trailers are not waited for). */
-  private static void dechunk(Answer answer, ByteBuf body) throws IOException {
+  /**
+   * Decodes a chunked body, at most {@code keep} bytes of it; stops at the last chunk (its trailers
+   * are not waited for), or once {@code keep} bytes are read and more follow: then true, the body
+   * is cut and the rest is never read.
+   */
+  private static boolean dechunk(Answer answer, ByteBuf body, long keep) throws IOException {
     while (true) {
       String line = answer.line(1024, "a chunk size line");
       int semicolon = line.indexOf(';');
@@ -556,7 +613,14 @@ final class ControlClient {
         throw new BadAnswer("malformed chunk size: " + printable(line));
       }
       if (length == 0) {
-        return;
+        return false;
+      }
+      if (keep < MAX_BODY_BYTES && body.size + length > keep) {
+        long room = keep - body.size;
+        if (answer.copy(room, body) < room) {
+          throw new BadAnswer("chunked HTTP body cut short");
+        }
+        return true;
       }
       if (body.size + length > MAX_BODY_BYTES) {
         throw new BadAnswer(tooBig(body.size + length));

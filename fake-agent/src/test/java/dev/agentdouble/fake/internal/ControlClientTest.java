@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +12,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,6 +102,127 @@ class ControlClientTest {
       int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip());
       in.readNBytes(length);
     }
+  }
+
+  /**
+   * A server on 127.0.0.1 that answers one connection with a 404 whose body is {@link #PAGE} bytes
+   * of {@code x}, by its Content-Length or in chunks of 1 MiB. After {@code sent} bytes of the body
+   * it writes nothing more and holds the connection open until the client goes away; a client that
+   * goes away earlier ends the writing.
+   */
+  private static final class ErrorPageServer implements AutoCloseable {
+    static final int PAGE = 50 << 20;
+    private final ServerSocket server;
+
+    ErrorPageServer(boolean chunked, int sent) throws IOException {
+      server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      Thread thread =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  RawServer.readRequest(s.getInputStream());
+                  OutputStream out = s.getOutputStream();
+                  out.write(
+                      ("HTTP/1.1 404 Not Found\r\n"
+                              + (chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + PAGE)
+                              + "\r\n\r\n")
+                          .getBytes(StandardCharsets.ISO_8859_1));
+                  byte[] block = new byte[1 << 20];
+                  Arrays.fill(block, (byte) 'x');
+                  for (int at = 0; at < sent; at += block.length) {
+                    if (chunked) {
+                      out.write((Integer.toHexString(block.length) + "\r\n").getBytes(US_ASCII));
+                    }
+                    out.write(block);
+                    if (chunked) {
+                      out.write("\r\n".getBytes(US_ASCII));
+                    }
+                  }
+                  if (chunked && sent == PAGE) {
+                    out.write("0\r\n\r\n".getBytes(US_ASCII));
+                  }
+                  out.flush();
+                  // until the client closes its end
+                  s.getInputStream().transferTo(OutputStream.nullOutputStream());
+                } catch (IOException e) {
+                  // the client went away
+                }
+              },
+              "error-page-server");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + server.getLocalPort() + "/x";
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+
+  private static final String CUT_TEXT = "x".repeat(ControlClient.MAX_ERROR_BYTES);
+
+  @ParameterizedTest(name = "sent in chunks: {0}")
+  @CsvSource({"false, 'of 52428800]'", "true, 'of more]'"})
+  void aHugeErrorPageIsCutAt64KiBAndSaysHowMuchWasShown(boolean chunked, String of)
+      throws IOException {
+    try (ErrorPageServer server = new ErrorPageServer(chunked, ErrorPageServer.PAGE)) {
+      TapeSelection.Result r = ControlClient.ask(server.url(), null, CALL);
+
+      assertThat(((TapeSelection.Failed) r).message())
+          .isEqualTo(
+              "the control server ("
+                  + server.url()
+                  + ") has no tape for this invocation (HTTP 404):\n"
+                  + CUT_TEXT
+                  + "\n[the answer is cut here: its first 65536 bytes are shown, "
+                  + of);
+    }
+  }
+
+  @ParameterizedTest(name = "sent in chunks: {0}")
+  @CsvSource({"false", "true"})
+  void theRestOfAHugeErrorPageIsNeverWaitedFor(boolean chunked) throws IOException {
+    // 1 MiB of the 50 sent, then silence: a client reading the whole body waits out its deadline
+    try (ErrorPageServer server = new ErrorPageServer(chunked, 1 << 20)) {
+      TapeSelection.Result r = ControlClient.ask(server.url(), null, CALL);
+
+      assertThat(((TapeSelection.Failed) r).message())
+          .startsWith(
+              "the control server ("
+                  + server.url()
+                  + ") has no tape for this invocation (HTTP 404):\n"
+                  + CUT_TEXT
+                  + "\n[the answer is cut here");
+    }
+  }
+
+  @Test
+  void aCutErrorPageEndsOnAWholeCharacter() throws IOException {
+    byte[] head =
+        bytes("HTTP/1.1 404 Not Found\r\nContent-Length: 65537\r\n\r\n" + "x".repeat(65535));
+    byte[] raw = Arrays.copyOf(head, head.length + 2);
+    raw[head.length] = (byte) 0xc3; // é, cut after its first byte
+    raw[head.length + 1] = (byte) 0xa9;
+
+    ControlClient.Response r = ControlClient.parse(raw);
+
+    assertThat(r.cut()).isTrue();
+    assertThat(r.length()).isEqualTo(65537);
+    assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("x".repeat(65535));
+  }
+
+  @Test
+  void anErrorPageOf64KiBIsShownWhole() throws IOException {
+    ControlClient.Response r =
+        ControlClient.parse(
+            bytes("HTTP/1.1 404 Not Found\r\nContent-Length: 65536\r\n\r\n" + CUT_TEXT));
+
+    assertThat(r.cut()).isFalse();
+    assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(CUT_TEXT);
   }
 
   private static IOException failure(String answer, boolean holdOpen) throws IOException {

@@ -349,6 +349,14 @@ public final class Serve implements AutoCloseable {
     List<Stub> stubs = new ArrayList<>();
     for (Path file : files) {
       String source = file.toString();
+      // opening a FIFO would wait for a writer, a device would never end: only files are read,
+      // as the fake reads AGENTDOUBLE_TAPES
+      if (!Files.isRegularFile(file)) {
+        throw new Failure(
+            source
+                + ": not a regular file (a folder, a FIFO or a device); a tapes folder holds tape"
+                + " files: move it away, or rename it to end in something else than .tape.ndjson");
+      }
       byte[] bytes;
       try {
         bytes = Files.readAllBytes(file);

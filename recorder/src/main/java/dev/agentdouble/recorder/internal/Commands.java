@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.LineReader;
@@ -150,7 +151,8 @@ public final class Commands {
 
       Plays TAPE through the fake agent exactly as a consumer would see it: stdout, stderr, timing,
       and the ending (the exit status is the run's; a death by signal n exits 128 + n). TAPE is a
-      tape file, or builtin:NAME for a built-in tape (`agentdouble catalog` lists them).
+      tape file, or builtin:NAME for a built-in tape (`agentdouble catalog` lists them). A TAPE the
+      fake cannot replay (missing, not a regular file, malformed) exits 70, as the fake does.
         --output-format F   text, json or stream-json (default: the format the tape was recorded in)
         --timing T          fast, recorded (default), scale:F or max-gap:MS
         --prompt P          the prompt to pass (default: the tape's vars.prompt, else "replay")
@@ -173,7 +175,21 @@ public final class Commands {
     Timing timing = timing(a.value("--timing").orElse("recorded"));
     String name = a.positional().get(0);
     boolean builtin = name.startsWith(UserFile.BUILTIN);
-    Tape tape = UserFile.tape(name);
+    Tape tape;
+    try {
+      tape = UserFile.tape(name);
+    } catch (CommandFailure | TapeException e) {
+      // what the fake would say of this tape, it says before running it, with the fake's status
+      err.println("agentdouble: " + e.getMessage());
+      return ExitStatus.OWN_PROBLEM;
+    } catch (OutOfMemoryError e) {
+      err.println(
+          "agentdouble: "
+              + name
+              + ": cannot be read in this JVM's memory"
+              + LineReader.memoryHint());
+      return ExitStatus.OWN_PROBLEM;
+    }
     String prompt =
         a.value("--prompt")
             .orElse(tape.header().vars().prompt().filter(p -> !p.isBlank()).orElse("replay"));

@@ -1,6 +1,7 @@
 package dev.agentdouble.recorder.internal;
 
 import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.files.RegularFile;
 import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
@@ -16,21 +17,19 @@ import java.util.Optional;
 public final class UserFile {
   private UserFile() {}
 
-  /** What keeps {@code name} from being read as a file, if anything is visible beforehand. */
-  static Optional<String> problem(String name) {
-    Path file = Path.of(name);
-    if (Files.isDirectory(file)) {
-      return Optional.of(name + ": is a directory, not a file");
-    }
-    if (!Files.exists(file)) {
-      return Optional.of(name + ": no such file");
-    }
-    return Optional.empty();
+  /**
+   * What keeps {@code name} from being read as a file, if anything is visible beforehand: missing,
+   * a folder, or not a regular file ({@link RegularFile}: a FIFO would wait for a writer, a device
+   * never end), which {@code give} says how to mend.
+   */
+  static Optional<String> problem(String name, String give) {
+    return RegularFile.problem(Path.of(name))
+        .map(p -> name + ": " + p + (p.equals(RegularFile.NOT_REGULAR) ? "; " + give : ""));
   }
 
-  /** The bytes of {@code name}. */
+  /** The bytes of {@code name}, a captured output. */
   static byte[] read(String name) {
-    Optional<String> problem = problem(name);
+    Optional<String> problem = problem(name, "save the output to a file and give that");
     if (problem.isPresent()) {
       throw new CommandFailure(problem.get());
     }
@@ -56,7 +55,7 @@ public final class UserFile {
         throw new CommandFailure(e.getMessage());
       }
     }
-    Optional<String> problem = problem(name);
+    Optional<String> problem = problem(name, "give a tape file");
     if (problem.isPresent()) {
       throw new CommandFailure(problem.get());
     }
