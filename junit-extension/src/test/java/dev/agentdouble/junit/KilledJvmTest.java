@@ -95,7 +95,12 @@ class KilledJvmTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process jvm =
         new ProcessBuilder(
-                java, "-cp", System.getProperty("java.class.path"), KilledJvmTest.class.getName())
+                java,
+                // this JVM's temp folder: the next start, here, cleans the work folders there
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                KilledJvmTest.class.getName())
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     try {
