@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.agentdouble.contract.Release;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,22 +22,34 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A user's own Maven project, following the README alone: the artifacts installed in a Maven
  * repository as {@code mvn install} installs them (POMs, jars, sources, javadoc), a project whose
- * dependencies and tests are the blocks of the README and docs/junit.md marked {@code <!--
- * consumer: PATH -->}, copied as they are, then {@code mvn test} in it: on the build's Java with
- * the README's JUnit, and on Java 25 with JUnit 5.10 through the JUnit BOM the README shows.
+ * files are the blocks of the README and docs/junit.md marked {@code <!-- consumer: PATH -->},
+ * copied as they are (its {@code pom.xml} included: nothing of ours is added to it), then {@code
+ * mvn test} in it: with the oldest Maven the README supports and with a Maven 3.9, each on its
+ * default plugins for whatever the POM leaves to them, on the build's Java with the README's JUnit;
+ * and on Java 25 with JUnit 5.10 through the JUnit BOM the README shows.
  *
- * <p>The project's Maven resolves everything else from the build's own local repository (a {@code
- * file:} repository, so nothing is downloaded twice), then Maven Central; its own local repository
- * is a temp folder, so nothing of ours reaches the user's {@code ~/.m2}.
+ * <p>The Mavens are distributions from Maven Central, unpacked by this module's build in {@code
+ * target/mavens} (never the machine's Maven). They resolve everything else from the build's own
+ * local repository (a {@code file:} repository, so nothing is downloaded twice), then Maven
+ * Central, into one local repository of the class's, in {@code target/}: nothing of ours reaches
+ * the user's {@code ~/.m2}, and the builds and the consumer's tests keep their temp files in {@code
+ * target/} too.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
+@Execution(ExecutionMode.SAME_THREAD) // one local repository for the class's builds, one at a time
 class ConsumerMavenIT {
   static final Path ROOT =
       Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath().normalize();
@@ -45,8 +58,16 @@ class ConsumerMavenIT {
   private static final Pattern MARKED =
       Pattern.compile("<!-- consumer: ([\\w./-]+) -->\\n```\\w*\\n(.*?)```", Pattern.DOTALL);
 
+  /** Surefire's summary of a run: {@code Tests run: N, Failures: ...}, the last one printed. */
+  private static final Pattern TESTS_RUN =
+      Pattern.compile(
+          "(?m)^(?:\\[\\w+\\] )?Tests run: (\\d+), Failures: \\d+, Errors: \\d+, Skipped: \\d+$");
+
   /** The docs that hold the consumer's files. */
   private static final List<String> DOCS = List.of("README.md", "docs/junit.md");
+
+  /** The marked block that is part of the POM, not a file: JUnit's BOM, when asked. */
+  private static final String JUNIT_BOM = "junit-bom";
 
   /** The published modules: artifact id, and its folder (none: a POM file of the root). */
   private static final Map<String, String> PUBLISHED = new LinkedHashMap<>();
@@ -62,12 +83,22 @@ class ConsumerMavenIT {
 
   @TempDir Path dir;
 
-  @Test
-  void theReadmesProjectPassesOnTheBuildsJava() throws Exception {
-    Path repo = install(dir.resolve("repository"));
+  /** The local repository of every build of the class: the installed artifacts, and the rest. */
+  @TempDir static Path shared;
+
+  private static Path repo;
+
+  @BeforeAll
+  static void installTheArtifacts() throws IOException {
+    repo = install(shared.resolve("repository"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mavens")
+  void theReadmesProjectPassesOnTheBuildsJava(Path maven) throws Exception {
     Path project = consumer(dir.resolve("consumer"), false);
 
-    Run run = mvnTest(project, repo, Path.of(System.getProperty("java.home")));
+    Run run = mvnTest(maven, project, Path.of(System.getProperty("java.home")));
 
     assertPassed(run, project);
   }
@@ -78,20 +109,50 @@ class ConsumerMavenIT {
     assumeTrue(
         jdk25.isPresent(),
         "no JDK 25 under /usr/lib/jvm and AGENTDOUBLE_JDK25 unset: the Java 25 run is not made");
-    Path repo = install(dir.resolve("repository"));
+    List<Path> mavens = mavens().map(Named::getPayload).toList();
     Path project = consumer(dir.resolve("consumer"), true);
 
-    Run run = mvnTest(project, repo, jdk25.get());
+    Run run = mvnTest(mavens.get(mavens.size() - 1), project, jdk25.get());
 
     assertPassed(run, project);
-    // the project's own repository holds what its tests ran on: JUnit 5.10's jars, not ours
-    Path jupiter = repo.resolve("org/junit/jupiter");
-    assertThat(jupiter.resolve("junit-jupiter-engine/5.10.2/junit-jupiter-engine-5.10.2.jar"))
-        .isRegularFile();
-    assertThat(jupiter.resolve("junit-jupiter-api/5.10.2/junit-jupiter-api-5.10.2.jar"))
-        .isRegularFile();
-    assertThat(jupiter.resolve("junit-jupiter-api/5.14.1/junit-jupiter-api-5.14.1.jar"))
-        .doesNotExist();
+    // what its tests ran on: JUnit 5.10's jars, not ours
+    assertThat(reports(project))
+        .allSatisfy(
+            report ->
+                assertThat(property(report, "surefire.test.class.path"))
+                    .contains("/junit-jupiter-api-5.10.2.jar", "/junit-jupiter-engine-5.10.2.jar")
+                    .doesNotContain("5.14.1"));
+  }
+
+  /**
+   * The Mavens the consumer is built with, oldest first, each named by its folder: the
+   * distributions this module's build unpacks in {@code target/mavens}.
+   */
+  static Stream<Named<Path>> mavens() {
+    String homes = System.getProperty("agentdouble.mavens", "");
+    assertThat(homes)
+        .as("agentdouble.mavens: ConsumerMavenIT runs in junit-extension's failsafe phase")
+        .isNotEmpty();
+    return Stream.of(homes.split(","))
+        .map(Path::of)
+        .peek(
+            home ->
+                assertThat(home.resolve("bin/mvn"))
+                    .as("unpacked by the pre-integration-test phase")
+                    .isExecutable())
+        .map(home -> Named.of(home.getFileName().toString(), home));
+  }
+
+  /** The oldest Maven of the builds is the oldest the README supports. */
+  @Test
+  void theOldestMavenIsTheOneTheReadmeSupports() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    Matcher supported = Pattern.compile("Maven (\\d+\\.\\d+)\\+").matcher(readme);
+    assertThat(supported.find()).as("'Maven X.Y+' in the README's requirements").isTrue();
+    String oldest = mavens().findFirst().orElseThrow().getName();
+
+    assertThat(oldest).startsWith("apache-maven-" + supported.group(1) + ".");
+    assertThat(readme).contains("Maven " + oldest.substring("apache-maven-".length()) + " ");
   }
 
   /** What the docs mark for the consumer: path → content, in the docs' order. */
@@ -108,15 +169,18 @@ class ConsumerMavenIT {
   }
 
   @Test
-  void theDocsMarkTheDependenciesTheJUnitBomAndAFirstTestInEachGuide() throws IOException {
+  void theDocsMarkAWholePomTheJUnitBomAndAFirstTestInEachGuide() throws IOException {
     Map<String, String> files = marked();
 
-    assertThat(files).containsKeys("dependencies", "junit-bom");
+    assertThat(files).containsKeys("pom.xml", JUNIT_BOM);
     assertThat(files.keySet().stream().filter(p -> p.startsWith("src/test/java/")))
         .hasSizeGreaterThanOrEqualTo(2);
-    assertThat(files.get("dependencies"))
+    assertThat(files.get("pom.xml"))
+        .startsWith("<?xml")
         .contains("<artifactId>agentdouble-junit</artifactId>")
-        .contains("<version>" + Release.VERSION + "</version>");
+        .contains("<version>" + Release.VERSION + "</version>")
+        .endsWith("</project>\n");
+    assertThat(files.get(JUNIT_BOM)).startsWith("<dependencyManagement>");
   }
 
   /**
@@ -191,79 +255,106 @@ class ConsumerMavenIT {
   }
 
   /**
-   * A Maven project of the marked blocks: the dependencies in a minimal POM, the JUnit BOM when
-   * asked, the test classes as they are.
+   * A Maven project of the marked blocks, each file as it is; with {@code junitBom}, the POM with
+   * the JUnit BOM's {@code dependencyManagement} before its {@code dependencies} and without {@code
+   * junit-jupiter}'s version, as the README says.
    */
   private static Path consumer(Path project, boolean junitBom) throws IOException {
     Map<String, String> files = marked();
-    String management =
-        junitBom
-            ? "  <dependencyManagement>\n    <dependencies>\n"
-                + files.get("junit-bom")
-                + "    </dependencies>\n  </dependencyManagement>\n"
-            : "";
-    String pom =
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <project xmlns="http://maven.apache.org/POM/4.0.0">
-          <modelVersion>4.0.0</modelVersion>
-          <groupId>com.example</groupId>
-          <artifactId>consumer</artifactId>
-          <version>1.0</version>
-          <properties>
-            <maven.compiler.release>17</maven.compiler.release>
-            <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-          </properties>
-        %s  <dependencies>
-        %s  </dependencies>
-          <build>
-            <plugins>
-              <plugin>
-                <artifactId>maven-compiler-plugin</artifactId>
-                <version>3.14.0</version>
-              </plugin>
-              <plugin>
-                <artifactId>maven-resources-plugin</artifactId>
-                <version>3.3.1</version>
-              </plugin>
-              <plugin>
-                <artifactId>maven-surefire-plugin</artifactId>
-                <version>3.5.4</version>
-              </plugin>
-            </plugins>
-          </build>
-        </project>
-        """
-            .formatted(
-                management, junitBom ? withoutJUnitsVersion(files) : files.get("dependencies"));
     Files.createDirectories(project);
-    Files.writeString(project.resolve("pom.xml"), pom);
     for (Map.Entry<String, String> file : files.entrySet()) {
-      if (file.getKey().startsWith("src/")) {
-        Path to = project.resolve(file.getKey());
-        Files.createDirectories(to.getParent());
-        Files.writeString(to, file.getValue());
+      if (file.getKey().equals(JUNIT_BOM)) {
+        continue;
       }
+      String text = file.getValue();
+      if (file.getKey().equals("pom.xml") && junitBom) {
+        text = withTheJUnitBom(text, files.get(JUNIT_BOM));
+      }
+      Path to = project.resolve(file.getKey());
+      Files.createDirectories(to.getParent());
+      Files.writeString(to, text);
     }
     return project;
   }
 
-  /** The dependencies, {@code junit-jupiter}'s version dropped, as the README says with the BOM. */
-  private static String withoutJUnitsVersion(Map<String, String> files) {
-    String dependencies = files.get("dependencies");
+  /** {@code pom} with {@code management} before its {@code <dependencies>}. */
+  private static String withTheJUnitBom(String pom, String management) {
+    Matcher dependencies = Pattern.compile("(?m)^( *)<dependencies>").matcher(pom);
+    assertThat(dependencies.find()).as("<dependencies> in the README's pom.xml").isTrue();
+    String indent = dependencies.group(1);
+    String indented = management.strip().replaceAll("(?m)^", indent);
+    return withoutJUnitsVersion(
+        pom.substring(0, dependencies.start())
+            + indented
+            + "\n\n"
+            + pom.substring(dependencies.start()));
+  }
+
+  /** {@code pom}, {@code junit-jupiter}'s version dropped, as the README says with the BOM. */
+  private static String withoutJUnitsVersion(String pom) {
     String dropped =
-        dependencies.replaceFirst(
+        pom.replaceFirst(
             "(<artifactId>junit-jupiter</artifactId>\\s*)<version>[^<]+</version>\\s*", "$1");
-    assertThat(dropped)
-        .as("junit-jupiter's version in the README's dependencies")
-        .isNotEqualTo(dependencies);
+    assertThat(dropped).as("junit-jupiter's version in the README's pom.xml").isNotEqualTo(pom);
     return dropped;
   }
 
-  record Run(int exit, String output) {}
+  /** A build's Maven, its exit status, its output, and the temp folder it was given. */
+  record Run(Path maven, int exit, String output, Path tmp) {}
 
-  /** {@code mvn test} in {@code project} on the JDK at {@code javaHome}, bounded. */
-  private Run mvnTest(Path project, Path repo, Path javaHome) throws Exception {
+  /**
+   * {@code mvn test} in {@code project} with the Maven at {@code maven} on the JDK at {@code
+   * javaHome}, bounded. Only the command line and the environment are ours: the settings (this
+   * build's repository first), the local repository, and the temp folder of Maven and of the
+   * project's test JVMs ({@code argLine}: the README's POM sets none), under {@code target/}.
+   */
+  private Run mvnTest(Path maven, Path project, Path javaHome) throws Exception {
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    List<String> command =
+        List.of(
+            maven.resolve("bin/mvn").toString(),
+            "-B",
+            "-V",
+            "-ntp",
+            "-Dstyle.color=never",
+            "-s",
+            settings().toString(),
+            "-Dmaven.repo.local=" + repo,
+            "-DargLine=-Djava.io.tmpdir=" + tmp,
+            "test");
+    Path log = dir.resolve("mvn.log");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(project.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    pb.environment()
+        .keySet()
+        .removeIf(
+            k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("MAVEN_") || k.equals("M2_HOME"));
+    pb.environment().put("JAVA_HOME", javaHome.toString());
+    pb.environment().put("MAVEN_OPTS", "-Djava.io.tmpdir=" + tmp);
+    pb.environment().put("TMPDIR", tmp.toString());
+    Process p = pb.start();
+    try {
+      if (!p.waitFor(12, TimeUnit.MINUTES)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        throw new AssertionError(
+            "mvn test in the consumer project took over 12 minutes:\n" + tail(log));
+      }
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+    return new Run(maven, p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), tmp);
+  }
+
+  /**
+   * User settings whose repositories are this build's local repository, before Maven Central (a
+   * local repository keeps no checksums: not checked there).
+   */
+  private Path settings() throws IOException {
     Path cache =
         Path.of(
             System.getProperty(
@@ -278,10 +369,16 @@ class ConsumerMavenIT {
             <profile>
               <id>build-cache</id>
               <repositories>
-                <repository><id>build-cache</id><url>%1$s</url></repository>
+                <repository>
+                  <id>build-cache</id><url>%1$s</url>
+                  <releases><checksumPolicy>ignore</checksumPolicy></releases>
+                </repository>
               </repositories>
               <pluginRepositories>
-                <pluginRepository><id>build-cache</id><url>%1$s</url></pluginRepository>
+                <pluginRepository>
+                  <id>build-cache</id><url>%1$s</url>
+                  <releases><checksumPolicy>ignore</checksumPolicy></releases>
+                </pluginRepository>
               </pluginRepositories>
             </profile>
           </profiles>
@@ -289,38 +386,7 @@ class ConsumerMavenIT {
         </settings>
         """
             .formatted(cache.toUri()));
-    String mavenHome = System.getProperty("maven.home", "");
-    String mvn = mavenHome.isEmpty() ? "mvn" : Path.of(mavenHome, "bin", "mvn").toString();
-    List<String> command =
-        List.of(
-            mvn,
-            "-B",
-            "-Dstyle.color=never",
-            "-s",
-            settings.toString(),
-            "-Dmaven.repo.local=" + repo,
-            "test");
-    Path log = dir.resolve("mvn.log");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(project.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_") || k.equals("MAVEN_ARGS"));
-    pb.environment().put("JAVA_HOME", javaHome.toString());
-    Process p = pb.start();
-    try {
-      if (!p.waitFor(12, TimeUnit.MINUTES)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        throw new AssertionError(
-            "mvn test in the consumer project took over 12 minutes:\n" + tail(log));
-      }
-    } finally {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-    }
-    return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    return settings;
   }
 
   private static String tail(Path log) throws IOException {
@@ -328,14 +394,26 @@ class ConsumerMavenIT {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 120), lines.size()));
   }
 
+  /**
+   * The build passed, and ran the consumer's tests: a report per marked test class, each with tests
+   * and none failed or skipped, in the JVM whose temp folder is the run's; on the Maven asked for.
+   */
   private static void assertPassed(Run run, Path project) throws IOException {
+    String version = run.maven().getFileName().toString().replaceFirst("^apache-maven-", "");
+    assertThat(run.output()).as("the Maven that ran").contains("Apache Maven " + version + " ");
     assertThat(run.exit()).as("mvn test in the consumer project:\n%s", run.output()).isZero();
+    Matcher summary = TESTS_RUN.matcher(run.output());
+    String ran = null;
+    while (summary.find()) {
+      ran = summary.group(1);
+    }
+    assertThat(ran)
+        .as("tests run, by surefire's summary (none: it found no JUnit 5 test):\n%s", run.output())
+        .isNotNull()
+        .isNotEqualTo("0");
     // quiet: WireMock's own SLF4J finds no provider on a user's classpath, and says nothing
     assertThat(run.output()).doesNotContain("SLF4J");
-    List<Path> reports;
-    try (Stream<Path> files = Files.list(project.resolve("target/surefire-reports"))) {
-      reports = files.filter(f -> f.getFileName().toString().startsWith("TEST-")).toList();
-    }
+    List<Path> reports = reports(project);
     long marked = marked().keySet().stream().filter(k -> k.startsWith("src/test/java/")).count();
     assertThat(reports).as("a report per marked test class").hasSize((int) marked);
     for (Path report : reports) {
@@ -344,6 +422,29 @@ class ConsumerMavenIT {
           .as("%s", report.getFileName())
           .containsPattern("tests=\"[1-9]")
           .contains("failures=\"0\"", "errors=\"0\"", "skipped=\"0\"");
+      assertThat(property(report, "java.io.tmpdir")).isEqualTo(run.tmp().toString());
+    }
+  }
+
+  /** The surefire reports of {@code project}'s test classes. */
+  private static List<Path> reports(Path project) throws IOException {
+    Path folder = project.resolve("target/surefire-reports");
+    assertThat(folder).as("surefire's reports: no test ran").isDirectory();
+    try (Stream<Path> files = Files.list(folder)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("TEST-")).toList();
+    }
+  }
+
+  /** A system property of the test JVM, as {@code report} records it. */
+  private static String property(Path report, String name) {
+    try {
+      Matcher m =
+          Pattern.compile("<property name=\"" + Pattern.quote(name) + "\" value=\"([^\"]*)\"")
+              .matcher(Files.readString(report));
+      assertThat(m.find()).as("%s in %s", name, report.getFileName()).isTrue();
+      return m.group(1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
