@@ -3,6 +3,7 @@ package dev.agentdouble.fake;
 import static dev.agentdouble.fake.AcpPeer.prompt;
 import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -87,6 +88,8 @@ class AcpTurnIsolationTest {
       // and its later prompts are answered
       JsonNode again = agent.call("session/prompt", prompt(b, "Run them again"));
       assertThat(again.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      // A's turn writes its line once it has stopped, after the cancel answered its prompt
+      await().atMost(FakeProcess.TIMEOUT).until(() -> turns(journal).size() == 3);
       assertThat(agent.finish()).isZero();
       // the late "cancelled" answer is to a request the agent sent: dropped, not complained of
       assertThat(agent.err()).doesNotContain("never sent");

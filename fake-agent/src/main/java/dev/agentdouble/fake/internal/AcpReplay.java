@@ -82,6 +82,7 @@ final class AcpReplay {
 
   private final ByteBuf substituted = new ByteBuf();
   private volatile boolean cancelled;
+  private String promptResponse;
   private long lastT;
   private long lastDue;
 
@@ -175,10 +176,16 @@ final class AcpReplay {
 
   /**
    * Plays the tape's first turn as the answer to the live prompt {@code liveId}; returns its ending
-   * when the recorded agent ended there, else {@code exit 0} once the prompt's response is sent.
+   * when the recorded agent ended there, else {@code exit 0} at the prompt's response, which it
+   * leaves to the turn to send ({@link #promptResponse()}).
    */
   Ending play(String liveId) throws IOException, Gates.NotReleased {
     return frames(liveId);
+  }
+
+  /** In a turn, the recorded response to the prompt, under the live id, once play reached it. */
+  Optional<String> promptResponse() {
+    return Optional.ofNullable(promptResponse);
   }
 
   private Ending frames(String livePromptId) throws IOException, Gates.NotReleased {
@@ -192,7 +199,7 @@ final class AcpReplay {
       lines.next(); // the header, validated
       while (lines.next()) {
         if (cancelled) {
-          return new Frame.Exit(0, 0);
+          throw new AcpRendering.Cancelled(); // the turn's cancel answered the prompt
         }
         byte[] buf = lines.buffer();
         int line = lines.lineNumber();
@@ -221,10 +228,12 @@ final class AcpReplay {
             if (turnMode && live == null) {
               json = asked(json);
             }
-            wire.send(live == null ? json : withId(json, live));
+            String message = live == null ? json : withId(json, live);
             if (turnMode && id != null && id.equals(promptId)) {
-              return new Frame.Exit(0, 0); // the turn's response went out
+              promptResponse = message; // sent by the turn, once it is in the journal
+              return new Frame.Exit(0, 0);
             }
+            wire.send(message);
           }
           case OUT_RAW, OUT_B64 -> wire.write(f.bytes, 0, f.bytes.length);
           case ERR, ERR_B64 -> writeErr(new String(f.bytes, StandardCharsets.UTF_8));

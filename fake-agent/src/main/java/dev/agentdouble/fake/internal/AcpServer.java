@@ -695,8 +695,16 @@ final class AcpServer {
                 session.id);
         replay = turnReplay;
         Ending ending = turnReplay.play(requestId);
-        if (!(ending instanceof Frame.Hang)) {
-          done.set(true); // the tape's own response went out
+        Optional<String> recorded = turnReplay.promptResponse();
+        if (recorded.isPresent()) {
+          response = recorded.get();
+        } else if (ending instanceof Frame.Exit exit) {
+          throw new TapeException(
+              source.name(),
+              1,
+              "its turn ends with exit "
+                  + exit.code()
+                  + " before it answers session/prompt; record the turn to its response");
         }
         return ending;
       }
