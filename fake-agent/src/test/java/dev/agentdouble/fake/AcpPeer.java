@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +44,13 @@ final class AcpPeer implements AutoCloseable {
   private int nextId = 1;
 
   AcpPeer(Map<String, String> env, String... args) {
-    List<String> command = new ArrayList<>(List.of(args));
-    if (command.isEmpty()) {
-      command.add("acp");
-    }
+    this(FakeProcess.launcher(), env, args.length == 0 ? List.of("acp") : List.of(args));
+  }
+
+  /** Runs {@code program} with {@code args}: a shell that execs the launcher, say. */
+  AcpPeer(Path program, Map<String, String> env, List<String> args) {
     try {
-      process = FakeProcess.builder(FakeProcess.launcher(), env, command).start();
+      process = FakeProcess.builder(program, env, args).start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -79,6 +81,40 @@ final class AcpPeer implements AutoCloseable {
   AcpPeer answering(Function<JsonNode, String> policy) {
     this.permission = policy;
     return this;
+  }
+
+  /** The agent's process id. */
+  long pid() {
+    return process.pid();
+  }
+
+  /** Writes bytes to the agent's stdin as they are; false when the agent no longer reads it. */
+  boolean sendBytes(byte[] bytes) {
+    try {
+      stdin.write(bytes);
+      stdin.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Reads until the agent's next request of {@code method}; returns it, unanswered. */
+  JsonNode request(String method) {
+    while (true) {
+      String line = next();
+      if (line.startsWith("{")) {
+        JsonNode message = parse(line);
+        if (message.path("method").asText().equals(method) && message.has("id")) {
+          return message;
+        }
+      }
+    }
+  }
+
+  /** Answers the agent's {@code request}: {@code body} is what follows the id, e.g. a result. */
+  void reply(JsonNode request, String body) {
+    sendLine("{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + "," + body + "}");
   }
 
   void sendLine(String line) {

@@ -427,7 +427,9 @@ public final class FakeAgent {
   /**
    * The options ACP clients chose when this fake asked for permission ({@code
    * session/request_permission}), in the order they answered, across all sessions: {@code
-   * allow-once}, {@code allow-always}, {@code reject-once}, or {@code cancelled}.
+   * allow-once}, {@code allow-always}, {@code reject-once} (or another id the client sent, taken as
+   * a rejection), or {@code cancelled}, {@code error} (a JSON-RPC error), {@code invalid} (a result
+   * that is no outcome); the last two fail their turn.
    */
   public List<String> permissionAnswers() {
     List<String> all = new ArrayList<>();

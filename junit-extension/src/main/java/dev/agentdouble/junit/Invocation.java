@@ -23,8 +23,9 @@ import java.util.Optional;
  *     a run a tape answered
  * @param permissionAnswers in a turn of an ACP session ({@code outputFormat} {@code acp}), the
  *     options the client chose when the agent asked for permission, in order ({@code allow-once},
- *     {@code allow-always}, {@code reject-once}, or {@code cancelled}), as far as it had answered
- *     when this was read; empty elsewhere
+ *     {@code allow-always}, {@code reject-once}, or {@code cancelled}, {@code error}, {@code
+ *     invalid}: see {@link FakeAgent#permissionAnswers()}), as far as it had answered when this was
+ *     read; empty elsewhere
  */
 public record Invocation(
     List<String> argv,

@@ -1,6 +1,7 @@
 package dev.agentdouble.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.catalog.Catalog;
 import java.io.BufferedReader;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +54,77 @@ class AcpTurnsTest {
     assertThat(turns.get(1).permissionAnswers()).isEmpty();
     assertThat(agent.permissionAnswers()).containsExactly("reject-once");
     agent.verify(2, InvocationPattern.invocation().outputFormat("acp"));
+  }
+
+  @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aCancelReachesTheControlPlaneForItsSessionsTurnAlone(FakeAgent agent) throws Exception {
+    agent.enqueue(Catalog.tape("tool-shell")).enqueue(Catalog.tape("tool-shell"));
+
+    Process process = new ProcessBuilder(agent.acpCommand()).start();
+    try (OutputStream in = process.getOutputStream();
+        BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
+      String a = newSession(out, in, 2);
+      String b = newSession(out, in, 3);
+      send(in, prompt(4, a, "Run the tests"));
+      String askedA = waitFor(out, "session/request_permission");
+      send(in, prompt(5, b, "Run the tests"));
+      String askedB = waitFor(out, "session/request_permission");
+      assertThat(askedA).contains(a);
+      assertThat(askedB).contains(b);
+
+      send(
+          in,
+          "{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\""
+              + a
+              + "\"}}");
+      assertThat(waitFor(out, "\"id\":4,")).contains("\"stopReason\":\"cancelled\"");
+      send(
+          in,
+          "{\"jsonrpc\":\"2.0\",\"id\":"
+              + requestId(askedB)
+              + ",\"result\":{\"outcome\":{\"outcome\":\"selected\",\"optionId\":\"allow-once\"}}}");
+      assertThat(waitFor(out, "\"id\":5,")).contains("\"stopReason\":\"end_turn\"");
+      // A's turn reports its answer once it has stopped, after the cancel answered its prompt
+      await().atMost(Duration.ofSeconds(30)).until(() -> agent.permissionAnswers().size() == 2);
+    } finally {
+      process.destroyForcibly();
+    }
+
+    List<Invocation> turns = agent.invocations();
+    assertThat(turns).hasSize(2);
+    assertThat(turns.get(0).permissionAnswers()).containsExactly("cancelled");
+    assertThat(turns.get(1).permissionAnswers()).containsExactly("allow-once");
+    assertThat(agent.permissionAnswers()).containsExactlyInAnyOrder("cancelled", "allow-once");
+  }
+
+  private static String newSession(BufferedReader out, OutputStream in, int id) throws IOException {
+    send(
+        in,
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + id
+            + ",\"method\":\"session/new\",\"params\":{\"cwd\":\"/w\"}}");
+    return waitFor(out, "\"id\":" + id + ",").replaceAll(".*\"sessionId\":\"([^\"]+)\".*", "$1");
+  }
+
+  private static String requestId(String request) {
+    return request.replaceAll("^\\{\"jsonrpc\":\"2.0\",\"id\":(\\d+),.*", "$1");
+  }
+
+  /** Reads lines until one contains {@code marker}, answering nothing. */
+  private static String waitFor(BufferedReader out, String marker) throws IOException {
+    List<String> seen = new ArrayList<>();
+    String line;
+    while ((line = out.readLine()) != null) {
+      seen.add(line);
+      if (line.contains(marker)) {
+        return line;
+      }
+    }
+    throw new AssertionError("stdout ended before " + marker + "; seen " + seen);
   }
 
   private static String prompt(int id, String session, String text) {

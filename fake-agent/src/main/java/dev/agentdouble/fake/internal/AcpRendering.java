@@ -21,15 +21,18 @@ import java.util.function.Consumer;
  * {@code tool_call_update} (in_progress), a completed one a {@code tool_call_update} (completed
  * with {@code rawOutput}, or failed). A shell command asks {@code session/request_permission}
  * first, unless the session runs with {@code --force}/{@code --yolo} or the client allowed the
- * program always. Lines that are not events go out verbatim (a malformed line stays malformed);
- * events with no ACP face (init, user, connection, retry, unknown types) send nothing. A successful
- * {@code result} ends the turn ({@link Finished}). Stderr, gates and the ending are left to the
- * {@link Player}.
+ * program always; it runs only when allowed ({@link AcpPermission}). Lines that are not events go
+ * out verbatim (a malformed line stays malformed); events with no ACP face (init, user, connection,
+ * retry, unknown types) send nothing. A successful {@code result} ends the turn ({@link Finished}).
+ * Stderr, gates and the ending are left to the {@link Player}.
  */
 final class AcpRendering implements Player.Transform {
-  /** Asks the client whether a tool may run; answers the chosen option id, or "cancelled". */
+  /**
+   * Asks the client whether a tool may run; throws {@link AcpPermission.Failed} for an answer that
+   * fails the turn.
+   */
   interface Asker {
-    String ask(String toolCall, String program);
+    AcpPermission.Answer ask(String toolCall, String program);
   }
 
   /** Thrown out of the player when the client cancelled the turn. */
@@ -223,12 +226,12 @@ final class AcpRendering implements Player.Transform {
                 + "{\"type\":\"text\",\"text\":"
                 + JsonText.quote(CursorAcp.notInAllowlist(program))
                 + "}}]}";
-        String answer = asker.ask(request, program);
-        if (answer.equals("cancelled")) {
+        AcpPermission.Answer answer = asker.ask(request, program);
+        if (answer.cancelled()) {
           cancelled = true;
           throw new Cancelled();
         }
-        if (!answer.startsWith("allow")) {
+        if (!answer.allows()) {
           rejected.add(id.get());
           update(
               "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":"

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
 /**
@@ -31,16 +30,27 @@ import java.util.function.Consumer;
  * first turn of an ACP tape answering one {@code session/prompt} of the live server.
  */
 final class AcpReplay {
-  /** Where a turn's client messages come from, when the live server owns the wire. */
+  /**
+   * Where a turn's client messages come from, when the live server owns the wire: the agent's
+   * requests go out under ids of the live agent's, so that their responses reach this turn alone.
+   */
   interface TurnClient {
-    /**
-     * The client's response to the agent's request {@code id}; null when the turn was cancelled.
-     */
+    /** A new request of this turn's: the id it goes out under, awaiting its response. */
+    long request();
+
+    /** The client's response to the turn's request {@code id}; null when the turn was cancelled. */
     AcpWire.Message response(long id);
 
-    /** Notes a permission answer for the journal and the control server. */
-    void recordAnswer(AcpWire.Message reply);
+    /**
+     * Takes the client's answer to the permission request {@code id} (null: the turn was cancelled)
+     * for the journal and the control server; throws {@link AcpPermission.Failed} when it fails the
+     * turn.
+     */
+    AcpPermission.Answer permission(long id, AcpWire.Message reply);
   }
+
+  /** A request the recorded agent sent in a turn, under its live id. */
+  private record Asked(long liveId, String method) {}
 
   private final TapeSource source;
   private final Timing timing;
@@ -55,7 +65,12 @@ final class AcpReplay {
   private final String liveSession;
 
   private String recordedSession;
+
+  /** The client's ids for the recorded client's requests. */
   private final Map<String, String> ids = new HashMap<>();
+
+  /** In a turn: the recorded agent's requests awaiting their recorded responses. */
+  private final Map<String, Asked> asked = new HashMap<>();
 
   /** A whole session's recorded variables, and the home folder they are replayed under. */
   private Vars vars = Vars.NONE;
@@ -67,7 +82,7 @@ final class AcpReplay {
 
   private final ByteBuf substituted = new ByteBuf();
   private volatile boolean cancelled;
-  private final CountDownLatch cancellation = new CountDownLatch(1);
+  private String promptResponse;
   private long lastT;
   private long lastDue;
 
@@ -145,7 +160,6 @@ final class AcpReplay {
 
   void cancel() {
     cancelled = true;
-    cancellation.countDown();
   }
 
   /** Plays the whole session; returns how the process ends. */
@@ -162,10 +176,16 @@ final class AcpReplay {
 
   /**
    * Plays the tape's first turn as the answer to the live prompt {@code liveId}; returns its ending
-   * when the recorded agent ended there, else {@code exit 0} once the prompt's response is sent.
+   * when the recorded agent ended there, else {@code exit 0} at the prompt's response, which it
+   * leaves to the turn to send ({@link #promptResponse()}).
    */
   Ending play(String liveId) throws IOException, Gates.NotReleased {
     return frames(liveId);
+  }
+
+  /** In a turn, the recorded response to the prompt, under the live id, once play reached it. */
+  Optional<String> promptResponse() {
+    return Optional.ofNullable(promptResponse);
   }
 
   private Ending frames(String livePromptId) throws IOException, Gates.NotReleased {
@@ -179,7 +199,7 @@ final class AcpReplay {
       lines.next(); // the header, validated
       while (lines.next()) {
         if (cancelled) {
-          return new Frame.Exit(0, 0);
+          throw new AcpRendering.Cancelled(); // the turn's cancel answered the prompt
         }
         byte[] buf = lines.buffer();
         int line = lines.lineNumber();
@@ -205,10 +225,15 @@ final class AcpReplay {
             String json = live(session(f.value(buf)));
             String id = responseId(json);
             String live = id == null ? null : ids.get(id);
-            wire.send(live == null ? json : withId(json, live));
-            if (turnMode && id != null && id.equals(promptId)) {
-              return new Frame.Exit(0, 0); // the turn's response went out
+            if (turnMode && live == null) {
+              json = asked(json);
             }
+            String message = live == null ? json : withId(json, live);
+            if (turnMode && id != null && id.equals(promptId)) {
+              promptResponse = message; // sent by the turn, once it is in the journal
+              return new Frame.Exit(0, 0);
+            }
+            wire.send(message);
           }
           case OUT_RAW, OUT_B64 -> wire.write(f.bytes, 0, f.bytes.length);
           case ERR, ERR_B64 -> writeErr(new String(f.bytes, StandardCharsets.UTF_8));
@@ -225,8 +250,8 @@ final class AcpReplay {
             }
           }
           case EXIT -> {
-            if (!turnMode) {
-              drain();
+            if (!turnMode && !drain()) {
+              return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
             }
             return new Frame.Exit(0, f.code);
           }
@@ -243,6 +268,22 @@ final class AcpReplay {
         source.name(), 1, "it has no session/prompt turn to answer this prompt with");
   }
 
+  /**
+   * In a turn, an agent's request under an id of the live agent's (its response is looked for under
+   * it); any other message as it is.
+   */
+  private String asked(String json) {
+    Located at = locateId(json);
+    if (at == null || !at.hasMethod) {
+      return json;
+    }
+    long liveId = turn.request();
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    AcpWire.Message m = AcpWire.Message.parse(bytes, 0, bytes.length);
+    asked.put(json.substring(at.start, at.end), new Asked(liveId, m.method()));
+    return withId(json, Long.toString(liveId));
+  }
+
   /** In a turn, the line with the recorded session's id (a whole JSON string) made the live one. */
   private String session(String json) {
     if (recordedSession == null || liveSession == null) {
@@ -255,6 +296,10 @@ final class AcpReplay {
     AcpWire.Message live = wire.take();
     if (live.kind() == AcpWire.Kind.END) {
       return Optional.of(new Frame.Exit(0, 0)); // the client went away: the session ends
+    }
+    if (live.kind() == AcpWire.Kind.FAILED) {
+      writeErr(live.problem());
+      return Optional.of(new Frame.Exit(0, Impersonation.OWN_PROBLEM));
     }
     if (!same(recorded, live)) {
       writeErr(
@@ -304,19 +349,26 @@ final class AcpReplay {
 
   private Optional<Ending> inTurn(AcpWire.Message recorded, int line) {
     if (recorded.kind() == AcpWire.Kind.RESPONSE) {
-      AcpWire.Message live;
-      try {
-        live = turn.response(Long.parseLong(recorded.id()));
-      } catch (NumberFormatException e) {
+      Asked request = asked.remove(recorded.id());
+      if (request == null) {
         throw new TapeException(
-            source.name(), line, "an answer to an agent request with a non-numeric id");
+            source.name(),
+            line,
+            "a response to id " + recorded.id() + ", which the agent did not ask in this turn");
       }
-      turn.recordAnswer(live);
-      return live == null ? Optional.of(new Frame.Exit(0, 0)) : Optional.empty();
+      AcpWire.Message live = turn.response(request.liveId());
+      if (request.method().equals("session/request_permission")) {
+        if (turn.permission(request.liveId(), live).cancelled()) {
+          throw new AcpRendering.Cancelled();
+        }
+      } else if (live == null) {
+        throw new AcpRendering.Cancelled();
+      }
+      return Optional.empty();
     }
     if (recorded.method().equals("session/cancel")) {
-      awaitCancel(); // cancel() answers the prompt itself
-      return Optional.of(new Frame.Exit(0, 0));
+      // the turn waits for the client's cancel, which answers the prompt: no thread need wait
+      return Optional.of(new Frame.Hang(0, false));
     }
     throw new TapeException(
         source.name(),
@@ -329,23 +381,19 @@ final class AcpReplay {
             + " instead");
   }
 
-  private void awaitCancel() {
-    while (true) {
-      try {
-        cancellation.await();
-        return;
-      } catch (InterruptedException e) {
-        // only the client's cancel ends this wait
-      }
-    }
-  }
-
-  /** After the tape's last message: reads until stdin ends, refusing what has no answer. */
-  private void drain() {
+  /**
+   * After the tape's last message: reads until stdin ends, refusing what has no answer; false when
+   * stdin could not be read to its end (said on stderr).
+   */
+  private boolean drain() {
     while (true) {
       AcpWire.Message m = wire.take();
       if (m.kind() == AcpWire.Kind.END) {
-        return;
+        return true;
+      }
+      if (m.kind() == AcpWire.Kind.FAILED) {
+        writeErr(m.problem());
+        return false;
       }
       if (m.kind() == AcpWire.Kind.REQUEST) {
         String details =

@@ -29,9 +29,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
@@ -42,10 +42,20 @@ import java.util.regex.Pattern;
  * session/set_model}) are answered as Cursor answers them ({@link CursorAcp}); each {@code
  * session/prompt} is one turn answered by a tape chosen as a print-mode invocation's is, and played
  * on its own thread, so the client's {@code session/cancel} and its answers to permission requests
- * reach it while it runs. When stdin ends the agent exits 0, as Cursor does when its client goes.
+ * reach it while it runs. A cancel and an answer reach the one turn they belong to: the agent's
+ * requests are numbered by the agent and each is kept with its turn until it is answered or the
+ * turn ends; responses to anything else are dropped. At most {@link #MAX_PLAYING_TURNS} turns are
+ * played at once (a turn that hangs holds no thread). When stdin ends the agent exits 0, as Cursor
+ * does when its client goes.
  */
 final class AcpServer {
   private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  /**
+   * The most turns played at once, each on a thread: far more than an editor or an orchestrator
+   * runs in one agent; beyond it a prompt is refused (-32603) until one ends.
+   */
+  static final int MAX_PLAYING_TURNS = 128;
 
   private final Map<String, String> env;
   private final Profile profile;
@@ -57,10 +67,15 @@ final class AcpServer {
   private final long pid;
   private final AcpWire wire;
   private final Map<String, Session> sessions = new LinkedHashMap<>();
-  private final Map<Long, CompletableFuture<AcpWire.Message>> pending = new ConcurrentHashMap<>();
+
+  /** The agent's requests that wait for the client's response, by id, each with its turn. */
+  private final Map<Long, Turn> pending = new ConcurrentHashMap<>();
+
   private final AtomicLong nextRequestId = new AtomicLong();
+  private final AtomicInteger playing = new AtomicInteger();
   private volatile Ending fatal;
   private int turns;
+  private boolean unsolicitedSaid;
 
   AcpServer(
       Map<String, String> env,
@@ -117,6 +132,10 @@ final class AcpServer {
         case END -> {
           return new Frame.Exit(0, 0);
         }
+        case FAILED -> {
+          writeErr(m.problem());
+          return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+        }
         case INVALID ->
             wire.send(
                 AcpWire.error(
@@ -134,12 +153,28 @@ final class AcpServer {
     }
   }
 
+  /**
+   * A response from the client: it goes to the turn whose request it answers. One to a request
+   * already settled (a cancelled turn's, answered {@code cancelled} afterwards as ACP asks) is
+   * dropped; one to an id this agent never sent is dropped too, said once on stderr. None is kept.
+   */
   private void answered(AcpWire.Message m) {
+    String raw = m.id();
+    long id = -1;
     try {
-      // a replayed turn may ask for the answer only after it arrived: it waits here for it
-      pending.computeIfAbsent(Long.parseLong(m.id()), id -> new CompletableFuture<>()).complete(m);
+      id = Long.parseLong(raw);
     } catch (NumberFormatException e) {
-      // an answer to nothing this agent asked: ignored, as JSON-RPC peers do
+      // not an id of this agent's
+    }
+    Turn turn = id >= 0 ? pending.remove(id) : null;
+    if (turn != null) {
+      turn.answered(id, m);
+    } else if ((id < 0 || id >= nextRequestId.get()) && !unsolicitedSaid) {
+      unsolicitedSaid = true;
+      writeErr(
+          "agentdouble: acp: a response to id "
+              + (raw.length() > 40 ? raw.substring(0, 40) + "..." : raw)
+              + ", which the agent never sent, is ignored, as are any more such\n");
     }
   }
 
@@ -308,12 +343,38 @@ final class AcpServer {
         text.append(text.length() == 0 ? "" : "\n").append(block.get("text").asText());
       }
     }
-    turns++;
-    Turn turn = new Turn(session, id, text.toString(), turns);
-    session.turn = turn;
-    Thread thread = new Thread(turn::run, "agentdouble-acp-turn-" + turns);
+    if (playing.get() >= MAX_PLAYING_TURNS) {
+      refuse(
+          id,
+          MAX_PLAYING_TURNS
+              + " turns are being played at once, the most this agent plays; let one end or"
+              + " cancel it (session/cancel) first");
+      return;
+    }
+    Turn turn = new Turn(session, id, text.toString(), turns + 1);
+    Thread thread = new Thread(turn::run, "agentdouble-acp-turn-" + (turns + 1));
     thread.setDaemon(true);
-    thread.start();
+    playing.incrementAndGet();
+    try {
+      thread.start();
+    } catch (OutOfMemoryError e) {
+      playing.decrementAndGet();
+      refuse(id, Impersonation.outOfMemory(e));
+      return;
+    }
+    turns++;
+    session.turn = turn;
+  }
+
+  /** A prompt the agent cannot play: said on stderr, and answered -32603 with the same words. */
+  private void refuse(String id, String problem) {
+    writeErr("agentdouble: " + problem + "\n");
+    wire.send(
+        AcpWire.error(
+            id,
+            CursorAcp.INTERNAL_ERROR,
+            "Internal error",
+            "{\"details\":" + JsonText.quote("agentdouble: " + problem) + "}"));
   }
 
   private Session session(String id, JsonSlice params) {
@@ -436,17 +497,23 @@ final class AcpServer {
     }
   }
 
-  /** One {@code session/prompt}, from its tape to its response, which it sends exactly once. */
+  /**
+   * One {@code session/prompt}, from its tape to its response, which it sends exactly once. Its
+   * requests to the client (permission requests) are its own: their responses, and a cancel of its
+   * session, reach this turn and no other.
+   */
   private final class Turn implements AcpRendering.Asker, AcpReplay.TurnClient {
     final Session session;
     final String requestId;
     final String prompt;
     final int number;
     final AtomicBoolean done = new AtomicBoolean();
-    final CountDownLatch cancelled = new CountDownLatch(1);
     final List<String> answers = new ArrayList<>();
     final ByteArrayOutputStream turnStderr = new ByteArrayOutputStream();
     volatile AcpRendering rendering;
+
+    /** This turn's requests that wait for the client's response, by id. */
+    private final Map<Long, CompletableFuture<AcpWire.Message>> replies = new ConcurrentHashMap<>();
 
     /** The prompt's response, sent once the turn is in the journal and the session saved. */
     String response;
@@ -463,6 +530,10 @@ final class AcpServer {
       this.number = number;
     }
 
+    /**
+     * The client cancelled this turn's session: the prompt is answered {@code cancelled} at once,
+     * and this turn's requests stop waiting (the agent takes them as answered {@code cancelled}).
+     */
     void cancel() {
       AcpRendering r = rendering;
       if (r != null) {
@@ -472,11 +543,24 @@ final class AcpServer {
       if (p != null) {
         p.cancel();
       }
-      cancelled.countDown();
-      for (Map.Entry<Long, CompletableFuture<AcpWire.Message>> e : pending.entrySet()) {
-        e.getValue().complete(null);
-      }
+      // done first: a request registered from now on sees it and does not wait
       respond(AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}"));
+      for (Long id : replies.keySet()) {
+        settle(id, null);
+      }
+    }
+
+    /** The client's response to this turn's request {@code id}. */
+    void answered(long id, AcpWire.Message reply) {
+      CompletableFuture<AcpWire.Message> waiting = replies.get(id);
+      if (waiting != null) {
+        waiting.complete(reply);
+      }
+    }
+
+    private void settle(long id, AcpWire.Message reply) {
+      pending.remove(id, this);
+      answered(id, reply);
     }
 
     /** Sends the prompt's response, if none was sent yet; true if this call sent it. */
@@ -488,7 +572,30 @@ final class AcpServer {
       return false;
     }
 
+    /** Plays the turn on its thread, whatever happens: the prompt is answered unless it hangs. */
     void run() {
+      try {
+        play();
+      } catch (OutOfMemoryError e) {
+        fail(Impersonation.outOfMemory(e));
+      } catch (RuntimeException | StackOverflowError e) {
+        fail("internal error (" + e + "); please report it, with the tape");
+      } finally {
+        playing.decrementAndGet(); // its thread ends: a cancelled turn's may end after its answer
+      }
+    }
+
+    private void fail(String error) {
+      writeErr("agentdouble: " + error + "\n");
+      respond(
+          AcpWire.error(
+              requestId,
+              CursorAcp.INTERNAL_ERROR,
+              "Internal error",
+              "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}"));
+    }
+
+    private void play() {
       long origin = System.nanoTime();
       synchronized (session.history) {
         session.history.add(
@@ -499,6 +606,7 @@ final class AcpServer {
       Ending ending = null;
       String tape = null;
       String error = null;
+      boolean ownProblem = true;
       ControlClient.Call call =
           new ControlClient.Call(
               argv,
@@ -534,6 +642,11 @@ final class AcpServer {
         error = e.getMessage();
       } catch (AcpRendering.Cancelled e) {
         ending = new Frame.Exit(0, 0);
+        response = AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}");
+      } catch (AcpPermission.Failed e) {
+        // the client's answer, not the fake, ended the turn
+        error = e.getMessage();
+        ownProblem = false;
       } catch (AcpRendering.Finished e) {
         ending = new Frame.Exit(0, 0);
         response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
@@ -541,7 +654,7 @@ final class AcpServer {
         error = "internal error (" + e + "); please report it, with the tape";
       }
       if (error != null) {
-        // AgentDouble's own problem: said on stderr and in the answer, never a made-up success
+        // said on stderr and in the answer, never a made-up success
         writeErr("agentdouble: " + error + "\n");
         response =
             AcpWire.error(
@@ -549,7 +662,7 @@ final class AcpServer {
                 CursorAcp.INTERNAL_ERROR,
                 "Internal error",
                 "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}");
-        ending = new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+        ending = ownProblem ? new Frame.Exit(0, Impersonation.OWN_PROBLEM) : null;
       }
       journal(ending, tape, error);
       save(session);
@@ -560,6 +673,7 @@ final class AcpServer {
         fatal = ending;
         wire.wake();
       }
+      // a hang: only the client's session/cancel answers the prompt, and needs no thread to
     }
 
     private Ending play(TapeSource source, Timing timing, long origin)
@@ -581,7 +695,17 @@ final class AcpServer {
                 session.id);
         replay = turnReplay;
         Ending ending = turnReplay.play(requestId);
-        done.set(true); // the tape's own response went out
+        Optional<String> recorded = turnReplay.promptResponse();
+        if (recorded.isPresent()) {
+          response = recorded.get();
+        } else if (ending instanceof Frame.Exit exit) {
+          throw new TapeException(
+              source.name(),
+              1,
+              "its turn ends with exit "
+                  + exit.code()
+                  + " before it answers session/prompt; record the turn to its response");
+        }
         return ending;
       }
       if (header.format() != OutputFormat.STREAM_JSON) {
@@ -637,22 +761,8 @@ final class AcpServer {
                       + JsonText.quote(details.isEmpty() ? "exit " + exit.code() : details)
                       + "}");
         }
-      } else if (ending instanceof Frame.Hang) {
-        // the turn never ends on its own: only the client's session/cancel ends it
-        awaitCancel();
       }
       return ending;
-    }
-
-    private void awaitCancel() {
-      while (true) {
-        try {
-          cancelled.await();
-          return;
-        } catch (InterruptedException e) {
-          // only a cancel ends this wait
-        }
-      }
     }
 
     private void remember(String update) {
@@ -662,20 +772,15 @@ final class AcpServer {
     }
 
     @Override
-    public String ask(String toolCall, String program) {
-      String answer;
+    public AcpPermission.Answer ask(String toolCall, String program) {
       if (args.force()) {
-        return "allow-once"; // --force/--yolo: Cursor runs commands without asking
+        // --force/--yolo: Cursor runs commands without asking
+        return new AcpPermission.Answer(CursorAcp.ALLOW_ONCE, Optional.empty());
       }
       if (session.alwaysAllowed.contains(program)) {
-        return "allow-always";
+        return new AcpPermission.Answer(CursorAcp.ALLOW_ALWAYS, Optional.empty());
       }
-      long id = nextRequestId.getAndIncrement();
-      CompletableFuture<AcpWire.Message> waiting = new CompletableFuture<>();
-      pending.put(id, waiting);
-      if (done.get()) {
-        waiting.complete(null);
-      }
+      long id = request();
       wire.send(
           AcpWire.request(
               id,
@@ -687,65 +792,58 @@ final class AcpServer {
                   + ",\"options\":"
                   + CursorAcp.PERMISSION_OPTIONS
                   + "}"));
-      AcpWire.Message reply = await(waiting);
-      pending.remove(id, waiting);
-      answer = reply == null ? "cancelled" : optionId(reply);
-      synchronized (answers) {
-        answers.add(answer);
-      }
-      if (answer.equals("allow-always")) {
+      AcpPermission.Answer answer = permission(id, response(id));
+      if (answer.name().equals(CursorAcp.ALLOW_ALWAYS)) {
         session.alwaysAllowed.add(program);
       }
-      reportAnswer(answer);
       return answer;
     }
 
     @Override
-    public AcpWire.Message response(long id) {
-      CompletableFuture<AcpWire.Message> waiting =
-          pending.computeIfAbsent(id, k -> new CompletableFuture<>());
+    public long request() {
+      long id = nextRequestId.getAndIncrement();
+      replies.put(id, new CompletableFuture<>());
+      pending.put(id, this);
       if (done.get()) {
-        waiting.complete(null);
+        settle(id, null); // cancelled already: nothing will answer it
       }
-      AcpWire.Message reply = await(waiting);
-      pending.remove(id, waiting);
-      return reply;
+      return id;
     }
 
     @Override
-    public void recordAnswer(AcpWire.Message reply) {
-      String answer = reply == null ? "cancelled" : optionId(reply);
-      synchronized (answers) {
-        answers.add(answer);
-      }
-      reportAnswer(answer);
-    }
-
-    private AcpWire.Message await(CompletableFuture<AcpWire.Message> waiting) {
-      while (true) {
-        try {
-          return waiting.get();
-        } catch (InterruptedException e) {
-          // a reply or a cancel ends this wait
-        } catch (ExecutionException e) {
-          return null;
+    public AcpWire.Message response(long id) {
+      CompletableFuture<AcpWire.Message> waiting = replies.get(id);
+      try {
+        while (true) {
+          try {
+            return waiting.get();
+          } catch (InterruptedException e) {
+            // a reply or a cancel ends this wait
+          } catch (ExecutionException e) {
+            return null;
+          }
         }
+      } finally {
+        replies.remove(id);
+        pending.remove(id, this);
       }
     }
 
-    private String optionId(AcpWire.Message reply) {
-      JsonSlice outcome = reply.slice().get("result").get("outcome");
-      if (outcome.get("outcome").asText().equals("selected")) {
-        return outcome.get("optionId").asText();
+    @Override
+    public AcpPermission.Answer permission(long id, AcpWire.Message reply) {
+      AcpPermission.Answer answer =
+          reply == null ? AcpPermission.CANCELLED_BY_THE_CLIENT : AcpPermission.read(id, reply);
+      synchronized (answers) {
+        answers.add(answer.name());
       }
-      return "cancelled";
-    }
-
-    private void reportAnswer(String answer) {
       String url = env.get(FakeEnvironment.URL);
       if (url != null && !url.isBlank()) {
-        ControlClient.permission(url, env.get(ControlSecret.ENV), pid, number, answer);
+        ControlClient.permission(url, env.get(ControlSecret.ENV), pid, number, answer.name());
       }
+      if (answer.failure().isPresent()) {
+        throw new AcpPermission.Failed(answer.failure().get());
+      }
+      return answer;
     }
 
     private void journal(Ending ending, String tape, String error) {

@@ -15,9 +15,20 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * JSON-RPC 2.0 on stdio, one message a line, as ACP carries it: a reader thread turns stdin into
  * {@link Message}s in arrival order, and {@link #send} writes one whole line with one write, so
- * lines from a turn and from the dispatcher never interleave.
+ * lines from a turn and from the dispatcher never interleave. What is read is bounded: a line of at
+ * most {@link #MAX_MESSAGE} bytes, and at most {@link #INBOX} messages read ahead of the dispatcher
+ * (then the reader waits, and the client's writes with it).
  */
 final class AcpWire {
+  /**
+   * The longest line a client may send: 32 MiB, the default limit of the official ACP TypeScript
+   * SDK's streams ({@code DEFAULT_MAX_MESSAGE_BYTES}), beyond which it ends the connection too.
+   */
+  static final int MAX_MESSAGE = 32 << 20;
+
+  /** How many messages the reader may be ahead of the dispatcher. */
+  static final int INBOX = 256;
+
   /** What a line from the client is. */
   enum Kind {
     REQUEST,
@@ -28,7 +39,12 @@ final class AcpWire {
     /** Stdin ended: the client went away. */
     END,
     /** Not from the client: a turn woke the dispatcher (it ended the process). */
-    WAKE
+    WAKE,
+    /**
+     * Stdin cannot be read on: a line longer than {@link #MAX_MESSAGE}, or one this JVM's memory
+     * cannot hold. {@link Message#problem()} is the whole message for stderr; the agent exits 70.
+     */
+    FAILED
   }
 
   /**
@@ -75,15 +91,16 @@ final class AcpWire {
         case INVALID -> "a line that is not a JSON-RPC message (" + problem + ")";
         case END -> "the end of stdin";
         case WAKE -> "nothing (an internal wake-up)";
+        case FAILED -> "a line that could not be read";
       };
     }
 
     /** Parses one line the client wrote. */
     static Message parse(byte[] buf, int off, int len) {
-      String text = new String(buf, off, len, StandardCharsets.UTF_8);
       Optional<String> error = JsonText.syntaxError(buf, off, len);
       if (error.isPresent()) {
-        return new Message(Kind.INVALID, text, error.get(), true);
+        return new Message(
+            Kind.INVALID, new String(buf, off, len, StandardCharsets.UTF_8), error.get(), true);
       }
       byte[] compact = JsonText.compact(buf, off, len);
       String json = new String(compact, StandardCharsets.UTF_8).strip();
@@ -115,7 +132,7 @@ final class AcpWire {
     }
   }
 
-  private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+  private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>(INBOX);
   private final OutputStream stdout;
   private boolean stdoutGone;
 
@@ -123,34 +140,65 @@ final class AcpWire {
     this.stdout = stdout;
   }
 
-  /** Starts reading {@code stdin} on a daemon thread; ends with {@link Message#END}. */
+  /**
+   * Starts reading {@code stdin} on a daemon thread; ends with {@link Message#END}, or {@link
+   * Kind#FAILED} when a line cannot be read.
+   */
   void listen(InputStream stdin) {
-    Thread reader =
-        new Thread(
-            () -> {
-              try {
-                LineReader lines = new LineReader(stdin);
-                while (lines.next()) {
-                  int len = lines.length();
-                  byte[] buf = lines.buffer();
-                  int off = lines.offset();
-                  if (len > 0 && buf[off + len - 1] == '\r') {
-                    len--;
-                  }
-                  if (isBlank(buf, off, len)) {
-                    continue;
-                  }
-                  inbox.add(Message.parse(buf, off, len));
-                }
-              } catch (IOException e) {
-                // stdin broke: the same as the client going away
-              } finally {
-                inbox.add(Message.END);
-              }
-            },
-            "agentdouble-acp-stdin");
+    Thread reader = new Thread(() -> put(read(stdin)), "agentdouble-acp-stdin");
     reader.setDaemon(true);
     reader.start();
+  }
+
+  /** Reads messages into the inbox; returns the last one: the end of stdin, or why it stopped. */
+  private Message read(InputStream stdin) {
+    LineReader lines = new LineReader(stdin, MAX_MESSAGE);
+    try {
+      while (lines.next()) {
+        int len = lines.length();
+        byte[] buf = lines.buffer();
+        int off = lines.offset();
+        if (len > 0 && buf[off + len - 1] == '\r') {
+          len--;
+        }
+        if (!isBlank(buf, off, len)) {
+          put(Message.parse(buf, off, len));
+        }
+      }
+      return Message.END;
+    } catch (LineReader.TooLong e) {
+      return failed(
+          e.line(),
+          e.getMessage()
+              + (e.overBound()
+                  ? ", more than an ACP message may be (the ACP SDK's limit); the agent stops:"
+                      + " send big content in a resource link, or in smaller messages"
+                  : ""));
+    } catch (IOException e) {
+      return Message.END; // stdin broke: the same as the client going away
+    } catch (OutOfMemoryError e) {
+      return failed(
+          lines.lineNumber(),
+          "out of memory reading a message of "
+              + LineReader.mib(lines.length())
+              + LineReader.memoryHint());
+    }
+  }
+
+  private static Message failed(int line, String problem) {
+    return new Message(
+        Kind.FAILED, "", "agentdouble: acp: stdin line " + line + ": " + problem + "\n", false);
+  }
+
+  private void put(Message m) {
+    while (true) {
+      try {
+        inbox.put(m);
+        return;
+      } catch (InterruptedException e) {
+        // only the process ends this wait
+      }
+    }
   }
 
   /** The next message, waiting as long as it takes (the owner rule ends a forsaken fake). */
@@ -164,9 +212,11 @@ final class AcpWire {
     }
   }
 
-  /** Wakes {@link #take}'s caller without a message of the client's. */
+  /**
+   * Wakes {@link #take}'s caller without a message of the client's; a full inbox wakes it anyway.
+   */
   void wake() {
-    inbox.add(Message.WAKE);
+    inbox.offer(Message.WAKE);
   }
 
   /** Writes one message (compact JSON) and its newline with one write. */

@@ -116,7 +116,7 @@ public final class Impersonation {
       return ownProblem(journal, "I/O error: " + e.getMessage());
     } catch (OutOfMemoryError e) {
       // the tape's lines are checked where they are read (FILE:LINE); this is anything else
-      return ownProblem(journal, "out of memory" + LineReader.memoryHint());
+      return ownProblem(journal, outOfMemory(e));
     } catch (RuntimeException | StackOverflowError e) {
       // never a stack trace, which a consumer could take for the real CLI failing
       return ownProblem(
@@ -131,6 +131,21 @@ public final class Impersonation {
         }
       }
     }
+  }
+
+  /**
+   * What an {@link OutOfMemoryError} says to a user: a thread the system would not start (the limit
+   * on processes and threads, or memory for its stack), or a full heap.
+   */
+  static String outOfMemory(OutOfMemoryError e) {
+    String message = String.valueOf(e.getMessage());
+    if (message.contains("native thread")) {
+      return "cannot start a thread ("
+          + message
+          + "); the limit on this user's processes and threads (ulimit -u), or on the memory"
+          + " for their stacks, is reached: end other processes, or raise the limit";
+    }
+    return "out of memory" + LineReader.memoryHint();
   }
 
   private Ending runChecked(JournalEntry journal) throws IOException {
