@@ -859,6 +859,11 @@ public final class FakeAgent {
     return plane;
   }
 
+  /** The URL path this fake's invocations are POSTed to (for the extension's own tests). */
+  String invocationPath() {
+    return path;
+  }
+
   /** How many runs have started so far (each shim start counts), first run 0. */
   int runsStarted() {
     return runs.started();

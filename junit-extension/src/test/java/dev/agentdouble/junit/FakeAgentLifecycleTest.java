@@ -300,7 +300,8 @@ class FakeAgentLifecycleTest {
   static List<Optional<String>> timingHeaders(FakeAgent agent) {
     List<ServeEvent> events =
         agent.plane().server().getAllServeEvents().stream()
-            .filter(e -> e.getRequest().getUrl().endsWith("/invocations"))
+            // this fake's only: the control plane is the JVM's, and other tests run meanwhile
+            .filter(e -> e.getRequest().getUrl().equals(agent.invocationPath()))
             .sorted(
                 (a, b) -> a.getRequest().getLoggedDate().compareTo(b.getRequest().getLoggedDate()))
             .toList();
