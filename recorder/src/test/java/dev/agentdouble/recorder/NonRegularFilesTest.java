@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -13,10 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.AnnotatedElementContext;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.io.TempDirFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,19 +27,7 @@ class NonRegularFilesTest {
   private static final String TAPE =
       "{\"tape\":1,\"outputFormat\":\"stream-json\"}\n{\"t\":0,\"exit\":0}\n";
 
-  /** Temp folders under the module's {@code target/}, never in the system's temp folder. */
-  static final class UnderTarget implements TempDirFactory {
-    @Override
-    public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context)
-        throws IOException {
-      Path target = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("target");
-      Files.createDirectories(target);
-      return Files.createTempDirectory(target, "non-regular-");
-    }
-  }
-
-  @TempDir(factory = UnderTarget.class)
-  Path dir;
+  @TempDir Path dir;
 
   private Path fifo;
   private Path tape;

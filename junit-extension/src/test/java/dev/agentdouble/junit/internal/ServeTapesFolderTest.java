@@ -14,10 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.AnnotatedElementContext;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.io.TempDirFactory;
 
 /**
  * {@code agentdouble serve --tapes DIR} refuses a FIFO among the tapes at once, as the fake does
@@ -27,19 +24,7 @@ import org.junit.jupiter.api.io.TempDirFactory;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ServeTapesFolderTest {
-  /** Temp folders under the module's {@code target/}, never in the system's temp folder. */
-  static final class UnderTarget implements TempDirFactory {
-    @Override
-    public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context)
-        throws IOException {
-      Path target = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("target");
-      Files.createDirectories(target);
-      return Files.createTempDirectory(target, "serve-tapes-");
-    }
-  }
-
-  @TempDir(factory = UnderTarget.class)
-  Path dir;
+  @TempDir Path dir;
 
   private Path fifo;
 
