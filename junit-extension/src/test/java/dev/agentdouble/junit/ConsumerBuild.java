@@ -19,9 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * A user's own Maven project built on this build's artifacts, for the tests that hold a page to
- * what runs ({@link ConsumerMavenIT}): the published modules installed in a Maven repository as
- * {@code mvn install} lays them out, the project's files taken from the blocks of the docs marked
- * {@code <!-- consumer: PATH -->}, and {@code mvn test} run in it.
+ * what runs ({@link ConsumerMavenIT}, {@link AcpDocsConsumerIT}): the published modules installed
+ * in a Maven repository as {@code mvn install} lays them out, the project's files taken from the
+ * blocks of the docs marked {@code <!-- consumer: PATH -->}, and {@code mvn test} run in it.
  *
  * <p>The project's Maven resolves everything else from the build's own local repository (a {@code
  * file:} repository, so nothing is downloaded twice), then Maven Central; its own local repository
