@@ -1,4 +1,4 @@
-import json, os, subprocess, unittest
+import json, os, subprocess, tempfile, unittest
 
 AGENT = os.environ["CURSOR_AGENT"]  # fake-agent/bin/cursor-agent
 
@@ -8,8 +8,9 @@ class AcpSession:
 
     def __init__(self, tape, *options):
         env = dict(os.environ, AGENTDOUBLE_TAPE="builtin:" + tape, AGENTDOUBLE_TIMING="fast")
+        self.errors = tempfile.TemporaryFile()  # the agent's stderr
         self.proc = subprocess.Popen([AGENT, *options, "acp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, env=env, text=True)
+                                     stdout=subprocess.PIPE, stderr=self.errors, env=env, text=True)
         self.last_id = 0
         self.updates = []
 
@@ -33,15 +34,26 @@ class AcpSession:
             elif message.get("id") == self.last_id:
                 return message
 
+    def stderr(self):
+        self.errors.seek(0)
+        return self.errors.read().decode()
+
     def close(self):
         self.proc.stdin.close()
         return self.proc.wait(timeout=30)
+
+    def end(self):
+        """Ends the agent, whatever the test left it doing, and closes its pipes."""
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+        for pipe in (self.proc.stdin, self.proc.stdout, self.errors):
+            pipe.close()
 
 
 class AcpClientTest(unittest.TestCase):
     def open(self, tape, *options):
         session = AcpSession(tape, *options)
-        self.addCleanup(session.proc.kill)
+        self.addCleanup(session.end)
         session.request("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
         session.request("authenticate", {"methodId": "cursor_login"})
         created = session.request("session/new", {"cwd": os.getcwd(), "mcpServers": []})
@@ -65,6 +77,7 @@ class AcpClientTest(unittest.TestCase):
         failed = self.prompt(session, "Refactor the checkout flow")
         self.assertEqual(failed["error"]["code"], -32603)
         self.assertIn("You've hit your usage limit", failed["error"]["data"]["details"])
+        self.assertIn("You've hit your usage limit", session.stderr())  # written there too
 
     def test_a_crash_mid_turn_ends_the_agent(self):
         session = self.open("killed-mid-tool-call", "--force")
