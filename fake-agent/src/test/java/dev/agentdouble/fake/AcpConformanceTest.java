@@ -21,10 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Cursor's real ACP transcripts ({@code conformance/acp/}, what the 2026.06.24 agent wrote) replay
  * byte for byte when driven by the client requests their ids imply: 1 initialize, 2 authenticate, 3
- * session/new, 4 session/set_mode, 5 session/prompt, and the permission request 0 allowed.
+ * session/new, 4 session/set_mode, 5 session/prompt, and the permission request 0 allowed. The
+ * agent runs with the command line it was started with, {@code cursor-agent acp} (its source shows
+ * it: OpenAgentsInc/openagents {@code crates/acp-client/src/cursor.rs}, {@code arguments()} is
+ * {@code ["acp"]} for the binary {@code cursor-agent}), imported into the tape's header, under the
+ * fake's profile of its version ({@link ConformanceTest#profileOf}).
  */
 class AcpConformanceTest {
   @TempDir Path dir;
+
+  /** The command line of the transcripts, the program first. */
+  private static final List<String> COMMAND_LINE = List.of("cursor-agent", "acp");
+
+  private static final String CLI_VERSION = "2026.06.24";
 
   private static final String[] REQUESTS = {
     null,
@@ -52,7 +61,12 @@ class AcpConformanceTest {
     Tape tape =
         Importer.importRun(
             Capture.exited(Files.readAllBytes(transcript), new byte[0], 0),
-            ImportOptions.builder().outputFormat(OutputFormat.ACP).build());
+            ImportOptions.builder()
+                .outputFormat(OutputFormat.ACP)
+                .cli(COMMAND_LINE.get(0))
+                .argv(COMMAND_LINE.subList(1, COMMAND_LINE.size()))
+                .cliVersion(CLI_VERSION)
+                .build());
     Path file = dir.resolve("acp.tape.ndjson");
     tape.write(file);
     return file;
@@ -71,9 +85,18 @@ class AcpConformanceTest {
     Path transcript = transcript(name);
     List<String> lines = Files.readAllLines(transcript, StandardCharsets.UTF_8);
     Map<String, String> env =
-        env("AGENTDOUBLE_TAPE", tape(transcript).toString(), "AGENTDOUBLE_TIMING", "fast");
+        env(
+            "AGENTDOUBLE_TAPE",
+            tape(transcript).toString(),
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_PROFILE",
+            ConformanceTest.profileOf(CLI_VERSION));
     int requests = lines.stream().mapToInt(AcpConformanceTest::id).max().orElse(0);
-    try (AcpPeer agent = new AcpPeer(env)) {
+    Path launcher = FakeProcess.launcher();
+    assertThat(launcher.getFileName()).hasToString(COMMAND_LINE.get(0));
+    try (AcpPeer agent =
+        new AcpPeer(env, COMMAND_LINE.subList(1, COMMAND_LINE.size()).toArray(String[]::new))) {
       for (int id = 1; id <= requests; id++) {
         agent.sendLine(REQUESTS[id]);
         agent.response(id);

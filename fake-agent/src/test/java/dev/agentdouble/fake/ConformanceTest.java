@@ -6,22 +6,30 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdouble.fake.CaptureCommandLines.CommandLine;
+import dev.agentdouble.fake.CaptureCommandLines.Origin;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
+import dev.agentdouble.tape.Lines;
+import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
+import dev.agentdouble.variants.Variants;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +38,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Real captured runs ({@code ../shared/conformance/}, read in place, never copied): imported, then
  * replayed through the real launcher, must come out byte for byte as captured.
+ *
+ * <p>The conformance test proper runs each capture with the command line it was made with: its
+ * {@code case.json}'s {@code argv} (the program first) when it has one, else its row of {@link
+ * CaptureCommandLines}, which says where the line comes from. A new case folder with an {@code
+ * argv} (and, when the run read one, a {@code stdin.txt}) needs no code. The tape is imported as
+ * {@code agentdouble import --raw --case} makes it: with the run's {@code cli}, {@code argv}, CLI
+ * version and format in its header. It replays under the fake's profile of the capture's CLI
+ * version ({@link #profileOf}).
+ *
+ * <p>An excerpt ({@code "excerpt": true}: lines its publisher selected, perhaps from several runs)
+ * replays byte for byte like a whole run: the fake plays what the tape holds, contiguous or not.
+ * Its allowance is elsewhere: its command line may be partly unknown (a prompt never published is
+ * {@code <prompt>}), and {@code lint} takes it with {@code --excerpt}.
  */
 @Timeout(120)
 class ConformanceTest {
@@ -48,7 +69,7 @@ class ConformanceTest {
           "session_id",
           "request_id");
 
-  record Case(String name, byte[] stdout, byte[] stderr, int exit, JsonNode info) {
+  record Case(String name, Path folder, byte[] stdout, byte[] stderr, int exit, JsonNode info) {
     @Override
     public String toString() {
       return name;
@@ -56,6 +77,48 @@ class ConformanceTest {
 
     Capture capture() {
       return Capture.exited(stdout, stderr, exit);
+    }
+
+    /** The text of the first {@code user} event, or {@code <prompt>} when there is none. */
+    String prompt() {
+      for (String line : new String(stdout, StandardCharsets.UTF_8).split("\n")) {
+        try {
+          JsonNode event = JSON.readTree(line);
+          if (event != null && "user".equals(event.path("type").asText())) {
+            StringBuilder text = new StringBuilder();
+            event.at("/message/content").forEach(part -> text.append(part.path("text").asText()));
+            return text.toString();
+          }
+        } catch (IOException e) {
+          // not an event
+        }
+      }
+      return "<prompt>";
+    }
+
+    /**
+     * The command line this capture was made with: its case.json's, else its row's; with its stdin
+     * ({@code stdin.txt} beside case.json, when there is one).
+     */
+    CommandLine commandLine() throws IOException {
+      if (info.has("argv")) {
+        List<String> argv = new ArrayList<>();
+        info.get("argv").forEach(word -> argv.add(word.asText()));
+        Path stdin = folder.resolve("stdin.txt");
+        return new CommandLine(
+            Origin.CASE_JSON,
+            argv,
+            Files.exists(stdin) ? Files.readString(stdin, StandardCharsets.UTF_8) : "",
+            folder.resolve("case.json").toString());
+      }
+      CommandLine row = CaptureCommandLines.ROWS.get(name);
+      assertThat(row)
+          .as(
+              "%s has no command line: give its case.json an \"argv\" (the program first,"
+                  + " \"cursor-agent\", \"-p\", ...) or CaptureCommandLines.ROWS a row",
+              name)
+          .isNotNull();
+      return row.prompted(prompt());
     }
   }
 
@@ -77,6 +140,7 @@ class ConformanceTest {
         cases.add(
             new Case(
                 d.getFileName().toString(),
+                d,
                 Files.readAllBytes(d.resolve("stdout.ndjson")),
                 Files.exists(err) ? Files.readAllBytes(err) : new byte[0],
                 info.get("exit").asInt(),
@@ -114,6 +178,95 @@ class ConformanceTest {
     assertThat(r.stdout()).as("stdout").isEqualTo(c.stdout());
     assertThat(r.stderr()).as("stderr").isEqualTo(c.stderr());
     assertThat(r.exit()).as("exit").isEqualTo(c.exit());
+  }
+
+  /**
+   * The fake's profile for a CLI version. It has one version's, {@code 2026.10} (the 2026.10.01
+   * CLI), and every Cursor capture replays under it: none of the corpus, 2026.01.28 to 2026.09.28,
+   * shows a difference of version its tape does not carry (a profile per version is issue 24's).
+   */
+  static String profileOf(String cliVersion) {
+    return "2026.10";
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void everyCaptureReplaysByteForByteWithTheCommandLineItWasMadeWith(Case c) throws IOException {
+    replaysWithItsCommandLine(c, true);
+  }
+
+  /** As an import that is not told the command line makes it: its header has no argv. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void everyCaptureReplaysByteForByteWithItsCommandLineThoughItsTapeDoesNotSayIt(Case c)
+      throws IOException {
+    replaysWithItsCommandLine(c, false);
+  }
+
+  private void replaysWithItsCommandLine(Case c, boolean headerSaysIt) throws IOException {
+    CommandLine line = c.commandLine();
+    List<String> argv = line.argv();
+    ImportOptions.Builder options =
+        ImportOptions.builder().raw(true).cliVersion(c.info().path("cliVersion").asText());
+    if (headerSaysIt) {
+      options.cli(argv.get(0)).argv(argv.subList(1, argv.size()));
+    }
+    OutputFormat.fromTapeName(c.info().path("outputFormat").asText())
+        .ifPresent(options::outputFormat);
+    Tape tape = Importer.importRun(c.capture(), options.build());
+    Path launcher = FakeProcess.launcher().resolveSibling(argv.get(0));
+    assertThat(launcher).as("%s: the fake has no program named %s", c, argv.get(0)).exists();
+
+    FakeProcess.Result r =
+        FakeProcess.run(
+            launcher,
+            FakeProcess.env(
+                "AGENTDOUBLE_TAPE",
+                write(tape, c.name()).toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_PROFILE",
+                profileOf(c.info().path("cliVersion").asText())),
+            line.stdin().getBytes(StandardCharsets.UTF_8),
+            argv.subList(1, argv.size()).toArray(String[]::new));
+
+    assertThat(r.stdout()).as("stdout of %s", line).isEqualTo(c.stdout());
+    assertThat(r.stderr()).as("stderr of %s", line).isEqualTo(c.stderr());
+    assertThat(r.exit()).as("exit of %s", line).isEqualTo(c.exit());
+  }
+
+  /**
+   * Deltas mean {@code --stream-partial-output}: a capture that holds one was made with the flag,
+   * and a command line the stream implies has the flag only when the stream holds deltas.
+   */
+  @Test
+  void aCommandLineHasThePartialOutputFlagWhereTheStreamHoldsDeltas() throws IOException {
+    for (Case c : cases().toList()) {
+      boolean deltas = false;
+      for (byte[] line : Lines.split(c.stdout())) {
+        int length = line[line.length - 1] == '\n' ? line.length - 1 : line.length;
+        deltas |= Variants.PartialOutput.isDelta(Arrays.copyOf(line, length));
+      }
+      CommandLine line = c.commandLine();
+      boolean flag = line.argv().contains(Variants.PartialOutput.FLAG);
+      if (deltas) {
+        assertThat(flag).as("%s holds deltas: %s", c, line).isTrue();
+      } else if (line.origin() == Origin.STREAM) {
+        assertThat(flag).as("%s holds no delta: %s", c, line).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void everyRowIsTheCommandLineOfACaseThatHasNoneOfItsOwn() throws IOException {
+    Map<String, Case> cases = new HashMap<>();
+    cases().forEach(c -> cases.put(c.name(), c));
+    for (String name : CaptureCommandLines.ROWS.keySet()) {
+      assertThat(cases).as("the case of row %s", name).containsKey(name);
+      assertThat(cases.get(name).info().has("argv"))
+          .as("%s has an argv in its case.json, which wins over its row", name)
+          .isFalse();
+    }
   }
 
   @ParameterizedTest(name = "{0}")

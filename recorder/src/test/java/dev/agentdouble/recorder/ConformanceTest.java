@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -125,6 +126,40 @@ public class ConformanceTest {
                           .as("findings of %s", c.name())
                           .doesNotContain(": error [");
                       assertThat(lint.err()).contains("linted 1 tape: 0 errors");
+                    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyCaseFolderImportsAsItsFilesAndItsCaseJsonSay() {
+    return cases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () -> {
+                      Path fromCase = dir.resolve(c.name() + ".case.tape.ndjson");
+                      Path fromFiles = dir.resolve(c.name() + ".files.tape.ndjson");
+                      Cli.Result imported =
+                          Cli.run(
+                              "import",
+                              "--raw",
+                              "--case",
+                              c.folder().toString(),
+                              "--out",
+                              fromCase.toString());
+                      assertThat(imported.exit()).as("%s", imported).isZero();
+                      assertThat(Cli.run(c.importArgs(true, fromFiles)).exit()).isZero();
+
+                      Tape tape = Tape.read(fromCase);
+                      Tape expected = Tape.read(fromFiles);
+                      assertThat(tape.frames()).isEqualTo(expected.frames());
+                      assertThat(tape.header().cliVersion())
+                          .isEqualTo(expected.header().cliVersion());
+                      assertThat(tape.header().format()).isEqualTo(expected.header().format());
+                      List<String> argv = new ArrayList<>();
+                      c.json().path("argv").forEach(word -> argv.add(word.asText()));
+                      assertThat(tape.header().argv())
+                          .isEqualTo(argv.isEmpty() ? argv : argv.subList(1, argv.size()));
                     }));
   }
 

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -388,5 +390,222 @@ class ImportCommandTest {
 
     assertThat(r.exit()).as("%s", r).isZero();
     assertThat(lines(tape).get(2)).isEqualTo("{\"t\":0,\"outRaw\":\"not json\\n\"}");
+  }
+
+  @Test
+  void theCommandLineAfterDashesGoesIntoTheHeaderWithItsSecretsRedacted() throws Exception {
+    Path tape = dir.resolve("run.tape.ndjson");
+
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--raw",
+            "--stdout",
+            stdout(STDOUT).toString(),
+            "--out",
+            tape.toString(),
+            "--",
+            "/usr/local/bin/cursor-agent",
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "--api-key",
+            "key-0123456789abcdef",
+            "What does cart.ts export?");
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    Tape imported = Tape.read(tape);
+    assertThat(imported.header().cli()).contains("cursor-agent");
+    assertThat(imported.header().argv())
+        .containsExactly(
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "--api-key",
+            "REDACTED:api-key",
+            "What does cart.ts export?");
+    assertThat(Cli.read(tape)).doesNotContain("key-0123456789abcdef");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "-p"})
+  void dashesNeedACommandLineThatBeginsWithItsProgram(String first) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "import",
+                "--stdout",
+                stdout(STDOUT).toString(),
+                "--out",
+                dir.resolve("t.tape.ndjson").toString(),
+                "--"));
+    if (!first.isEmpty()) {
+      args.addAll(List.of(first, "--output-format", "stream-json", "hi"));
+    }
+
+    Cli.Result r = Cli.run(args.toArray(String[]::new));
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith(
+            first.isEmpty()
+                ? "agentdouble: after -- give the command line the capture was made with, "
+                    + "e.g. -- cursor-agent -p --output-format stream-json PROMPT\n"
+                : "agentdouble: the command line after -- begins with the program that made "
+                    + "the run (cursor-agent -p ...), was '-p'\n");
+    assertThat(dir.resolve("t.tape.ndjson")).doesNotExist();
+  }
+
+  /** A case folder as {@code ../shared/conformance/} lays them out. */
+  private Path caseFolder(String caseJson) throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("usage-limit"));
+    Cli.write(folder, "stdout.ndjson", INIT + "\n" + USER + "\n");
+    Cli.write(folder, "stderr.txt", "ActionRequiredError: You've hit your usage limit\n");
+    Cli.write(folder, "case.json", caseJson);
+    return folder;
+  }
+
+  @Test
+  void aCaseFolderGivesTheCaptureItsEndingItsVersionItsFormatAndItsCommandLine() throws Exception {
+    Path folder =
+        caseFolder(
+            "{\"exit\":1,\"cliVersion\":\"2026.07.09-a3815c0\",\"outputFormat\":\"stream-json\","
+                + "\"source\":\"a design document\",\"excerpt\":false,"
+                + "\"argv\":[\"agent\",\"-p\",\"--output-format\",\"stream-json\",\"hi\"]}");
+    Path fromCase = dir.resolve("case.tape.ndjson");
+    Path fromOptions = dir.resolve("options.tape.ndjson");
+
+    Cli.Result r =
+        Cli.run("import", "--raw", "--case", folder.toString(), "--out", fromCase.toString());
+    Cli.Result o =
+        Cli.run(
+            "import",
+            "--raw",
+            "--stdout",
+            folder.resolve("stdout.ndjson").toString(),
+            "--stderr",
+            folder.resolve("stderr.txt").toString(),
+            "--exit",
+            "1",
+            "--out",
+            fromOptions.toString());
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    assertThat(o.exit()).as("%s", o).isZero();
+    Tape imported = Tape.read(fromCase);
+    assertThat(imported.frames()).isEqualTo(Tape.read(fromOptions).frames());
+    assertThat(imported.header().cli()).contains("agent");
+    assertThat(imported.header().argv())
+        .containsExactly("-p", "--output-format", "stream-json", "hi");
+    assertThat(imported.header().cliVersion()).contains("2026.07.09-a3815c0");
+    assertThat(JSON.readTree(lines(fromCase).get(0)).get("outputFormat").asText())
+        .isEqualTo("stream-json");
+  }
+
+  @Test
+  void aCaseFolderWithoutArgvTakesTheCommandLineAfterDashesAndOneWithArgvRefusesIt()
+      throws Exception {
+    Path withoutArgv = caseFolder("{\"exit\":1}");
+    Path tape = dir.resolve("t.tape.ndjson");
+
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--case",
+            withoutArgv.toString(),
+            "--out",
+            tape.toString(),
+            "--",
+            "cursor-agent",
+            "-p",
+            "hi");
+    Path withArgv = caseFolder("{\"exit\":1,\"argv\":[\"cursor-agent\",\"-p\",\"hi\"]}");
+    Cli.Result both =
+        Cli.run(
+            "import",
+            "--case",
+            withArgv.toString(),
+            "--out",
+            tape.toString(),
+            "--",
+            "cursor-agent",
+            "hi");
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    assertThat(Tape.read(tape).header().argv()).containsExactly("-p", "hi");
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.err())
+        .startsWith(
+            "agentdouble: "
+                + withArgv
+                + "/case.json gives the command line (argv) already; give none after --\n");
+  }
+
+  @Test
+  void aCaseFolderWithTheCapturesOwnOptionsIsAUsageError() throws IOException {
+    Path folder = caseFolder("{\"exit\":1}");
+
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--case",
+            folder.toString(),
+            "--exit",
+            "0",
+            "--out",
+            dir.resolve("t.tape.ndjson").toString());
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: --case DIR reads the capture and its facts from DIR; give --case or "
+                + "--stdout, --stderr, --exit, --signal, --output-format, --cli-version, not both "
+                + "(--exit was given)\n");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"exit\":1,|: not valid JSON: ",
+        "{\"cliVersion\":\"x\"}|: \"exit\" must be the run's exit code, from 0 to 255, was missing",
+        "{\"exit\":null}|: \"exit\" must be the run's exit code, from 0 to 255, was null",
+        "{\"exit\":0,\"outputFormat\":\"ndjson\"}|: \"outputFormat\" must be text, json,"
+            + " stream-json or acp, was 'ndjson'",
+        "{\"exit\":0,\"cliVersion\":7}|: \"cliVersion\" must be a string, was 7",
+        "{\"exit\":0,\"argv\":\"cursor-agent -p\"}|: \"argv\" must be the command line as it was"
+            + " run, an array of strings, the program first (\"cursor-agent\", \"-p\", ...), was"
+            + " \"cursor-agent -p\"",
+        "{\"exit\":0,\"argv\":[\"-p\",\"hi\"]}|: \"argv\" begins with the program that made the"
+            + " run (cursor-agent -p ...), was '-p'"
+      })
+  void aCaseJsonThatCannotBeReadIsNamedWithWhatIsWrongAndExits1(String example) throws IOException {
+    String[] parts = example.split("\\|");
+    Path folder = caseFolder(parts[0]);
+    Path tape = dir.resolve("t.tape.ndjson");
+
+    Cli.Result r = Cli.run("import", "--case", folder.toString(), "--out", tape.toString());
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("agentdouble: " + folder.resolve("case.json") + parts[1]);
+    assertThat(r.err().lines()).hasSize(1);
+    assertThat(tape).doesNotExist();
+  }
+
+  @Test
+  void aCaseThatIsNotAFolderIsNamedAndExits1() {
+    Path missing = dir.resolve("no-such-case");
+
+    Cli.Result r =
+        Cli.run("import", "--case", missing.toString(), "--out", dir.resolve("t").toString());
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: "
+                + missing
+                + ": no such folder; give the folder of a captured run "
+                + "(case.json, stdout.ndjson, stderr.txt)\n");
   }
 }

@@ -286,8 +286,10 @@ public final class Impersonation {
     if (transform == null
         && args.streamPartialOutput()
         && format == OutputFormat.STREAM_JSON
-        && !header.argv().contains("--stream-partial-output")) {
-      // recorded without partial output, asked with it: stream it as a 2026 CLI would
+        && !header.argv().contains(Variants.PartialOutput.FLAG)
+        && !Player.holdsDeltas(source)) {
+      // recorded without partial output, asked with it: stream it as a 2026 CLI would; a tape
+      // that holds deltas (a capture imported without its argv) is played as it is
       Variants.PartialOutput partial = new Variants.PartialOutput(liveEpochMs);
       transform = partial(partial);
       journal.derived = "stream-partial-output";

@@ -8,6 +8,7 @@ import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TapeScanner;
+import dev.agentdouble.variants.Variants;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -140,6 +141,32 @@ public final class Player {
         }
       }
       return new Checked(scanner.header(), ending, Arrays.copyOf(notCompact, count), big);
+    }
+  }
+
+  /**
+   * Whether the stream of a tape that {@link #validate} accepted already holds partial-output
+   * deltas ({@link Variants.PartialOutput#isDelta}): a capture made with {@code
+   * --stream-partial-output}, whatever its header says. Read only when a run asks for the flag and
+   * the header's {@code argv} does not have it.
+   */
+  static boolean holdsDeltas(TapeSource source) throws IOException {
+    try (InputStream in = source.open()) {
+      TapeScanner scanner = new TapeScanner(source.name(), in);
+      while (scanner.next()) {
+        FrameLine f = scanner.frame();
+        if (f.kind == FrameLine.Kind.OUT) {
+          byte[] buf = scanner.buffer();
+          byte[] event =
+              f.compact
+                  ? Arrays.copyOfRange(buf, f.valueStart, f.valueEnd)
+                  : JsonText.compact(buf, f.valueStart, f.valueEnd - f.valueStart);
+          if (Variants.PartialOutput.isDelta(event)) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
   }
 

@@ -10,12 +10,17 @@ import java.util.Optional;
 
 /**
  * A subcommand's arguments: options that take a value, flags, and positional words. Unknown options
- * are usage errors; {@code --} ends options. An option's value is the next word, or what follows
- * {@code =}; the next word is not taken when it is one of the command's options, so a forgotten
- * value is reported as such ({@code --exit --out t}: "--exit needs a value").
+ * are usage errors; {@code --} ends options (the words after it are positional too, and {@link
+ * #afterDashes} tells them apart). An option's value is the next word, or what follows {@code =};
+ * the next word is not taken when it is one of the command's options, so a forgotten value is
+ * reported as such ({@code --exit --out t}: "--exit needs a value").
  */
 record Args(
-    Map<String, List<String>> values, List<String> flags, List<String> positional, boolean help) {
+    Map<String, List<String>> values,
+    List<String> flags,
+    List<String> positional,
+    boolean help,
+    int dashes) {
 
   static Args parse(List<String> args, List<String> valued, List<String> flagNames) {
     Map<String, List<String>> values = new LinkedHashMap<>();
@@ -23,10 +28,12 @@ record Args(
     List<String> positional = new ArrayList<>();
     boolean help = false;
     boolean options = true;
+    int dashes = -1;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       if (options && arg.equals("--")) {
         options = false;
+        dashes = positional.size();
       } else if (options && (arg.equals("-h") || arg.equals("--help"))) {
         help = true;
       } else if (options && arg.startsWith("-") && arg.length() > 1) {
@@ -65,7 +72,7 @@ record Args(
         positional.add(arg);
       }
     }
-    return new Args(values, flags, positional, help);
+    return new Args(values, flags, positional, help, dashes);
   }
 
   /** {@code ; did you mean X?} when one of {@code known} is close to {@code word}, else nothing. */
@@ -82,6 +89,18 @@ record Args(
         || flagNames.contains(name)
         || name.equals("-h")
         || name.equals("--help");
+  }
+
+  /** The positional words before {@code --}: all of them when it was not given. */
+  List<String> beforeDashes() {
+    return dashes < 0 ? positional : positional.subList(0, dashes);
+  }
+
+  /** The words after {@code --}, when it was given (perhaps none). */
+  Optional<List<String>> afterDashes() {
+    return dashes < 0
+        ? Optional.empty()
+        : Optional.of(positional.subList(dashes, positional.size()));
   }
 
   Optional<String> value(String name) {
