@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,16 @@ class CliChecksTest {
       assertThat(entry.get("stoppedBy").asText()).isEqualTo("trust-gate");
       assertThat(entry.has("tape")).as("no tape is asked for").isFalse();
       assertThat(entry.get("exit").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void theBoxHasOneSpaceAfterTheWarningSignAsTheRealCliWritesIt() throws IOException {
+      FakeProcess.Result r = runIn(workspace, fresh(), "-p", "hello");
+
+      // e2 9a a0 is the warning sign; real captures of 2026.09.10 and 2026.09.15 show ONE space
+      byte[] head = {'\n', (byte) 0xe2, (byte) 0x9a, (byte) 0xa0, ' ', 'W'};
+      assertThat(Arrays.copyOf(r.stderr(), head.length)).isEqualTo(head);
+      assertThat(r.err()).startsWith("\n\u26a0 Workspace Trust Required\n\n");
     }
 
     @Test
