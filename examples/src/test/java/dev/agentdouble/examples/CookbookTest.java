@@ -96,7 +96,7 @@ class CookbookTest {
               assertThat(e.kind()).isEqualTo(AgentException.Kind.FAILED);
               assertThat(e)
                   .hasMessage(
-                      "cursor-agent failed with exit code 1: " + "⚠  Workspace Trust Required");
+                      "cursor-agent failed with exit code 1: " + "⚠ Workspace Trust Required");
               assertThat(e.events()).isEmpty();
               assertThat(e.retryable()).isFalse();
             });

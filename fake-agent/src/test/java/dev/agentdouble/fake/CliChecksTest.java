@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,45 @@ class CliChecksTest {
       assertThat(entry.get("stoppedBy").asText()).isEqualTo("trust-gate");
       assertThat(entry.has("tape")).as("no tape is asked for").isFalse();
       assertThat(entry.get("exit").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void theBoxHasOneSpaceAfterTheWarningSignAsTheRealCliWritesIt() throws IOException {
+      FakeProcess.Result r = runIn(workspace, fresh(), "-p", "hello");
+
+      // e2 9a a0 is the warning sign; real captures of 2026.09.10 and 2026.09.15 show ONE space
+      byte[] head = {'\n', (byte) 0xe2, (byte) 0x9a, (byte) 0xa0, ' ', 'W'};
+      assertThat(Arrays.copyOf(r.stderr(), head.length)).isEqualTo(head);
+      assertThat(r.err()).startsWith("\n\u26a0 Workspace Trust Required\n\n");
+    }
+
+    @Test
+    void theTrustRequiredTapeStopsARunWithoutAFlagAtTheGateOfItsPhysicalWorkspace()
+        throws IOException {
+      Path link = Files.createSymbolicLink(dir.resolve("link"), workspace);
+      Map<String, String> env =
+          fresh("AGENTDOUBLE_TRUST", "trusted", "AGENTDOUBLE_TAPE", "builtin:trust-required");
+
+      FakeProcess.Result r = runIn(link, env, "-p", "--output-format", "stream-json", "go");
+
+      assertThat(r.stdout()).isEmpty();
+      assertThat(r.err()).isEqualTo(CursorMessages.trustRequired(physical(workspace)));
+      assertThat(r.exit()).isEqualTo(1);
+      assertThat(lastJournalLine().get("stoppedBy").asText()).isEqualTo("trust-gate");
+    }
+
+    @Test
+    void theTrustRequiredTapeLetsTrustYoloAndForcePassAsTheRealGateDoes() {
+      Map<String, String> env =
+          fresh("AGENTDOUBLE_TRUST", "trusted", "AGENTDOUBLE_TAPE", "builtin:trust-required");
+
+      for (String flag : List.of("--trust", "--yolo", "-f", "--force")) {
+        FakeProcess.Result r = runIn(workspace, env, "-p", flag, "go");
+
+        assertThat(r.out()).as(flag).isEqualTo("All 12 tests pass.\n");
+        assertThat(r.err()).as(flag).isEmpty();
+        assertThat(r.exit()).as(flag).isZero();
+      }
     }
 
     @Test
@@ -279,6 +319,38 @@ class CliChecksTest {
     }
 
     @Test
+    void aConversationHistoryFileThatIsNotAConversationHistoryIsRefusedWithExit1()
+        throws IOException {
+      Files.writeString(workspace.resolve("text.json"), "not json at all");
+      Files.writeString(workspace.resolve("array.json"), "[]");
+      Files.writeString(
+          workspace.resolve("good.json"),
+          "{\"messages\":[{\"user\":{\"content\":[{\"text\":{\"text\":\"Hi\"}}]}}]}");
+
+      FakeProcess.Result text = trusted("-p", "--conversation-history-file", "text.json", "hello");
+      FakeProcess.Result array =
+          trusted("-p", "--conversation-history-file", "array.json", "hello");
+
+      // the CLI's words (cagase/dsh-cursor docs/live-cli-contract.md, section 5.3)
+      assertThat(text.stdout()).isEmpty();
+      assertThat(text.err())
+          .isEqualTo(
+              "Invalid conversation history: cannot decode agent.v1.ConversationHistory from JSON:"
+                  + " Unexpected token 'o', \"not json at all\" is not valid JSON\n");
+      assertThat(text.exit()).isEqualTo(1);
+      assertThat(array.stdout()).isEmpty();
+      assertThat(array.err())
+          .isEqualTo(
+              "Invalid conversation history: cannot decode message"
+                  + " agent.v1.ConversationHistory from JSON: array\n");
+      assertThat(array.exit()).isEqualTo(1);
+      assertThat(lastJournalLine().get("stoppedBy").asText())
+          .isEqualTo("conversation-history-file");
+      assertThat(trusted("-p", "--conversation-history-file", "good.json", "hello").out())
+          .isEqualTo(ANSWER + "\n");
+    }
+
+    @Test
     void aSystemPromptFileMustExistAndHaveContent() throws IOException {
       Files.writeString(workspace.resolve("empty.txt"), "");
 
@@ -296,12 +368,36 @@ class CliChecksTest {
     }
 
     @Test
-    void aSystemPromptIsRefusedByTheServerAfterThreeRetriesWhateverTheTape() throws IOException {
+    void aReadableSystemPromptFileRunsTheTapeTheTestChose() throws IOException {
       Files.writeString(workspace.resolve("system.txt"), "You are terse.");
 
+      FakeProcess.Result r = trusted("-p", "--system-prompt", "system.txt", "hello");
+
+      assertThat(r.out()).isEqualTo(ANSWER + "\n");
+      assertThat(r.err()).isEmpty();
+      assertThat(r.exit()).isZero();
+      assertThat(lastJournalLine().has("stoppedBy")).isFalse();
+    }
+
+    @Test
+    void theServersRefusalOfASystemPromptIsTheCatalogTapeSystemPromptRefused() throws IOException {
+      Files.writeString(workspace.resolve("system.txt"), "You are terse.");
+      Map<String, String> refusing =
+          fresh(
+              "AGENTDOUBLE_TRUST", "trusted", "AGENTDOUBLE_TAPE", "builtin:system-prompt-refused");
+
       FakeProcess.Result stream =
-          trusted("-p", "--output-format", "stream-json", "--system-prompt", "system.txt", "hello");
-      FakeProcess.Result text = trusted("-p", "--system-prompt", "system.txt", "hello");
+          runIn(
+              workspace,
+              refusing,
+              "-p",
+              "--output-format",
+              "stream-json",
+              "--system-prompt",
+              "system.txt",
+              "hello");
+      FakeProcess.Result text =
+          runIn(workspace, refusing, "-p", "--system-prompt", "system.txt", "hello");
 
       List<String> kinds = new ArrayList<>();
       for (String line : stream.out().split("\n")) {
@@ -324,15 +420,17 @@ class CliChecksTest {
       assertThat(stream.out()).contains("\"text\":\"hello\"").doesNotContain("\"type\":\"result\"");
       assertThat(stream.err()).isEqualTo(CursorMessages.SYSTEM_PROMPT_REJECTED);
       assertThat(stream.exit()).isEqualTo(1);
-      assertThat(text.out())
+      assertThat(text.out()).as("the retry lines of text mode go to stderr").isEmpty();
+      assertThat(text.err())
           .isEqualTo(
               CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 1)
                   + CursorMessages.retrying(1)
                   + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 2)
                   + CursorMessages.retrying(2)
                   + CursorMessages.reconnecting(CursorMessages.AGENT_ENDPOINT, 3)
-                  + CursorMessages.retrying(3));
-      assertThat(lastJournalLine().get("stoppedBy").asText()).isEqualTo("system-prompt");
+                  + CursorMessages.retrying(3)
+                  + CursorMessages.SYSTEM_PROMPT_REJECTED);
+      assertThat(text.exit()).isEqualTo(1);
     }
 
     @Test

@@ -70,6 +70,19 @@ class SignalsTest {
   }
 
   @Test
+  void sigintAbortsARunStartedWithSigintIgnoredAsTheCliOnNodeDoes() throws Exception {
+    // a background job of a non-interactive shell starts so; Node resets it, so must the fake
+    Watched run = Watched.start(dir, heldMidStream(), PERL_PARENT.replace("'DEFAULT'", "'IGNORE'"));
+
+    String first = run.awaitFirstLine();
+    run.signal("INT");
+
+    assertThat(first).contains("\"subtype\":\"init\"");
+    assertThat(run.stderr()).isEqualTo("Aborting operation...\n");
+    assertThat(run.ending()).as("no signal, exit status 130").isEqualTo("0 130");
+  }
+
+  @Test
   void sigintOnAHangingRunAbortsItToo() throws Exception {
     Watched run = Watched.start(dir, hanging());
 
@@ -188,13 +201,17 @@ class SignalsTest {
   /** The fake under a perl parent, its stdout read line by line as it comes. */
   private record Watched(Process perl, Lines out, Lines err, Path status) {
     static Watched start(Path dir, Path tape) throws IOException {
+      return start(dir, tape, PERL_PARENT);
+    }
+
+    static Watched start(Path dir, Path tape, String parent) throws IOException {
       Path status = dir.resolve("status");
       ProcessBuilder pb =
           FakeProcess.builder(
               FakeProcess.launcher(),
               env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"),
               List.of("-p", "--output-format", "stream-json", "say hi"));
-      pb.command().addAll(0, List.of("perl", "-e", PERL_PARENT, status.toString()));
+      pb.command().addAll(0, List.of("perl", "-e", parent, status.toString()));
       Process perl = pb.start();
       perl.getOutputStream().close();
       return new Watched(

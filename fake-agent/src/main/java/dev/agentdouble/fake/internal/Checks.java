@@ -2,11 +2,13 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.cursor.CursorMessages;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the CLI checks before a print run reaches the server, in its profile's order, with the CLI's
@@ -156,6 +158,24 @@ final class Checks {
     return new Stop("trust-gate", Answer.fail(CursorMessages.trustRequired(physical)));
   }
 
+  /**
+   * The trust gate of a run whose tape says its workspace is not trusted (header {@code
+   * "trust":"untrusted"}): whatever {@code AGENTDOUBLE_TRUST}, the state folder or the profile say,
+   * only {@code --trust} (which trusts the workspace from then on), {@code -f} or {@code --yolo}
+   * pass it, as they pass the real gate; otherwise the box names the workspace's physical path.
+   */
+  Stop untrustedWorkspace() throws IOException {
+    if (args.force()) {
+      return null;
+    }
+    String physical = physical(workspace);
+    if (args.trust()) {
+      state.trust(physical);
+      return null;
+    }
+    return new Stop("trust-gate", Answer.fail(CursorMessages.trustRequired(physical)));
+  }
+
   /** The workspace's physical absolute path, links resolved, as the CLI shows it. */
   private String physical(String path) {
     Path p = Path.of(cwd).resolve(path);
@@ -205,17 +225,30 @@ final class Checks {
         "allowed-tools", new Answer("", CursorMessages.invalidAllowedTools(invalid), 0));
   }
 
-  private Stop conversationHistory() {
+  /**
+   * {@code --conversation-history-file FILE}: a missing file is reported and nothing runs (exit 0);
+   * contents that are not JSON of a {@code ConversationHistory} are refused (exit 1).
+   */
+  private Stop conversationHistory() throws IOException {
     if (args.option("conversation-history-file").isEmpty()) {
       return null;
     }
     String file = args.option("conversation-history-file").get();
-    if (Files.isRegularFile(Path.of(cwd).resolve(file))) {
+    Path path = Path.of(cwd).resolve(file);
+    if (!Files.isRegularFile(path)) {
+      return new Stop(
+          "conversation-history-file",
+          new Answer("", CursorMessages.conversationHistoryMissing(file), 0));
+    }
+    // read as Node's readFileSync(file, "utf8") reads it: bytes that are not UTF-8 become U+FFFD
+    String contents = new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
+    Optional<String> problem = ConversationHistory.problem(contents);
+    if (problem.isEmpty()) {
       return null;
     }
     return new Stop(
         "conversation-history-file",
-        new Answer("", CursorMessages.conversationHistoryMissing(file), 0));
+        Answer.fail(CursorMessages.conversationHistoryInvalid(problem.get())));
   }
 
   private Stop systemPromptFile() throws IOException {
@@ -231,7 +264,7 @@ final class Checks {
       return new Stop(
           "system-prompt", Answer.fail(CursorMessages.systemPromptFileEmpty(file.toString())));
     }
-    return null; // read and accepted locally; the server refuses it (see Impersonation)
+    return null; // read and accepted locally; what the server makes of it is the tape's
   }
 
   /** A model with bracket parameters: the CLI resolves none of them for a plain account. */

@@ -35,6 +35,15 @@ public final class Impersonation {
   /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
   public static final int OWN_PROBLEM = ExitStatus.OWN_PROBLEM;
 
+  /**
+   * The tape header key that says the run's workspace is not trusted ({@code "trust":"untrusted"}):
+   * the fake's trust gate then applies to the run (docs/tape-format.md §2).
+   */
+  static final String TRUST_KEY = "trust";
+
+  /** The raw JSON of {@link #TRUST_KEY}'s one value. */
+  static final String UNTRUSTED = "\"untrusted\"";
+
   /** The hidden command that runs an ACP agent on stdio: {@code agent acp}. */
   static final String ACP = "acp";
 
@@ -218,34 +227,20 @@ public final class Impersonation {
             stdinText,
             pid,
             forwardedEnv());
-    Checks.Stop stop =
-        new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd).run();
+    Checks checks = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd);
+    Checks.Stop stop = checks.run();
     if (stop != null) {
-      writeOut(stop.answer().stdout());
-      writeErr(stop.answer().stderr());
-      journal.stoppedBy = stop.reason();
       String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
       }
-      return journal.end(stop.answer().exit(), null);
+      return stopped(journal, stop);
     }
-    TapeSelection.Result selected;
-    if (behaviour.surface() == Profile.Surface.CLI_2026_10 && args.has("system-prompt")) {
-      // accepted locally, refused by the server whatever the tape: no tape is asked for
-      journal.stoppedBy = "system-prompt";
-      String url = env.get(FakeEnvironment.URL);
-      if (!isBlank(url)) {
-        ControlClient.report(url, env.get(ControlSecret.ENV), call, journal.stoppedBy);
-      }
-      selected =
-          new TapeSelection.Selected(
-              ServerRejection.systemPrompt(prompt, workspace, profile.model()));
-    } else {
-      selected =
-          TapeSelection.select(
-              env, new TapeSelection.Request(prompt, argv, format, args.model()), call);
-    }
+    // a tape the test chose decides the run: --system-prompt included, which the server refuses
+    // for most accounts (the catalog's system-prompt-refused plays that refusal)
+    TapeSelection.Result selected =
+        TapeSelection.select(
+            env, new TapeSelection.Request(prompt, argv, format, args.model()), call);
     if (selected instanceof TapeSelection.Failed failed) {
       return ownProblem(journal, failed.message());
     }
@@ -255,6 +250,11 @@ public final class Impersonation {
     journal.tape = source.name();
     Player.Checked checked = Player.validate(source, settings.replayCache());
     Header header = checked.header();
+    if (UNTRUSTED.equals(header.extras().get(TRUST_KEY))
+        && (stop = checks.untrustedWorkspace()) != null) {
+      // the tape plays a workspace not trusted yet: the gate decides, with the live path
+      return stopped(journal, stop);
+    }
     Player.Transform transform = null;
     if (header.format() != format) {
       if (header.format() != OutputFormat.STREAM_JSON) {
@@ -333,6 +333,14 @@ public final class Impersonation {
       writeErr("agentdouble: " + e.getMessage() + "\n");
       return new Frame.Exit(0, OWN_PROBLEM);
     }
+  }
+
+  /** A run a check ended: what it writes, and how it exits. */
+  private Ending stopped(JournalEntry journal, Checks.Stop stop) {
+    writeOut(stop.answer().stdout());
+    writeErr(stop.answer().stderr());
+    journal.stoppedBy = stop.reason();
+    return journal.end(stop.answer().exit(), null);
   }
 
   /**
