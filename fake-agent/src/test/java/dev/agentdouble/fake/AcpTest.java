@@ -209,6 +209,47 @@ class AcpTest {
     }
   }
 
+  /**
+   * The errors of 2026.09.18 (docs/cli.md, sources): an unknown method names itself in the message,
+   * a session/load of an id the agent does not know is -32602 "Invalid params" with {@code
+   * data.message}.
+   */
+  @Test
+  void unknownMethodsAndSessionsAreRefusedWithTheRealCodesAndMessages() {
+    try (AcpPeer agent = new AcpPeer(builtin("thinking-then-answer"))) {
+      agent.open("/w");
+      JsonNode unknown = agent.call("session/resume", "{\"sessionId\":\"x\"}");
+      assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32601);
+      assertThat(unknown.path("error").path("message").asText())
+          .isEqualTo("\"Method not found\": session/resume");
+      String id = "96e7a8e2-1b7c-4a7e-9d39-0f1f6b8c2a10";
+      JsonNode load = agent.call("session/load", "{\"sessionId\":\"" + id + "\",\"cwd\":\"/w\"}");
+      assertThat(load.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(load.path("error").path("message").asText()).isEqualTo("Invalid params");
+      assertThat(load.path("error").path("data").path("message").asText())
+          .isEqualTo("Session \"" + id + "\" not found");
+      assertThat(agent.finish()).isZero();
+    }
+  }
+
+  /** {@code --model NAME} before {@code acp}: the session's model is the variant of that name. */
+  @Test
+  void aModelNamedOnTheCommandLineIsItsBracketVariant() {
+    try (AcpPeer agent =
+        new AcpPeer(builtin("thinking-then-answer"), "--model", "gpt-5.5", "acp")) {
+      agent.call("initialize", "{\"protocolVersion\":1,\"clientCapabilities\":{}}");
+      JsonNode created = agent.call("session/new", "{\"cwd\":\"/w\",\"mcpServers\":[]}");
+      assertThat(created.path("result").path("models").path("currentModelId").asText())
+          .isEqualTo("gpt-5.5[context=272k,reasoning=medium,fast=false]");
+    }
+    try (AcpPeer agent = new AcpPeer(builtin("thinking-then-answer"), "--model", "auto", "acp")) {
+      agent.call("initialize", "{\"protocolVersion\":1,\"clientCapabilities\":{}}");
+      JsonNode created = agent.call("session/new", "{\"cwd\":\"/w\",\"mcpServers\":[]}");
+      assertThat(created.path("result").path("models").path("currentModelId").asText())
+          .isEqualTo("default[]");
+    }
+  }
+
   @Test
   void withoutATapeTheTurnFailsLoudlyNeverSucceeds() {
     Map<String, String> env = env("AGENTDOUBLE_TIMING", "fast");
@@ -274,8 +315,10 @@ class AcpTest {
           second.call(
               "session/load",
               "{\"sessionId\":\"no-such-session\",\"cwd\":\"/w\",\"mcpServers\":[]}");
-      assertThat(unknown.path("error").path("data").path("details").asText())
-          .isEqualTo("Session not found: no-such-session");
+      assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(unknown.path("error").path("message").asText()).isEqualTo("Invalid params");
+      assertThat(unknown.path("error").path("data").path("message").asText())
+          .isEqualTo("Session \"no-such-session\" not found");
     }
   }
 
