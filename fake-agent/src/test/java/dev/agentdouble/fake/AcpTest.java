@@ -147,6 +147,39 @@ class AcpTest {
     }
   }
 
+  /**
+   * The 2026.10 shapes of calls that did not run, over ACP: a shell call the permissions deny and a
+   * read that failed each end {@code failed}, their outcome as {@code rawOutput}; the turn ends
+   * well.
+   */
+  @Test
+  void deniedAndFailedCallsFailTheirToolCallAndTheTurnEndsWell() {
+    try (AcpPeer agent = new AcpPeer(builtin("permission-denied-shell"), "--force", "acp")) {
+      String session = agent.open("/w");
+      JsonNode done = agent.call("session/prompt", prompt(session, "Push the branch"));
+      assertThat(done.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      List<JsonNode> updates = agent.updates("tool_call_update");
+      assertThat(updates)
+          .extracting(u -> u.path("status").asText())
+          .containsExactly("in_progress", "failed");
+      assertThat(updates.get(1).at("/rawOutput/permissionDenied/error").asText())
+          .isEqualTo("Command blocked by permissions configuration");
+      assertThat(updates.get(1).at("/rawOutput/permissionDenied/workingDirectory").asText())
+          .isEqualTo("/w");
+    }
+    try (AcpPeer agent = new AcpPeer(builtin("permission-denied-read"), "acp")) {
+      String session = agent.open("/w");
+      JsonNode done = agent.call("session/prompt", prompt(session, "Which database?"));
+      assertThat(done.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      assertThat(agent.seen()).noneMatch(l -> l.contains("session/request_permission"));
+      List<JsonNode> updates = agent.updates("tool_call_update");
+      assertThat(updates)
+          .extracting(u -> u.path("status").asText())
+          .containsExactly("in_progress", "failed");
+      assertThat(updates.get(1).at("/rawOutput/error/errorMessage").asText()).isNotBlank();
+    }
+  }
+
   @Test
   void aTurnThatNeverEndsEndsWhenCancelled() {
     try (AcpPeer agent = new AcpPeer(builtin("hang-mid-stream"), "--force", "acp")) {
