@@ -147,6 +147,39 @@ class AcpTest {
     }
   }
 
+  /**
+   * The 2026.10 shapes of calls that did not run, over ACP: a shell call the permissions deny and a
+   * read that failed each end {@code failed}, their outcome as {@code rawOutput}; the turn ends
+   * well.
+   */
+  @Test
+  void deniedAndFailedCallsFailTheirToolCallAndTheTurnEndsWell() {
+    try (AcpPeer agent = new AcpPeer(builtin("permission-denied-shell"), "--force", "acp")) {
+      String session = agent.open("/w");
+      JsonNode done = agent.call("session/prompt", prompt(session, "Push the branch"));
+      assertThat(done.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      List<JsonNode> updates = agent.updates("tool_call_update");
+      assertThat(updates)
+          .extracting(u -> u.path("status").asText())
+          .containsExactly("in_progress", "failed");
+      assertThat(updates.get(1).at("/rawOutput/permissionDenied/error").asText())
+          .isEqualTo("Command blocked by permissions configuration");
+      assertThat(updates.get(1).at("/rawOutput/permissionDenied/workingDirectory").asText())
+          .isEqualTo("/w");
+    }
+    try (AcpPeer agent = new AcpPeer(builtin("permission-denied-read"), "acp")) {
+      String session = agent.open("/w");
+      JsonNode done = agent.call("session/prompt", prompt(session, "Which database?"));
+      assertThat(done.path("result").path("stopReason").asText()).isEqualTo("end_turn");
+      assertThat(agent.seen()).noneMatch(l -> l.contains("session/request_permission"));
+      List<JsonNode> updates = agent.updates("tool_call_update");
+      assertThat(updates)
+          .extracting(u -> u.path("status").asText())
+          .containsExactly("in_progress", "failed");
+      assertThat(updates.get(1).at("/rawOutput/error/errorMessage").asText()).isNotBlank();
+    }
+  }
+
   @Test
   void aTurnThatNeverEndsEndsWhenCancelled() {
     try (AcpPeer agent = new AcpPeer(builtin("hang-mid-stream"), "--force", "acp")) {
@@ -206,6 +239,47 @@ class AcpTest {
       JsonNode noSession = agent.call("session/prompt", prompt("nope", "hi"));
       assertThat(noSession.path("error").path("code").asInt()).isEqualTo(-32602);
       assertThat(agent.finish()).isZero();
+    }
+  }
+
+  /**
+   * The errors of 2026.09.18 (docs/cli.md, sources): an unknown method names itself in the message,
+   * a session/load of an id the agent does not know is -32602 "Invalid params" with {@code
+   * data.message}.
+   */
+  @Test
+  void unknownMethodsAndSessionsAreRefusedWithTheRealCodesAndMessages() {
+    try (AcpPeer agent = new AcpPeer(builtin("thinking-then-answer"))) {
+      agent.open("/w");
+      JsonNode unknown = agent.call("session/resume", "{\"sessionId\":\"x\"}");
+      assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32601);
+      assertThat(unknown.path("error").path("message").asText())
+          .isEqualTo("\"Method not found\": session/resume");
+      String id = "96e7a8e2-1b7c-4a7e-9d39-0f1f6b8c2a10";
+      JsonNode load = agent.call("session/load", "{\"sessionId\":\"" + id + "\",\"cwd\":\"/w\"}");
+      assertThat(load.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(load.path("error").path("message").asText()).isEqualTo("Invalid params");
+      assertThat(load.path("error").path("data").path("message").asText())
+          .isEqualTo("Session \"" + id + "\" not found");
+      assertThat(agent.finish()).isZero();
+    }
+  }
+
+  /** {@code --model NAME} before {@code acp}: the session's model is the variant of that name. */
+  @Test
+  void aModelNamedOnTheCommandLineIsItsBracketVariant() {
+    try (AcpPeer agent =
+        new AcpPeer(builtin("thinking-then-answer"), "--model", "gpt-5.5", "acp")) {
+      agent.call("initialize", "{\"protocolVersion\":1,\"clientCapabilities\":{}}");
+      JsonNode created = agent.call("session/new", "{\"cwd\":\"/w\",\"mcpServers\":[]}");
+      assertThat(created.path("result").path("models").path("currentModelId").asText())
+          .isEqualTo("gpt-5.5[context=272k,reasoning=medium,fast=false]");
+    }
+    try (AcpPeer agent = new AcpPeer(builtin("thinking-then-answer"), "--model", "auto", "acp")) {
+      agent.call("initialize", "{\"protocolVersion\":1,\"clientCapabilities\":{}}");
+      JsonNode created = agent.call("session/new", "{\"cwd\":\"/w\",\"mcpServers\":[]}");
+      assertThat(created.path("result").path("models").path("currentModelId").asText())
+          .isEqualTo("default[]");
     }
   }
 
@@ -274,8 +348,10 @@ class AcpTest {
           second.call(
               "session/load",
               "{\"sessionId\":\"no-such-session\",\"cwd\":\"/w\",\"mcpServers\":[]}");
-      assertThat(unknown.path("error").path("data").path("details").asText())
-          .isEqualTo("Session not found: no-such-session");
+      assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(unknown.path("error").path("message").asText()).isEqualTo("Invalid params");
+      assertThat(unknown.path("error").path("data").path("message").asText())
+          .isEqualTo("Session \"no-such-session\" not found");
     }
   }
 

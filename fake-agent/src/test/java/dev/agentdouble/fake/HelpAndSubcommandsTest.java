@@ -104,6 +104,25 @@ class HelpAndSubcommandsTest {
     assertThat(r.exit()).isZero();
   }
 
+  /**
+   * {@code agent acp --help}: the hidden command's own help, as 2026.08.11 and 2026.09.18 print it
+   * (docs/cli.md, sources), not the root's; under both surfaces, as both run ACP.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"2026.10", "documented"})
+  void acpHelpIsTheHiddenCommandsOwnHelp(String profile) {
+    FakeProcess.Result r = run(env("AGENTDOUBLE_PROFILE", profile), "acp", "--help");
+
+    assertThat(r.out())
+        .isEqualTo(
+            "Usage: agent acp [options]\n\n"
+                + "Start the Cursor Agent as an ACP (Agent Client Protocol) server\n\n"
+                + "Options:\n"
+                + "  -h, --help  Display help for command\n");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.exit()).isZero();
+  }
+
   @Test
   void statusAsJsonIsPrettyIn2026AndCompactInTheDocumentedSurface() {
     FakeProcess.Result pretty = run(CLI_2026_10, "status", "--format", "json");

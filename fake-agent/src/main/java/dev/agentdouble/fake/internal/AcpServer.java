@@ -254,7 +254,7 @@ final class AcpServer {
               AcpWire.error(
                   id,
                   -32601,
-                  "Method not found",
+                  CursorAcp.methodNotFound(m.method()),
                   "{\"method\":" + JsonText.quote(m.method()) + "}"));
     }
   }
@@ -270,7 +270,10 @@ final class AcpServer {
       return;
     }
     Session session =
-        new Session(Impersonation.freshUuid(), dir, args.model().orElse(CursorAcp.DEFAULT_MODEL));
+        new Session(
+            Impersonation.freshUuid(),
+            dir,
+            args.model().map(CursorAcp::modelVariant).orElse(CursorAcp.DEFAULT_MODEL));
     sessions.put(session.id, session);
     wire.send(
         AcpWire.result(id, CursorAcp.newSessionResult(session.id, session.mode, session.model)));
@@ -294,9 +297,9 @@ final class AcpServer {
       wire.send(
           AcpWire.error(
               id,
-              CursorAcp.INTERNAL_ERROR,
-              "Internal error",
-              "{\"details\":" + JsonText.quote("Session not found: " + sessionId) + "}"));
+              CursorAcp.INVALID_PARAMS,
+              "Invalid params",
+              "{\"message\":" + JsonText.quote(CursorAcp.sessionNotFound(sessionId)) + "}"));
       return;
     }
     sessions.put(session.id, session);

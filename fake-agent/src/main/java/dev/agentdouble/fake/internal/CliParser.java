@@ -92,6 +92,9 @@ public final class CliParser {
     }
     for (String arg : unknown) {
       if (CliCommand.isHelpFlag(arg)) {
+        if (chain.size() == 1 && !operands.isEmpty() && operands.get(0).equals(Impersonation.ACP)) {
+          chain.add(CursorCommands.ACP); // the hidden command's own help
+        }
         return done(chain, List.of(), true, false);
       }
     }

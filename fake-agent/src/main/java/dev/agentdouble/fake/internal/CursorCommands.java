@@ -34,6 +34,14 @@ final class CursorCommands {
           List.of(),
           true);
 
+  /**
+   * {@code acp}, hidden from the root's help and not a command of either tree (the fake runs it
+   * from the prompt word, see {@link Impersonation}): only its help is a command's, as 2026.08 and
+   * 2026.09 print it for {@code agent acp --help}.
+   */
+  static final CliCommand ACP =
+      leaf(Impersonation.ACP, "Start the Cursor Agent as an ACP (Agent Client Protocol) server");
+
   /** Commander's help option, listed last among a command's options. */
   static final CliOption HELP_OPTION = CliOption.of("-h, --help", HELP);
 

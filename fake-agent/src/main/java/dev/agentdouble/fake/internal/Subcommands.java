@@ -377,7 +377,10 @@ public final class Subcommands {
             CursorCommands.root(profile.behaviour().surface()), profile.defaultOutputFormat());
     chain.add(cmd);
     for (String name : args.commandPath()) {
-      cmd = cmd.findSubcommand(name);
+      cmd =
+          chain.size() == 1 && name.equals(Impersonation.ACP)
+              ? CursorCommands.ACP
+              : cmd.findSubcommand(name);
       if (cmd == null) {
         throw new IllegalArgumentException("no command " + args.commandPath());
       }
