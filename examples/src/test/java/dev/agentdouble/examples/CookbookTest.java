@@ -254,8 +254,8 @@ class CookbookTest {
 
     String text = client.text("Run the tests");
 
-    // no "Ran terminal command" progress lines: the result's text, once, after the run
-    assertThat(text).isEqualTo("I'll run `npm test`.All 12 tests pass.\n");
+    // no "Ran terminal command" progress lines: the answer's segments, a line each, after the run
+    assertThat(text).isEqualTo("I'll run `npm test`.\nAll 12 tests pass.\n");
   }
 
   // ---- stdout and stderr misbehave

@@ -42,13 +42,13 @@ class OutputFormatsTest {
 
     String text = client.text(DISCOUNT);
 
-    // the 2026.10 CLI prints the final answer only, at the end: every segment, joined
+    // the 2026.10 CLI prints the final answer only, at the end: every segment, a line each
     assertThat(text.lines())
         .containsExactly(
-            "I'll read `src/cart.ts` first."
-                + "Adding the parameter with a default of 0, so existing callers keep working."
-                + "Now the cart tests."
-                + "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
+            "I'll read `src/cart.ts` first.",
+            "Adding the parameter with a default of 0, so existing callers keep working.",
+            "Now the cart tests.",
+            "`total(items, discountPercent = 0)` now applies the discount; the 4 cart tests pass.");
   }
 
   @Test
