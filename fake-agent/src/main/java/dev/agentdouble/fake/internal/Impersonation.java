@@ -352,7 +352,9 @@ public final class Impersonation {
         return Optional.empty();
       }
     }
-    return profile.catalog().resolve(args.model().get()).map(Profile.Model::name);
+    Optional<Profile.Model> chosen = profile.catalog().resolve(args.model().get());
+    // no lambda: the first one of a run costs the JVM's invoke machinery at start-up
+    return chosen.isPresent() ? Optional.of(chosen.get().name()) : Optional.empty();
   }
 
   private Optional<String> apiKeySource(CliArgs args) {

@@ -3,12 +3,17 @@ package dev.agentdouble.fake.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The models of an account: what {@code models} lists, which one is current and which the server's
@@ -119,16 +124,46 @@ public final class ModelCatalog {
 
   private synchronized Loaded loaded() {
     if (loaded == null) {
-      try (InputStream in = ModelCatalog.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException("no resource " + resource);
-        }
-        loaded = parse(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8)).loaded();
-      } catch (IOException e) {
-        throw new UncheckedIOException(resource, e);
-      }
+      loaded = parse(resource, new String(read(resource), StandardCharsets.UTF_8)).loaded();
     }
     return loaded;
+  }
+
+  /**
+   * The bytes of the resource {@code name} of this package, read from the jar (or classes folder)
+   * this class came from: a replay maps its classes from the launcher's archive and never opens the
+   * jar, and the class loader's own lookup would first search the JDK's image and then go through a
+   * URL connection, more classes to load at start-up.
+   */
+  private static byte[] read(String name) {
+    String entry = ModelCatalog.class.getPackageName().replace('.', '/') + "/" + name;
+    try {
+      Path from =
+          Path.of(ModelCatalog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (Files.isDirectory(from)) {
+        return Files.readAllBytes(from.resolve(entry));
+      }
+      try (ZipFile jar = new ZipFile(from.toFile())) {
+        ZipEntry e = jar.getEntry(entry);
+        if (e == null) {
+          throw new IllegalStateException(from + ": no " + entry);
+        }
+        try (InputStream in = jar.getInputStream(e)) {
+          return in.readAllBytes();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(entry, e);
+    } catch (URISyntaxException | RuntimeException e) {
+      try (InputStream in = ModelCatalog.class.getResourceAsStream(name)) {
+        if (in == null) {
+          throw new IllegalStateException("no resource " + entry, e);
+        }
+        return in.readAllBytes();
+      } catch (IOException io) {
+        throw new UncheckedIOException(entry, io);
+      }
+    }
   }
 
   /** What {@code models} lists, in order. */
