@@ -123,7 +123,6 @@ class CookbookTest {
 
   @Test
   void anUnknownModelFailsWithTheModelsTheCliOffers(FakeAgent agent) {
-    agent.enqueue(Catalog.tape("unknown-model"));
     CursorAgentClient client = CursorAgentClient.builder(agent.executable()).model("gpt-9").build();
 
     assertThatThrownBy(() -> client.run("Say hello"))

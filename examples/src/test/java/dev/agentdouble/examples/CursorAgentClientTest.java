@@ -155,7 +155,10 @@ class CursorAgentClientTest {
   void passesModelForceAndThePromptAfterADoubleDash(FakeAgent agent) throws Exception {
     agent.enqueue(Tapes.answers("fix the build", "Fixed."));
     CursorAgentClient client =
-        CursorAgentClient.builder(agent.executable()).model("sonnet-4.6").force(true).build();
+        CursorAgentClient.builder(agent.executable())
+            .model("claude-4.6-sonnet-medium")
+            .force(true)
+            .build();
 
     client.run("fix the build");
 
@@ -167,16 +170,16 @@ class CursorAgentClientTest {
             "stream-json",
             "--trust",
             "--model",
-            "sonnet-4.6",
+            "claude-4.6-sonnet-medium",
             "--force",
             "--",
             "fix the build");
     assertThat(invocation.prompt()).isEqualTo("fix the build");
-    assertThat(invocation.model()).contains("sonnet-4.6");
+    assertThat(invocation.model()).contains("claude-4.6-sonnet-medium");
     // the 2026.10 CLI does not read stdin when the prompt is in argv (it waits for its end after)
     assertThat(invocation.stdin()).isEmpty();
     // argv(..) holds when some element of argv is the one given
-    agent.verify(1, invocation().argv("--force").model(equalTo("sonnet-4.6")));
+    agent.verify(1, invocation().argv("--force").model(equalTo("claude-4.6-sonnet-medium")));
   }
 
   @Test

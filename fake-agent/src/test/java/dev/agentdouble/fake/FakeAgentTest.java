@@ -532,7 +532,7 @@ class FakeAgentTest {
                       "--output-format",
                       "stream-json",
                       "--model",
-                      "gpt-5",
+                      "gpt-5.5-medium",
                       prompt)));
     }
     runs.forEach(CompletableFuture::join);
@@ -544,7 +544,7 @@ class FakeAgentTest {
       JsonNode e = JSON.readTree(line);
       prompts.add(e.get("prompt").asText());
       assertThat(e.get("exit").asInt()).isEqualTo(4);
-      assertThat(e.get("model").asText()).isEqualTo("gpt-5");
+      assertThat(e.get("model").asText()).isEqualTo("gpt-5.5-medium");
       assertThat(e.get("outputFormat").asText()).isEqualTo("stream-json");
       assertThat(e.get("tape").asText()).isEqualTo(tape.toString());
       assertThat(e.get("pid").asLong()).isPositive();

@@ -146,7 +146,7 @@ class FakeAgentLifecycleTest {
   void anInvocationNothingAnswersIsReportedInTheFakesOwnTerms(FakeAgent agent) {
     agent.allowUnmatched().allowUnused();
     agent
-        .when(invocation().prompt(containing("deploy")).model(TextMatch.equalTo("gpt-4")))
+        .when(invocation().prompt(containing("deploy")).model(TextMatch.equalTo("gpt-5.4-medium")))
         .reply(FakeAgentTest.says("deployed", 0));
     agent
         .when(invocation().prompt(containing("hi")).outputFormat("text"))
@@ -160,14 +160,15 @@ class FakeAgentLifecycleTest {
             "--output-format",
             "json",
             "--model",
-            "gpt-5",
+            "gpt-5.5-medium",
             "say hi");
 
     assertThat(r.exit()).isEqualTo(70);
     assertThat(r.err())
         .contains(
-            "(HTTP 404):\nno stub and no queued tape answers prompt \"say hi\", json, model gpt-5,"
-                + " argv [-p, --trust, --output-format, json, --model, gpt-5, say hi], cwd ")
+            "(HTTP 404):\nno stub and no queued tape answers prompt \"say hi\", json, model"
+                + " gpt-5.5-medium, argv [-p, --trust, --output-format, json, --model,"
+                + " gpt-5.5-medium, say hi], cwd ")
         .contains("\nnothing was enqueued\n")
         .contains(
             "\nclosest stub: prompt hi, output format text; it missed: output format text, was"

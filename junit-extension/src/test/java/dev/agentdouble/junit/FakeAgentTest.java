@@ -48,7 +48,7 @@ class FakeAgentTest {
             "--output-format",
             "stream-json",
             "--model",
-            "gpt-5",
+            "gpt-5.5-medium",
             "two");
 
     assertThat(one.out()).isEqualTo("first\n");
@@ -57,10 +57,10 @@ class FakeAgentTest {
     Invocation first = agent.takeInvocation();
     Invocation second = agent.takeInvocation();
     assertThat(first.prompt()).isEqualTo("one");
-    assertThat(second.model()).contains("gpt-5");
+    assertThat(second.model()).contains("gpt-5.5-medium");
     assertThat(second.argv())
         .containsExactly(
-            "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5", "two");
+            "-p", "--trust", "--output-format", "stream-json", "--model", "gpt-5.5-medium", "two");
     assertThat(agent.invocations()).hasSize(2);
   }
 

@@ -29,7 +29,7 @@ class RecordShimTest {
   private static final String CLI_TAPE =
       """
       {"tape":1,"outputFormat":"stream-json","source":"scripted"}
-      {"t":0,"out":{"type":"system","subtype":"init","model":"Auto"}}
+      {"t":0,"out":{"type":"system","subtype":"init","model":"GPT-5.5 1M"}}
       {"t":0,"err":"warning: slow network\\n"}
       {"t":1,"out":{"type":"result","subtype":"error","is_error":true,"result":"quota exceeded"}}
       {"t":2,"exit":3}
@@ -57,7 +57,13 @@ class RecordShimTest {
 
     List<String> first = List.of("-p", "--output-format", "stream-json", "Fix the flaky test");
     List<String> second =
-        List.of("-p", "--output-format", "stream-json", "--model", "gpt-5", "Explain this repo");
+        List.of(
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--model",
+            "gpt-5.5-medium",
+            "Explain this repo");
     Child direct = Child.start(command(real, first), dir, env);
     Child viaShim = Child.start(command(bin.resolve("cursor-agent"), first), dir, env);
     Child viaAgent = Child.start(command(bin.resolve("agent"), second), dir, env);

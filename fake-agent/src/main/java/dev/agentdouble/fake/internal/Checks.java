@@ -14,8 +14,8 @@ import java.util.Optional;
  * What the CLI checks before a print run reaches the server, in its profile's order, with the CLI's
  * own texts and exit codes: the account, the API key, the workspace trust gate, then the values of
  * {@code --resume}, {@code --new-session-id}, {@code --allowed-tools}, {@code
- * --conversation-history-file}, {@code --system-prompt}, the prompt and the model. A run that
- * passes every check is replayed from its tape.
+ * --conversation-history-file}, {@code --system-prompt}, the prompt and the model ({@link
+ * ModelCatalog}). A run that passes every check is replayed from its tape.
  */
 final class Checks {
   /**
@@ -267,16 +267,17 @@ final class Checks {
     return null; // read and accepted locally; what the server makes of it is the tape's
   }
 
-  /** A model with bracket parameters: the CLI resolves none of them for a plain account. */
+  /**
+   * A {@code --model} the account does not have: neither a listed id (in any letter case) nor a
+   * variant string the server lists. Nothing on stdout; the listed ids on stderr; exit 1.
+   */
   private Stop model() {
-    if (args.model().isEmpty() || args.model().get().indexOf('[') < 0) {
+    if (args.model().isEmpty() || profile.catalog().resolve(args.model().get()).isPresent()) {
       return null;
     }
-    List<String> ids = new ArrayList<>();
-    for (Profile.Model m : profile.models()) {
-      ids.add(m.id());
-    }
-    return new Stop("model", Answer.fail(CursorMessages.cannotUseModel(args.model().get(), ids)));
+    return new Stop(
+        "model",
+        Answer.fail(CursorMessages.cannotUseModel(args.model().get(), profile.catalog().ids())));
   }
 
   /** {@code -1}, {@code -2}: the Nth previous chat of the workspace. */

@@ -307,7 +307,8 @@ public final class Impersonation {
                 Optional.ofNullable(home),
                 Optional.of(prompt),
                 OptionalLong.of(liveEpochMs),
-                apiKeySource(args)));
+                apiKeySource(args),
+                liveModel(args, profile, header)));
     Timing timing = timingOfTheAnswer.orElse(settings.timing());
     journal.end(checked.ending(), null);
     if (checked.ending() instanceof Frame.Kill kill) {
@@ -347,6 +348,25 @@ public final class Impersonation {
    * What the init event's {@code apiKeySource} says live: {@code flag} for {@code --api-key},
    * {@code env} for {@code CURSOR_API_KEY}; otherwise the tape's value stands.
    */
+  /**
+   * The display name of the model {@code --model} chose, for the init event; empty when none was
+   * chosen, when the profile does not know it, or when the tape was recorded with a model of its
+   * own (which it keeps).
+   */
+  private static Optional<String> liveModel(CliArgs args, Profile profile, Header header) {
+    if (args.model().isEmpty()) {
+      return Optional.empty();
+    }
+    for (String arg : header.argv()) {
+      if (arg.equals("--model") || arg.startsWith("--model=")) {
+        return Optional.empty();
+      }
+    }
+    Optional<Profile.Model> chosen = profile.catalog().resolve(args.model().get());
+    // no lambda: the first one of a run costs the JVM's invoke machinery at start-up
+    return chosen.isPresent() ? Optional.of(chosen.get().name()) : Optional.empty();
+  }
+
   private Optional<String> apiKeySource(CliArgs args) {
     if (args.apiKey().isPresent()) {
       return Optional.of("flag");

@@ -31,7 +31,7 @@ import java.util.Optional;
  * @param defaultOutputFormat the format of a print run without {@code --output-format}
  * @param textStyle how {@code --output-format text} renders
  * @param model the display name of the account's default model, e.g. {@code Auto}
- * @param models what {@code models} and {@code --list-models} list, in order
+ * @param catalog the account's models: what {@code models} lists and {@code --model} accepts
  * @param about the verbatim text {@code about} prints; empty to build it from the other fields
  * @param behaviour how this version of the CLI behaves where versions differ
  * @param apiKeyValid whether an API key given with {@code --api-key} or {@code CURSOR_API_KEY} is
@@ -45,7 +45,7 @@ public record Profile(
     OutputFormat defaultOutputFormat,
     TextStyle textStyle,
     String model,
-    List<Model> models,
+    ModelCatalog catalog,
     Optional<String> about,
     Behaviour behaviour,
     boolean apiKeyValid) {
@@ -138,10 +138,40 @@ public record Profile(
         defaultOutputFormat,
         textStyle,
         model,
-        models,
+        ModelCatalog.of(models, model),
         about,
         behaviour,
         true);
+  }
+
+  /**
+   * A profile listing {@code models}, the one named {@code model} current and the default, without
+   * variants.
+   */
+  public Profile(
+      String name,
+      String version,
+      boolean loggedIn,
+      String email,
+      OutputFormat defaultOutputFormat,
+      TextStyle textStyle,
+      String model,
+      List<Model> models,
+      Optional<String> about,
+      Behaviour behaviour,
+      boolean apiKeyValid) {
+    this(
+        name,
+        version,
+        loggedIn,
+        email,
+        defaultOutputFormat,
+        textStyle,
+        model,
+        ModelCatalog.of(models, model),
+        about,
+        behaviour,
+        apiKeyValid);
   }
 
   public Profile {
@@ -151,9 +181,14 @@ public record Profile(
     Objects.requireNonNull(defaultOutputFormat, "defaultOutputFormat");
     Objects.requireNonNull(textStyle, "textStyle");
     Objects.requireNonNull(model, "model");
-    models = List.copyOf(models);
+    Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(about, "about");
     Objects.requireNonNull(behaviour, "behaviour");
+  }
+
+  /** What {@code models} and {@code --list-models} list, in order. */
+  public List<Model> models() {
+    return catalog.listed();
   }
 
   /**
@@ -196,9 +231,10 @@ public record Profile(
         OutputFormat.STREAM_JSON,
         TextStyle.ACTIONS,
         "Auto",
-        defaultModels(),
+        ModelCatalog.resource("models-documented.txt"),
         Optional.empty(),
-        Behaviour.DOCUMENTED);
+        Behaviour.DOCUMENTED,
+        true);
   }
 
   /** The default profile: the newest real CLI, 2026.10 (text by default, the trust gate). */
@@ -211,19 +247,10 @@ public record Profile(
         OutputFormat.TEXT,
         TextStyle.FINAL,
         "Auto",
-        defaultModels(),
+        ModelCatalog.resource("models-2026.10.txt"),
         Optional.empty(),
-        Behaviour.CLI_2026_10);
-  }
-
-  private static List<Model> defaultModels() {
-    return List.of(
-        new Model("auto", "Auto"),
-        new Model("composer-2.5", "Composer 2.5"),
-        new Model("claude-4.6-sonnet-medium", "Sonnet 4.6 1M"),
-        new Model("claude-4.6-sonnet-medium-thinking", "Sonnet 4.6 1M Thinking"),
-        new Model("gpt-5.5-medium", "GPT-5.5 1M"),
-        new Model("gemini-3.1-pro", "Gemini 3.1 Pro"));
+        Behaviour.CLI_2026_10,
+        true);
   }
 
   /**

@@ -173,6 +173,7 @@ final class ProfileFile {
                 + "\"");
       }
       Profile d = b.get();
+      String defaultName = model != null ? model : d.model();
       return new Profile(
           source,
           version != null ? version : d.version(),
@@ -180,8 +181,8 @@ final class ProfileFile {
           email != null ? email : d.email(),
           defaultOutputFormat != null ? defaultOutputFormat : d.defaultOutputFormat(),
           textStyle != null ? textStyle : d.textStyle(),
-          model != null ? model : d.model(),
-          models != null ? models : d.models(),
+          defaultName,
+          models != null ? ModelCatalog.of(models, defaultName) : d.catalog(),
           about != null ? Optional.of(about) : d.about(),
           trustGate != null ? d.behaviour().withTrustGate(trustGate) : d.behaviour(),
           apiKeyValid != null ? apiKeyValid : d.apiKeyValid());

@@ -55,8 +55,11 @@ public final class Subcommands {
    *       exit 0 either way; {@code --format json} below.
    *   <li>{@code create-chat}: a fresh random UUID.
    *   <li>{@code models}, {@code --list-models}: {@code Available models}, a blank line, one {@code
-   *       <id> - <name>} line per model, a blank line, a {@code Tip:} line. No models: {@code No
-   *       models available for this account.} Not logged in: an authentication error, exit 1.
+   *       <id> - <name>} line per model of the profile's {@link ModelCatalog}, the current one
+   *       marked {@code (current, default)} or {@code (current)} and the default {@code (default)}
+   *       (a listed {@code --model} is the current one), a blank line, a {@code Tip:} line. No
+   *       models: {@code No models available for this account.} Not logged in: an authentication
+   *       error, exit 1.
    *   <li>{@code about}: the profile's {@code about} text, or {@code About Cursor CLI} and aligned
    *       rows; {@code --format json} below.
    *   <li>{@code ls}, {@code resume}: the interactive picker cannot start without a terminal;
@@ -69,7 +72,7 @@ public final class Subcommands {
    * <p>The {@link Profile.Surface#DOCUMENTED documented} surface: {@code status --format json} and
    * {@code about --format json} print one compact line ({@code {"status":"authenticated",
    * "isAuthenticated":true,"hasAccessToken":true,"hasRefreshToken":true,"userInfo":{"email":
-   * "<email>"}}}); {@code models} marks the profile's model {@code (current, default)}.
+   * "<email>"}}}).
    *
    * <p>The {@link Profile.Surface#CLI_2026_10 2026.10} surface, as the 2026.10.01 CLI:
    *
@@ -79,8 +82,7 @@ public final class Subcommands {
    *       firstName, lastName, createdAt}}, or without an account {@code "message": "Not logged
    *       in"}; about has {@code latestStatus} and {@code latestVersion} after {@code cliVersion},
    *       and its text a {@code Latest} row.
-   *   <li>{@code models}: the default model's line says {@code (default)}, a listed {@code --model}
-   *       id {@code (current)}; the tip names the bracket overrides; without an account the 2026.10
+   *   <li>{@code models}: the tip names the bracket overrides; without an account the 2026.10
    *       wording of the authentication error.
    *   <li>{@code persist}, {@code plugin}, {@code team}, {@code bedrock}, {@code generate-rule}:
    *       interactive, so they fail as {@code ls} does without a terminal.
@@ -198,25 +200,28 @@ public final class Subcommands {
       return Answer.fail(
           cli202610 ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
     }
-    if (profile.models().isEmpty()) {
+    ModelCatalog catalog = profile.catalog();
+    List<Profile.Model> listed = catalog.listed();
+    if (listed.isEmpty()) {
       return Answer.out("No models available for this account.\n");
     }
-    String chosen = args.model().orElse(null);
-    boolean chosenListed = false;
-    for (Profile.Model m : profile.models()) {
-      chosenListed |= m.id().equals(chosen);
+    // a listed --model is the current one; otherwise the account's (a fresh account: the default)
+    String current = catalog.current().orElse(null);
+    if (args.model().isPresent()) {
+      Optional<Profile.Model> chosen = catalog.resolve(args.model().get());
+      if (chosen.isPresent() && listed.contains(chosen.get())) {
+        current = chosen.get().id();
+      }
     }
+    String byDefault = catalog.byDefault().orElse(null);
     StringBuilder sb = new StringBuilder("Available models\n\n");
-    boolean defaultMarked = false;
-    for (Profile.Model m : profile.models()) {
-      boolean isDefault = !defaultMarked && m.name().equals(profile.model());
-      defaultMarked |= isDefault;
-      // documented: without --model the default is current; 2026.10: only a chosen id is
-      boolean current = chosenListed ? m.id().equals(chosen) : isDefault && !cli202610;
+    for (Profile.Model m : listed) {
+      boolean isCurrent = m.id().equals(current);
+      boolean isDefault = m.id().equals(byDefault);
       sb.append(m.id()).append(" - ").append(m.name());
-      if (current && isDefault) {
+      if (isCurrent && isDefault) {
         sb.append(" (current, default)");
-      } else if (current) {
+      } else if (isCurrent) {
         sb.append(" (current)");
       } else if (isDefault) {
         sb.append(" (default)");

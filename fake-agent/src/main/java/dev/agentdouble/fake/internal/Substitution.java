@@ -20,6 +20,9 @@ import java.util.OptionalLong;
  *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
  *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string under
  *       the key {@code apiKeySource}, when the key came by flag or environment;
+ *   <li>{@code model} (not a variable: the model {@code --model} chose): the string under the key
+ *       {@code model} of the system init event, a line that starts {@code
+ *       {"type":"system","subtype":"init"};
  *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under {@code
  *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
  * </ul>
@@ -30,14 +33,30 @@ import java.util.OptionalLong;
  * ever touched.
  */
 public final class Substitution {
-  /** Live values; empty where the run keeps what was recorded. */
+  /**
+   * Live values; empty where the run keeps what was recorded.
+   *
+   * @param model the display name of the model {@code --model} chose, for the init event
+   */
   public record Live(
       Optional<String> sessionId,
       Optional<String> cwd,
       Optional<String> home,
       Optional<String> prompt,
       OptionalLong epochMs,
-      Optional<String> apiKeySource) {
+      Optional<String> apiKeySource,
+      Optional<String> model) {
+    /** Live values with the tape's model kept. */
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs,
+        Optional<String> apiKeySource) {
+      this(sessionId, cwd, home, prompt, epochMs, apiKeySource, Optional.empty());
+    }
+
     /** Live values with the tape's {@code apiKeySource} kept. */
     public Live(
         Optional<String> sessionId,
@@ -57,6 +76,9 @@ public final class Substitution {
       "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] API_KEY_SOURCE =
       "\"apiKeySource\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MODEL = "\"model\":\"".getBytes(StandardCharsets.US_ASCII);
 
   private final Rule[] strings;
   private final long shift;
@@ -64,6 +86,7 @@ public final class Substitution {
   private final String recordedPrompt;
   private final byte[] promptReplacement;
   private final byte[] apiKeySource;
+  private final byte[] model;
   private final List<long[]> matches = new ArrayList<>();
   private final List<byte[]> replacements = new ArrayList<>();
 
@@ -72,10 +95,12 @@ public final class Substitution {
       long shift,
       String recordedPrompt,
       String livePrompt,
-      Optional<String> apiKeySource) {
+      Optional<String> apiKeySource,
+      Optional<String> model) {
     this.strings = strings.toArray(new Rule[0]);
     this.apiKeySource =
         apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
+    this.model = model.isPresent() ? jsonInner(model.get()) : null;
     this.shift = shift;
     this.recordedPrompt = recordedPrompt;
     if (recordedPrompt != null) {
@@ -105,7 +130,13 @@ public final class Substitution {
       recordedPrompt = recorded.prompt().get();
       livePrompt = live.prompt().get();
     }
-    return new Substitution(rules, shift, recordedPrompt, livePrompt, live.apiKeySource());
+    return new Substitution(
+        rules, shift, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
+  }
+
+  private static byte[] jsonInner(String value) {
+    String quoted = JsonText.quote(value);
+    return quoted.substring(1, quoted.length() - 1).getBytes(StandardCharsets.UTF_8);
   }
 
   private static void addRule(
@@ -131,7 +162,11 @@ public final class Substitution {
 
   /** Whether anything would ever change. */
   public boolean active() {
-    return strings.length > 0 || shift != 0 || promptNeedle != null || apiKeySource != null;
+    return strings.length > 0
+        || shift != 0
+        || promptNeedle != null
+        || apiKeySource != null
+        || model != null;
   }
 
   /**
@@ -147,6 +182,7 @@ public final class Substitution {
     replacements.clear();
     boolean promptCandidate = false;
     int end = off + len;
+    boolean init = model != null && len >= INIT.length && regionMatches(buf, off, end, INIT);
     for (int i = off; i < end; i++) {
       if (buf[i] != '"' || !unescaped(buf, off, i)) {
         continue;
@@ -179,6 +215,19 @@ public final class Substitution {
           i = shiftDigits(buf, i + COMPLETED.length, end, true);
           continue;
         }
+      }
+      if (init && regionMatches(buf, i, end, MODEL)) {
+        int from = i + MODEL.length;
+        int close = from;
+        while (close < end && buf[close] != '"') {
+          close += buf[close] == '\\' ? 2 : 1;
+        }
+        if (close < end) {
+          add(from, close - from, model);
+          i = close;
+          init = false; // the init event's own model, not one nested further on
+        }
+        continue;
       }
       if (apiKeySource != null && regionMatches(buf, i, end, API_KEY_SOURCE)) {
         int from = i + API_KEY_SOURCE.length;

@@ -161,7 +161,14 @@ public final class Training {
           List.of(
               // --trust: the fake plays a fresh machine, where a run without it stops at the
               // workspace trust gate before it reads a tape (and the archive would miss the replay)
-              List.of("-p", "--trust", "--output-format", "stream-json", "--model", "m", "p"),
+              List.of(
+                  "-p",
+                  "--trust",
+                  "--output-format",
+                  "stream-json",
+                  "--model",
+                  "composer-2.5",
+                  "p"),
               List.of("-p", "--trust", "--output-format", "json", "p"),
               List.of("-p", "--trust", "--output-format", "text", "p"),
               // a fresh machine's run: the workspace trust gate

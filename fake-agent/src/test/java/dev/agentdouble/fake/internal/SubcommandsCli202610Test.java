@@ -178,21 +178,25 @@ class SubcommandsCli202610Test {
   }
 
   @Test
-  void modelsMarksTheDefaultAndEndsWithThe2026Tip() {
-    assertThat(answer("models"))
-        .isEqualTo(
-            Answer.out(
-                "Available models\n\n"
-                    + "auto - Auto (default)\n"
-                    + "composer-2.5 - Composer 2.5\n"
-                    + "claude-4.6-sonnet-medium - Sonnet 4.6 1M\n"
-                    + "claude-4.6-sonnet-medium-thinking - Sonnet 4.6 1M Thinking\n"
-                    + "gpt-5.5-medium - GPT-5.5 1M\n"
-                    + "gemini-3.1-pro - Gemini 3.1 Pro\n"
-                    + "\n"
-                    + "Tip: use --model <id> (or /model <id> in interactive mode) to switch. Parameterized"
-                    + " models also accept quoted overrides, e.g. --model"
-                    + " 'claude-opus-4-8[context=1m,effort=high,fast=false]'.\n"));
+  void modelsMarksTheFreshAccountsCurrentModelTheDefaultAndEndsWithThe2026Tip() {
+    Answer models = answer("models");
+
+    assertThat(models.exit().code()).isZero();
+    assertThat(models.stderr()).isEmpty();
+    assertThat(models.stdout())
+        .startsWith(
+            "Available models\n\n"
+                + "auto - Auto (current, default)\n"
+                + "gpt-5.3-codex-low - Codex 5.3 Low\n"
+                + "gpt-5.3-codex-low-fast - Codex 5.3 Low Fast\n")
+        .contains("\nclaude-4.6-sonnet-medium - Claude Sonnet 4.6 1M\n")
+        .endsWith(
+            "\nglm-5.2-max - GLM 5.2 Max\n"
+                + "\n"
+                + "Tip: use --model <id> (or /model <id> in interactive mode) to switch. Parameterized"
+                + " models also accept quoted overrides, e.g. --model"
+                + " 'claude-opus-4-8[context=1m,effort=high,fast=false]'.\n");
+    assertThat(models.stdout().lines()).hasSize(PROFILE.models().size() + 4);
   }
 
   @Test

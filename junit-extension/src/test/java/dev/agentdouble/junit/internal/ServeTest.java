@@ -281,7 +281,7 @@ class ServeTest {
         folder,
         "30-deploy",
         "{\"prompt\":\"(?i)deploy\\\\s+now\",\"argv\":[\"--force\"],"
-            + "\"outputFormat\":\"text\",\"model\":\"gpt-5\"}",
+            + "\"outputFormat\":\"text\",\"model\":\"gpt-5.5-medium\"}",
         30);
     tape(folder, "40-json", "{\"outputFormat\":\"json\"}", 40);
     tape(
@@ -291,6 +291,22 @@ class ServeTest {
         50);
     tape(folder, "60-multi", "{\"prompt\":\"two$\"}", 60);
     Out s = serve("--tapes", folder.toString());
+    // the account's models: the 2026.10 CLI refuses a model it does not list
+    Path profile = dir.resolve("profile.json");
+    Files.writeString(
+        profile,
+        "{\"models\":[{\"id\":\"gpt-5.5-medium\",\"name\":\"GPT-5.5 1M\"},"
+            + "{\"id\":\"we\\\"ird\\\\x\",\"name\":\"Weird\"}]}");
+    Map<String, String> viaUrl = new LinkedHashMap<>(url(s.serve()));
+    viaUrl.put("AGENTDOUBLE_PROFILE", profile.toString());
+    Map<String, String> viaTapes =
+        Map.of(
+            "AGENTDOUBLE_TAPES",
+            folder.toString(),
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_PROFILE",
+            profile.toString());
     List<String[]> invocations =
         List.of(
             new String[] {"-p", "--trust", "--output-format", "stream-json", "second line here"},
@@ -304,13 +320,13 @@ class ServeTest {
               "--trust",
               "--force",
               "--model",
-              "gpt-5",
+              "gpt-5.5-medium",
               "--output-format",
               "text",
               "please DEPLOY \n now"
             },
             new String[] {
-              "-p", "--trust", "--model", "gpt-5", "--output-format", "text", "deploy now"
+              "-p", "--trust", "--model", "gpt-5.5-medium", "--output-format", "text", "deploy now"
             },
             new String[] {"-p", "--trust", "--output-format", "json", "report"},
             new String[] {"-p", "--trust", "--output-format", "stream-json", "report"},
@@ -325,9 +341,8 @@ class ServeTest {
     List<String> viaServe = new ArrayList<>();
     List<String> viaFolder = new ArrayList<>();
     for (String[] args : invocations) {
-      Runs.Result a = fake(url(s.serve()), args);
-      Runs.Result b =
-          fake(Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"), args);
+      Runs.Result a = fake(viaUrl, args);
+      Runs.Result b = fake(viaTapes, args);
       viaServe.add(a.exit() + " " + (a.exit() == 70 ? "(no tape)" : a.err().strip()));
       viaFolder.add(b.exit() + " " + (b.exit() == 70 ? "(no tape)" : b.err().strip()));
     }
@@ -377,7 +392,7 @@ class ServeTest {
   @Test
   void anUnmatchedInvocationGetsANearMissInItsOwnTermsWhichTheFakePrints() throws IOException {
     Path folder = tapes("t");
-    tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5\"}", 0);
+    tape(folder, "deploy", "{\"prompt\":\"deploy\",\"model\":\"gpt-5.5-medium\"}", 0);
     Out s = serve("--tapes", folder.toString());
 
     Runs.Result r =
@@ -388,7 +403,7 @@ class ServeTest {
             "--output-format",
             "stream-json",
             "--model",
-            "gpt-4",
+            "gpt-5.4-medium",
             "deploy it");
 
     assertThat(r.exit()).isEqualTo(70);
@@ -400,11 +415,11 @@ class ServeTest {
                 + ") has no tape for this invocation (HTTP 404):")
         .contains(
             "(HTTP 404):\nno stub, queued tape or tape of the folder answers prompt \"deploy it\","
-                + " stream-json, model gpt-4, argv [\"-p\",\"--trust\",\"--output-format\","
-                + "\"stream-json\",\"--model\",\"gpt-4\",\"deploy it\"], cwd ")
+                + " stream-json, model gpt-5.4-medium, argv [\"-p\",\"--trust\",\"--output-format\","
+                + "\"stream-json\",\"--model\",\"gpt-5.4-medium\",\"deploy it\"], cwd ")
         .contains(
-            "\nnothing was enqueued\nclosest: deploy.tape.ndjson; it missed: model gpt-5, was"
-                + " \"gpt-4\"\n");
+            "\nnothing was enqueued\nclosest: deploy.tape.ndjson; it missed: model gpt-5.5-medium, was"
+                + " \"gpt-5.4-medium\"\n");
     assertThat(r.err().substring(r.err().indexOf("(HTTP 404)")))
         .doesNotContain("Request was not matched", "$.", "/agentdouble/");
   }

@@ -1,0 +1,185 @@
+package dev.agentdouble.fake;
+
+import static dev.agentdouble.fake.FakeProcess.env;
+import static dev.agentdouble.fake.FakeProcess.runIn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdouble.script.Script;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code --model} under the 2026.10 profile, through the real launcher: the account's models are
+ * the profile's data, an unknown one is refused as the 2026.10.01 CLI refuses it, the variant
+ * strings the server lists run, and the init event names the model chosen.
+ */
+@Timeout(120)
+class ModelChoiceTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ANSWER = "The answer.";
+
+  @TempDir Path dir;
+  Path tape;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    tape = dir.resolve("answer.tape.ndjson");
+    Script.of("hello").init().user().assistant(ANSWER).result().exit(0).build().write(tape);
+  }
+
+  private FakeProcess.Result run(String... args) {
+    Map<String, String> env =
+        env(
+            "AGENTDOUBLE_TAPE",
+            tape.toString(),
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_TRUST",
+            "trusted");
+    return runIn(dir, env, args);
+  }
+
+  private static JsonNode init(FakeProcess.Result r) throws IOException {
+    return JSON.readTree(r.out().lines().findFirst().orElseThrow());
+  }
+
+  @Test
+  void anUnknownModelWritesNothingOnStdoutTheWholeListOnOneStderrLineAndExits1() {
+    FakeProcess.Result r = run("-p", "--model", "not-a-real-model", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.exit()).isEqualTo(1);
+    String prefix = "Cannot use this model: not-a-real-model. Available models: ";
+    assertThat(r.err())
+        .startsWith(prefix + "auto, gpt-5.3-codex-low, gpt-5.3-codex-low-fast, gpt-5.3-codex, ")
+        .contains(", claude-4.6-sonnet-medium, claude-4.6-sonnet-medium-thinking, ")
+        .endsWith(", kimi-k2.7-code, glm-5.2-high, glm-5.2-max\n");
+    assertThat(r.err().lines()).hasSize(1);
+    List<String> ids = List.of(r.err().strip().substring(prefix.length()).split(", "));
+    assertThat(ids).hasSize(223).doesNotHaveDuplicates().allMatch(id -> !id.contains(" "));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "grok-4.7[context=256k,reasoning_effort=xhigh,fast=false]",
+        "composer-2.5[fast=true]",
+        "gpt-5.4-nano[reasoning=low]"
+      })
+  void aVariantStringTheServerListsRuns(String variant) {
+    FakeProcess.Result r = run("-p", "--output-format", "text", "--model", variant, "hello");
+
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out()).isEqualTo(ANSWER + "\n");
+    assertThat(r.exit()).isZero();
+  }
+
+  @Test
+  void aVariantStringTheServerDoesNotListIsRefused() {
+    FakeProcess.Result r = run("-p", "--model", "composer-2.5[fast=false]", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err())
+        .startsWith("Cannot use this model: composer-2.5[fast=false]. Available models: auto, ");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void initNamesTheChosenModelByItsDisplayNameInAnyLetterCase() throws IOException {
+    FakeProcess.Result r =
+        run("-p", "--output-format", "stream-json", "--model", "Claude-4.6-Sonnet-Medium", "hello");
+
+    assertThat(r.exit()).isZero();
+    JsonNode init = init(r);
+    assertThat(init.get("subtype").asText()).isEqualTo("init");
+    assertThat(init.get("model").asText()).isEqualTo("Claude Sonnet 4.6 1M");
+    // nothing else of the event changes
+    JsonNode recorded = null;
+    for (String line : Files.readAllLines(tape, StandardCharsets.UTF_8)) {
+      JsonNode frame = JSON.readTree(line);
+      if (frame.has("out") && frame.get("out").path("subtype").asText().equals("init")) {
+        recorded = frame.get("out").deepCopy();
+      }
+    }
+    assertThat(recorded).isNotNull();
+    ObjectNode expected = (ObjectNode) recorded;
+    expected.put("model", "Claude Sonnet 4.6 1M");
+    ObjectNode live = (ObjectNode) init.deepCopy();
+    for (String key : List.of("session_id", "cwd")) { // the run's own, substituted
+      expected.remove(key);
+      live.remove(key);
+    }
+    assertThat(live).isEqualTo(expected);
+  }
+
+  @Test
+  void initNamesAVariantByItsDisplayName() throws IOException {
+    FakeProcess.Result r =
+        run("-p", "--output-format", "stream-json", "--model", "composer-2.5[fast=true]", "hello");
+
+    assertThat(init(r).get("model").asText()).isEqualTo("Composer 2.5 Fast");
+  }
+
+  @Test
+  void aTapeRecordedWithAModelKeepsItsOwn() throws IOException {
+    Script.of("hello")
+        .model("GPT-5.5 1M")
+        .init()
+        .user()
+        .assistant(ANSWER)
+        .result()
+        .exit(0)
+        .build()
+        .write(tape);
+    String text = Files.readString(tape, StandardCharsets.UTF_8);
+    Files.writeString(
+        tape,
+        text.replaceFirst(
+            "^\\{\"tape\":1", "{\"tape\":1,\"argv\":[\"-p\",\"--model\",\"gpt-5.5-medium\"]"),
+        StandardCharsets.UTF_8);
+
+    FakeProcess.Result r =
+        run("-p", "--output-format", "stream-json", "--model", "composer-2.5", "hello");
+
+    assertThat(r.exit()).isZero();
+    assertThat(init(r).get("model").asText()).isEqualTo("GPT-5.5 1M");
+  }
+
+  @Test
+  void withoutModelInitKeepsTheTapes() throws IOException {
+    FakeProcess.Result r = run("-p", "--output-format", "stream-json", "hello");
+
+    assertThat(init(r).get("model").asText()).isEqualTo("Auto");
+  }
+
+  @Test
+  void modelsMarksTheFreshAccountsCurrentModelWhichIsTheDefault() {
+    FakeProcess.Result models = run("models");
+    FakeProcess.Result listModels = run("--list-models");
+
+    assertThat(models.exit()).isZero();
+    List<String> lines = models.out().lines().toList();
+    assertThat(lines.subList(0, 3))
+        .containsExactly("Available models", "", "auto - Auto (current, default)");
+    assertThat(lines)
+        .contains(
+            "claude-4.6-sonnet-medium - Claude Sonnet 4.6 1M",
+            "claude-fable-5-high - Claude Fable 5 1M (NO ZDR)")
+        .hasSize(223 + 4);
+    assertThat(lines.stream().filter(l -> l.contains("(current"))).hasSize(1);
+    assertThat(listModels.out()).isEqualTo(models.out());
+  }
+}
