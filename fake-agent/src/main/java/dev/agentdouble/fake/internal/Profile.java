@@ -138,7 +138,7 @@ public record Profile(
         defaultOutputFormat,
         textStyle,
         model,
-        ModelCatalog.of(models, model),
+        models,
         about,
         behaviour,
         true);
