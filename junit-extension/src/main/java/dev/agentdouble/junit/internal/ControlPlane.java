@@ -227,7 +227,13 @@ public final class ControlPlane implements AutoCloseable {
       implements StubRequestFilterV2 {
     @Override
     public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
-      RequestWrapper.Builder wrapped = RequestWrapper.create().removeHeader(ControlSecret.HEADER);
+      // header names are case-insensitive, and WireMock's removeHeader is not
+      RequestWrapper.Builder wrapped = RequestWrapper.create();
+      for (String key : request.getAllHeaderKeys()) {
+        if (key.equalsIgnoreCase(ControlSecret.HEADER)) {
+          wrapped.removeHeader(key);
+        }
+      }
       Optional<ResponseDefinition> answer = api.apply(request);
       if (answer.isPresent()) {
         return RequestFilterAction.stopWith(answer.get());

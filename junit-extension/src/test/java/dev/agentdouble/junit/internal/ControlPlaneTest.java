@@ -128,6 +128,31 @@ class ControlPlaneTest {
   }
 
   @Test
+  void theSecretIsNotKeptWhateverTheCaseOfItsHeadersName() throws Exception {
+    for (String name : List.of("x-agentdouble-secret", "X-AGENTDOUBLE-SECRET")) {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(plane.baseUrl() + PATH))
+              .timeout(Duration.ofSeconds(30))
+              .header(name, plane.secret())
+              .POST(HttpRequest.BodyPublishers.ofString(INVOCATION))
+              .build();
+
+      HttpResponse<String> tape = http.send(request, HttpResponse.BodyHandlers.ofString());
+
+      assertThat(tape.statusCode()).as(name).isEqualTo(200);
+    }
+    HttpResponse<String> journal =
+        send("GET", "/__admin/requests", null, Optional.of(plane.secret()));
+    assertThat(journal.body()).contains("my secret plan").doesNotContain(plane.secret());
+    assertThat(plane.server().findAll(anyRequestedFor(urlEqualTo(PATH))))
+        .hasSize(2)
+        .allSatisfy(
+            r ->
+                assertThat(r.getHeaders().keys())
+                    .noneMatch(k -> k.equalsIgnoreCase("X-AgentDouble-Secret")));
+  }
+
+  @Test
   void eachPlaneHasItsOwnUnguessableSecret() {
     try (ControlPlane other = ControlPlane.start()) {
       assertThat(plane.secret()).hasSize(43).matches("[A-Za-z0-9_-]+").isNotEqualTo(other.secret());
