@@ -123,26 +123,57 @@ final class AcpRendering implements Player.Transform {
       }
       return;
     }
-    switch (event.type()) {
-      case "thinking" -> {
-        if (event.is("thinking", "delta")) {
-          event
-              .string("text")
-              .filter(t -> !t.isEmpty())
-              .ifPresent(t -> chunk("agent_thought_chunk", t));
-        }
-      }
-      case "assistant" -> assistant(event);
-      case "tool_call" -> toolCall(event);
-      case "result" -> {
-        if (!event.value("is_error").isTrue()) {
-          throw new Finished();
-        }
-      }
-      case "error" -> error = event.string("message");
-      default -> {
-        // no ACP face: system, user, result, connection, retry, interaction_query, unknown
-      }
+    // A switch expression over the kind, not a switch over the type's string: a new Event.Kind does
+    // not compile until it says here whether it has an ACP face.
+    boolean rendered =
+        switch (event.kind()) {
+          case THINKING -> {
+            thinking(event);
+            yield true;
+          }
+          case ASSISTANT -> {
+            assistant(event);
+            yield true;
+          }
+          case TOOL_CALL -> {
+            toolCall(event);
+            yield true;
+          }
+          case RESULT -> {
+            result(event);
+            yield true;
+          }
+          case UNKNOWN -> {
+            unknown(event);
+            yield true;
+          }
+          case SYSTEM, USER, CONNECTION, RETRY, INTERACTION_QUERY -> false; // no ACP face
+        };
+  }
+
+  private void thinking(EventLine event) {
+    if (event.is("thinking", "delta")) {
+      event
+          .string("text")
+          .filter(t -> !t.isEmpty())
+          .ifPresent(t -> chunk("agent_thought_chunk", t));
+    }
+  }
+
+  private void result(EventLine event) {
+    if (!event.value("is_error").isTrue()) {
+      throw new Finished();
+    }
+  }
+
+  /**
+   * A type the CLI does not write has no ACP face, except another agent's {@code
+   * {"type":"error","message":..}} (the catalog's foreign error envelope), whose message the turn
+   * reports.
+   */
+  private void unknown(EventLine event) {
+    if (event.type().equals("error")) {
+      error = event.string("message");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.internal;
 
+import dev.agentdouble.event.Event;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
@@ -145,19 +146,18 @@ public final class Timeline {
     String subtype = node.get("subtype").asText("");
     String head = subtype.isEmpty() ? type : type + "/" + subtype;
     String detail =
-        switch (type) {
-          case "system" ->
-              "model=" + node.get("model").asText() + " cwd=" + node.get("cwd").asText();
-          case "user", "assistant" -> shortText(text(node.get("message")));
-          case "thinking" -> shortText(node.get("text").asText(""));
-          case "tool_call" -> tool(node.get("tool_call"));
-          case "result" ->
+        switch (Event.Kind.of(type)) {
+          case SYSTEM -> "model=" + node.get("model").asText() + " cwd=" + node.get("cwd").asText();
+          case USER, ASSISTANT -> shortText(text(node.get("message")));
+          case THINKING -> shortText(node.get("text").asText(""));
+          case TOOL_CALL -> tool(node.get("tool_call"));
+          case RESULT ->
               (node.get("is_error").isTrue() ? "error " : "")
                   + node.get("duration_ms").asText("")
                   + "ms "
                   + shortText(node.get("result").asText(""));
-          case "connection", "retry" -> "attempt " + node.get("attempt").asText("-");
-          default -> "";
+          case CONNECTION, RETRY -> "attempt " + node.get("attempt").asText("-");
+          case INTERACTION_QUERY, UNKNOWN -> "";
         };
     return String.format(Locale.ROOT, "%-22s %s", head, detail).stripTrailing();
   }
