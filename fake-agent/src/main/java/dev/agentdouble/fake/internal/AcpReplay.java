@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.cursor.CursorAcp;
@@ -168,7 +169,7 @@ final class AcpReplay {
       return frames(null);
     } catch (Gates.NotReleased e) {
       writeErr("agentdouble: " + e.getMessage() + "\n");
-      return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+      return new Frame.Exit(0, ExitStatus.OWN_PROBLEM);
     } finally {
       source.close();
     }
@@ -251,7 +252,7 @@ final class AcpReplay {
           }
           case EXIT -> {
             if (!turnMode && !drain()) {
-              return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+              return new Frame.Exit(0, ExitStatus.OWN_PROBLEM);
             }
             return new Frame.Exit(0, f.code);
           }
@@ -299,7 +300,7 @@ final class AcpReplay {
     }
     if (live.kind() == AcpWire.Kind.FAILED) {
       writeErr(live.problem());
-      return Optional.of(new Frame.Exit(0, Impersonation.OWN_PROBLEM));
+      return Optional.of(new Frame.Exit(0, ExitStatus.OWN_PROBLEM));
     }
     if (!same(recorded, live)) {
       writeErr(
@@ -312,7 +313,7 @@ final class AcpReplay {
               + ", the tape has "
               + recorded.describe()
               + "; record the session again, or drive it as recorded\n");
-      return Optional.of(new Frame.Exit(0, Impersonation.OWN_PROBLEM));
+      return Optional.of(new Frame.Exit(0, ExitStatus.OWN_PROBLEM));
     }
     if (recorded.kind() == AcpWire.Kind.REQUEST) {
       ids.put(recorded.id(), live.id());

@@ -1,8 +1,9 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.Timing;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.cursor.CursorAcp;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.json.JsonText;
@@ -69,7 +70,7 @@ final class AcpServer {
   private final Map<String, Session> sessions = new LinkedHashMap<>();
 
   /** The agent's requests that wait for the client's response, by id, each with its turn. */
-  private final Map<Long, Turn> pending = new ConcurrentHashMap<>();
+  private final Map<Long, Prompt> pending = new ConcurrentHashMap<>();
 
   private final AtomicLong nextRequestId = new AtomicLong();
   private final AtomicInteger playing = new AtomicInteger();
@@ -106,7 +107,7 @@ final class AcpServer {
     String model;
     final Set<String> alwaysAllowed = new HashSet<>();
     final List<String> history = new ArrayList<>();
-    Turn turn;
+    Prompt prompt;
 
     Session(String id, String cwd, String model) {
       this.id = id;
@@ -134,7 +135,7 @@ final class AcpServer {
         }
         case FAILED -> {
           writeErr(m.problem());
-          return new Frame.Exit(0, Impersonation.OWN_PROBLEM);
+          return new Frame.Exit(0, ExitStatus.OWN_PROBLEM);
         }
         case INVALID ->
             wire.send(
@@ -166,9 +167,9 @@ final class AcpServer {
     } catch (NumberFormatException e) {
       // not an id of this agent's
     }
-    Turn turn = id >= 0 ? pending.remove(id) : null;
-    if (turn != null) {
-      turn.answered(id, m);
+    Prompt prompt = id >= 0 ? pending.remove(id) : null;
+    if (prompt != null) {
+      prompt.answered(id, m);
     } else if ((id < 0 || id >= nextRequestId.get()) && !unsolicitedSaid) {
       unsolicitedSaid = true;
       writeErr(
@@ -181,8 +182,8 @@ final class AcpServer {
   private void notified(AcpWire.Message m) {
     if (m.method().equals("session/cancel")) {
       Session session = sessions.get(m.params().get("sessionId").asText());
-      if (session != null && session.turn != null) {
-        session.turn.cancel();
+      if (session != null && session.prompt != null) {
+        session.prompt.cancel();
       }
     }
   }
@@ -271,7 +272,7 @@ final class AcpServer {
     }
     Session session =
         new Session(
-            Impersonation.freshUuid(),
+            Turn.freshUuid(),
             dir,
             args.model().map(CursorAcp::modelVariant).orElse(CursorAcp.DEFAULT_MODEL));
     sessions.put(session.id, session);
@@ -331,7 +332,7 @@ final class AcpServer {
     if (session == null) {
       return;
     }
-    if (session.turn != null && !session.turn.done.get()) {
+    if (session.prompt != null && !session.prompt.done.get()) {
       wire.send(
           AcpWire.error(
               id,
@@ -354,19 +355,19 @@ final class AcpServer {
               + " cancel it (session/cancel) first");
       return;
     }
-    Turn turn = new Turn(session, id, text.toString(), turns + 1);
-    Thread thread = new Thread(turn::run, "agentdouble-acp-turn-" + (turns + 1));
+    Prompt prompt = new Prompt(session, id, text.toString(), turns + 1);
+    Thread thread = new Thread(prompt::run, "agentdouble-acp-turn-" + (turns + 1));
     thread.setDaemon(true);
     playing.incrementAndGet();
     try {
       thread.start();
     } catch (OutOfMemoryError e) {
       playing.decrementAndGet();
-      refuse(id, Impersonation.outOfMemory(e));
+      refuse(id, Turn.outOfMemory(e));
       return;
     }
     turns++;
-    session.turn = turn;
+    session.prompt = prompt;
   }
 
   /** A prompt the agent cannot play: said on stderr, and answered -32603 with the same words. */
@@ -501,17 +502,17 @@ final class AcpServer {
   }
 
   /**
-   * One {@code session/prompt}, from its tape to its response, which it sends exactly once. Its
-   * requests to the client (permission requests) are its own: their responses, and a cancel of its
-   * session, reach this turn and no other.
+   * One {@code session/prompt}, the ACP face of a {@link Turn}: the tape's events as {@code
+   * session/update}s (or an ACP tape's turn, in lockstep), and the prompt's response, which it
+   * sends exactly once. Its requests to the client (permission requests) are its own: their
+   * responses, and a cancel of its session, reach this prompt and no other.
    */
-  private final class Turn implements AcpRendering.Asker, AcpReplay.TurnClient {
+  private final class Prompt implements Turn.Face, AcpRendering.Asker, AcpReplay.TurnClient {
     final Session session;
     final String requestId;
     final String prompt;
     final int number;
     final AtomicBoolean done = new AtomicBoolean();
-    final List<String> answers = new ArrayList<>();
     final ByteArrayOutputStream turnStderr = new ByteArrayOutputStream();
     volatile AcpRendering rendering;
 
@@ -521,12 +522,12 @@ final class AcpServer {
     /** The prompt's response, sent once the turn is in the journal and the session saved. */
     String response;
 
-    /** The tape's own format, when it was rendered as ACP (stream-json), for the journal. */
-    String renderedFrom;
-
     volatile AcpReplay replay;
 
-    Turn(Session session, String requestId, String prompt, int number) {
+    /** The turn's journal line, which lists the client's permission answers. */
+    private Journal journal;
+
+    Prompt(Session session, String requestId, String prompt, int number) {
       this.session = session;
       this.requestId = requestId;
       this.prompt = prompt;
@@ -578,9 +579,9 @@ final class AcpServer {
     /** Plays the turn on its thread, whatever happens: the prompt is answered unless it hangs. */
     void run() {
       try {
-        play();
+        answer();
       } catch (OutOfMemoryError e) {
-        fail(Impersonation.outOfMemory(e));
+        fail(Turn.outOfMemory(e));
       } catch (RuntimeException | StackOverflowError e) {
         fail("internal error (" + e + "); please report it, with the tape");
       } finally {
@@ -598,7 +599,7 @@ final class AcpServer {
               "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}"));
     }
 
-    private void play() {
+    private void answer() {
       long origin = System.nanoTime();
       synchronized (session.history) {
         session.history.add(
@@ -606,68 +607,26 @@ final class AcpServer {
                 + JsonText.quote(prompt)
                 + "}}");
       }
-      Ending ending = null;
-      String tape = null;
-      String error = null;
-      boolean ownProblem = true;
-      ControlClient.Call call =
-          new ControlClient.Call(
+      journal = new Journal(pid, System.currentTimeMillis(), argv, session.cwd, env);
+      journal.sessionId = session.id;
+      journal.keepPermissionAnswers();
+      InvocationRecord invocation =
+          Turn.invocation(
               argv,
               prompt,
               session.cwd,
-              OutputFormat.ACP.cliName(),
-              session.model,
-              null,
+              OutputFormat.ACP,
+              Optional.ofNullable(session.model),
+              Optional.empty(),
               pid,
-              Impersonation.forwardedEnv(env));
+              env);
+      Turn turn = new Turn(env, settings, invocation, OutputFormat.ACP, journal, this, origin);
+      Ending ending;
       try {
-        TapeSelection.Result selected =
-            TapeSelection.select(
-                env,
-                new TapeSelection.Request(
-                    prompt, argv, OutputFormat.ACP, Optional.ofNullable(session.model)),
-                call);
-        if (selected instanceof TapeSelection.Failed failed) {
-          error = failed.message();
-        } else {
-          TapeSource source = ((TapeSelection.Selected) selected).source();
-          Timing timing = ((TapeSelection.Selected) selected).timing().orElse(settings.timing());
-          tape = source.name();
-          try (source) {
-            ending = play(source, timing, origin);
-          }
-        }
-      } catch (TapeException e) {
-        error = e.getMessage();
-      } catch (IOException e) {
-        error = "I/O error: " + e.getMessage();
-      } catch (Gates.NotReleased e) {
-        error = e.getMessage();
-      } catch (AcpRendering.Cancelled e) {
-        ending = new Frame.Exit(0, 0);
-        response = AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}");
-      } catch (AcpPermission.Failed e) {
-        // the client's answer, not the fake, ended the turn
-        error = e.getMessage();
-        ownProblem = false;
-      } catch (AcpRendering.Finished e) {
-        ending = new Frame.Exit(0, 0);
-        response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
+        ending = turn.run();
       } catch (RuntimeException e) {
-        error = "internal error (" + e + "); please report it, with the tape";
+        ending = turn.failed("internal error (" + e + "); please report it, with the tape", true);
       }
-      if (error != null) {
-        // said on stderr and in the answer, never a made-up success
-        writeErr("agentdouble: " + error + "\n");
-        response =
-            AcpWire.error(
-                requestId,
-                CursorAcp.INTERNAL_ERROR,
-                "Internal error",
-                "{\"details\":" + JsonText.quote("agentdouble: " + error) + "}");
-        ending = ownProblem ? new Frame.Exit(0, Impersonation.OWN_PROBLEM) : null;
-      }
-      journal(ending, tape, error);
       save(session);
       if (response != null) {
         respond(response);
@@ -679,81 +638,99 @@ final class AcpServer {
       // a hang: only the client's session/cancel answers the prompt, and needs no thread to
     }
 
-    private Ending play(TapeSource source, Timing timing, long origin)
-        throws IOException, Gates.NotReleased {
-      Player.Checked checked = Player.validate(source);
-      Header header = checked.header();
-      Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
+    @Override
+    public Ending admit(Turn turn) {
+      return null; // no workspace trust over ACP
+    }
+
+    @Override
+    public Ending transform(Turn turn) {
+      Header header = turn.header();
       if (header.format() == OutputFormat.ACP) {
-        AcpReplay turnReplay =
-            new AcpReplay(
-                source,
-                timing,
-                origin,
-                wire,
-                AcpServer.this::writeErr,
-                gates,
-                pid,
-                this,
-                session.id);
-        replay = turnReplay;
-        Ending ending = turnReplay.play(requestId);
-        Optional<String> recorded = turnReplay.promptResponse();
-        if (recorded.isPresent()) {
-          response = recorded.get();
-        } else if (ending instanceof Frame.Exit exit) {
-          throw new TapeException(
-              source.name(),
-              1,
-              "its turn ends with exit "
-                  + exit.code()
-                  + " before it answers session/prompt; record the turn to its response");
-        }
-        return ending;
+        return null; // played in lockstep with the client, as recorded
       }
       if (header.format() != OutputFormat.STREAM_JSON) {
         throw new TapeException(
-            source.name(),
+            turn.source().name(),
             1,
             "recorded in "
                 + header.format().cliName()
                 + ", which cannot be played over ACP; record the run with --output-format"
                 + " stream-json, or record the ACP session itself");
       }
-      if (checked.ending() instanceof Frame.Kill kill) {
-        Signals.prepare(kill.signal(), pid);
-      }
-      renderedFrom = header.format().cliName();
+      turn.journal().renderedFrom = header.format().cliName();
       AcpRendering r = new AcpRendering(wire, session.id, this, this::remember);
       rendering = r;
-      OutputStream err = new TeeStream(stderr, turnStderr);
-      Ending ending =
-          new Player(
-                  source,
-                  timing,
-                  origin,
-                  Substitution.of(
-                      header.vars(),
-                      new Substitution.Live(
-                          Optional.of(session.id),
-                          Optional.of(session.cwd),
-                          Optional.empty(),
-                          Optional.of(prompt),
-                          OptionalLong.empty(),
-                          Optional.empty())),
-                  r,
-                  wire.stream(),
-                  err,
-                  gates,
-                  pid)
-              .play(checked);
+      turn.transform(r);
+      return null;
+    }
+
+    @Override
+    public Substitution.Live live(Turn turn) {
+      return new Substitution.Live(
+          Optional.of(session.id),
+          Optional.of(session.cwd),
+          Optional.empty(),
+          Optional.of(prompt),
+          OptionalLong.empty(),
+          Optional.empty());
+    }
+
+    @Override
+    public Ending play(Turn turn) throws IOException, Gates.NotReleased {
+      try {
+        return turn.header().format() == OutputFormat.ACP ? replay(turn) : render(turn);
+      } catch (AcpRendering.Cancelled e) {
+        response = AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}");
+        return new Frame.Exit(0, 0);
+      } catch (AcpPermission.Failed e) {
+        // the client's answer, not the fake, ended the turn
+        return turn.failed(e.getMessage(), false);
+      } catch (AcpRendering.Finished e) {
+        response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
+        return new Frame.Exit(0, 0);
+      }
+    }
+
+    /** An ACP tape's first turn, in lockstep with the client. */
+    private Ending replay(Turn turn) throws IOException, Gates.NotReleased {
+      AcpReplay turnReplay =
+          new AcpReplay(
+              turn.source(),
+              turn.timing(),
+              turn.originNanos(),
+              wire,
+              AcpServer.this::writeErr,
+              turn.gates(),
+              pid,
+              this,
+              session.id);
+      replay = turnReplay;
+      Ending ending = turnReplay.play(requestId);
+      Optional<String> recorded = turnReplay.promptResponse();
+      if (recorded.isPresent()) {
+        response = recorded.get();
+      } else if (ending instanceof Frame.Exit exit) {
+        throw new TapeException(
+            turn.source().name(),
+            1,
+            "its turn ends with exit "
+                + exit.code()
+                + " before it answers session/prompt; record the turn to its response");
+      }
+      return ending;
+    }
+
+    /** A stream-json tape's events as {@code session/update}s, its ending as the response. */
+    private Ending render(Turn turn) throws IOException, Gates.NotReleased {
+      Ending ending = turn.play(wire.stream(), new TeeStream(stderr, turnStderr));
       if (ending instanceof Frame.Exit exit) {
         if (exit.code() == 0) {
           response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
         } else {
           String details = turnStderr.toString(StandardCharsets.UTF_8).strip();
           if (details.isEmpty()) {
-            details = r.error().orElse("");
+            details = rendering.error().orElse("");
           }
           response =
               AcpWire.error(
@@ -766,6 +743,23 @@ final class AcpServer {
         }
       }
       return ending;
+    }
+
+    @Override
+    public void writeErr(String text) {
+      AcpServer.this.writeErr(text);
+    }
+
+    /** Said on stderr and in the answer, never a made-up success. */
+    @Override
+    public void refuse(String problem) {
+      writeErr("agentdouble: " + problem + "\n");
+      response =
+          AcpWire.error(
+              requestId,
+              CursorAcp.INTERNAL_ERROR,
+              "Internal error",
+              "{\"details\":" + JsonText.quote("agentdouble: " + problem) + "}");
     }
 
     private void remember(String update) {
@@ -836,9 +830,7 @@ final class AcpServer {
     public AcpPermission.Answer permission(long id, AcpWire.Message reply) {
       AcpPermission.Answer answer =
           reply == null ? AcpPermission.CANCELLED_BY_THE_CLIENT : AcpPermission.read(id, reply);
-      synchronized (answers) {
-        answers.add(answer.name());
-      }
+      journal.permissionAnswer(answer.name());
       String url = env.get(FakeEnvironment.URL);
       if (url != null && !url.isBlank()) {
         ControlClient.permission(url, env.get(ControlSecret.ENV), pid, number, answer.name());
@@ -847,41 +839,6 @@ final class AcpServer {
         throw new AcpPermission.Failed(answer.failure().get());
       }
       return answer;
-    }
-
-    private void journal(Ending ending, String tape, String error) {
-      String file = env.get(FakeEnvironment.JOURNAL);
-      if (file == null || file.isBlank()) {
-        return;
-      }
-      try {
-        List<String> chosen;
-        synchronized (answers) {
-          chosen = List.copyOf(answers);
-        }
-        Journal.append(
-            file,
-            new Journal.Entry(
-                pid,
-                Journal.isoInstant(System.currentTimeMillis()),
-                argv,
-                session.cwd,
-                prompt,
-                null,
-                OutputFormat.ACP.cliName(),
-                session.model,
-                session.id,
-                Journal.cursorEnv(env),
-                tape,
-                renderedFrom,
-                null,
-                null,
-                ending,
-                error,
-                chosen));
-      } catch (IOException e) {
-        writeErr(Journal.cannotAppend(file, e));
-      }
     }
   }
 

@@ -18,7 +18,6 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -38,17 +37,6 @@ import java.util.concurrent.locks.LockSupport;
  * in a stack trace.
  */
 final class ControlClient {
-  /** What the server is told about the invocation. */
-  record Call(
-      List<String> argv,
-      String prompt,
-      String cwd,
-      String outputFormat,
-      String model,
-      String stdin,
-      long pid,
-      Map<String, String> env) {}
-
   /** Where a run the CLI ended before it needed a tape is reported, under the server's URL. */
   static final String STOPPED = "invocations/stopped";
 
@@ -104,16 +92,17 @@ final class ControlClient {
     return FakeEnvironment.controlUri(url, path);
   }
 
-  /** Asks {@code url} for the tape of {@code call}; {@code secret} may be null (not set). */
-  static TapeSelection.Result ask(String url, String secret, Call call) {
-    return ask(url, secret, call, DEADLINE_MS);
+  /** Asks {@code url} for the tape of {@code invocation}; {@code secret} may be null (not set). */
+  static TapeSelection.Result ask(String url, String secret, InvocationRecord invocation) {
+    return ask(url, secret, invocation, DEADLINE_MS);
   }
 
   /**
-   * As {@link #ask(String, String, Call)}, with a deadline of {@code deadlineMs} for the whole
-   * call.
+   * As {@link #ask(String, String, InvocationRecord)}, with a deadline of {@code deadlineMs} for
+   * the whole call.
    */
-  static TapeSelection.Result ask(String url, String secret, Call call, long deadlineMs) {
+  static TapeSelection.Result ask(
+      String url, String secret, InvocationRecord invocation, long deadlineMs) {
     URI uri;
     try {
       uri = uri(url, "invocations");
@@ -129,7 +118,7 @@ final class ControlClient {
     }
     Response response;
     try {
-      response = post(uri, secret, body(call), deadlineMs);
+      response = post(uri, secret, invocation.json(), deadlineMs);
     } catch (BadAnswer e) {
       return new TapeSelection.Failed(
           "the control server at "
@@ -240,14 +229,25 @@ final class ControlClient {
    *
    * @param stoppedBy why the run ended, e.g. {@code trust-gate}
    */
-  static void report(String url, String secret, Call call, String stoppedBy) {
+  static void report(String url, String secret, InvocationRecord invocation, String stoppedBy) {
     try {
       URI uri = uri(url, STOPPED);
       boolean noSecret = secret == null || secret.isEmpty();
       if (!noSecret && !ControlSecret.sendable(secret)) {
         return;
       }
-      post(uri, noSecret ? null : secret, record(call, stoppedBy).json());
+      InvocationRecord stopped =
+          new InvocationRecord(
+              invocation.argv(),
+              invocation.prompt(),
+              invocation.cwd(),
+              invocation.outputFormat(),
+              invocation.model(),
+              invocation.stdin(),
+              invocation.pid(),
+              invocation.env(),
+              Optional.of(stoppedBy));
+      post(uri, noSecret ? null : secret, stopped.json());
     } catch (IOException | IllegalArgumentException e) {
       // nobody to tell: the run's own ending stands
     }
@@ -662,23 +662,5 @@ final class ControlClient {
       }
     }
     return sb.append(s.length() > 80 ? "...\"" : "\"").toString();
-  }
-
-  static byte[] body(Call call) {
-    return record(call, null).json();
-  }
-
-  /** What a control server is told of {@code call}. */
-  private static InvocationRecord record(Call call, String stoppedBy) {
-    return new InvocationRecord(
-        call.argv(),
-        call.prompt(),
-        call.cwd(),
-        call.outputFormat(),
-        Optional.ofNullable(call.model()),
-        Optional.ofNullable(call.stdin()),
-        call.pid(),
-        call.env(),
-        Optional.ofNullable(stoppedBy));
   }
 }

@@ -3,8 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.Timing;
-import dev.agentdouble.json.LineReader;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
@@ -23,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * One run of the fake agent, from argv to ending. Everything it touches of the process (env, cwd,
@@ -59,9 +55,6 @@ public final class Impersonation {
   private final OutputStream stderr;
   private final long originNanos;
   private final long pid;
-
-  /** The tape this run replays, once chosen: let go of when the run ends. */
-  private TapeSource replayed;
 
   public Impersonation(
       String programName,
@@ -114,7 +107,7 @@ public final class Impersonation {
 
   /** Runs the invocation; returns how the process must end. */
   public Ending run() {
-    JournalEntry journal = new JournalEntry(System.currentTimeMillis());
+    Journal journal = new Journal(pid, System.currentTimeMillis(), argv, cwd, env);
     try {
       return runChecked(journal);
     } catch (TapeException e) {
@@ -125,39 +118,16 @@ public final class Impersonation {
       return ownProblem(journal, "I/O error: " + e.getMessage());
     } catch (OutOfMemoryError e) {
       // the tape's lines are checked where they are read (FILE:LINE); this is anything else
-      return ownProblem(journal, outOfMemory(e));
+      return ownProblem(journal, Turn.outOfMemory(e));
     } catch (RuntimeException | StackOverflowError e) {
       // never a stack trace, which a consumer could take for the real CLI failing
       return ownProblem(
           journal,
           "internal error (" + e + "); please report it, with the tape " + "and the command line");
-    } finally {
-      if (replayed != null) {
-        try {
-          replayed.close();
-        } catch (IOException e) {
-          // read to its end already
-        }
-      }
     }
   }
 
-  /**
-   * What an {@link OutOfMemoryError} says to a user: a thread the system would not start (the limit
-   * on processes and threads, or memory for its stack), or a full heap.
-   */
-  static String outOfMemory(OutOfMemoryError e) {
-    String message = String.valueOf(e.getMessage());
-    if (message.contains("native thread")) {
-      return "cannot start a thread ("
-          + message
-          + "); the limit on this user's processes and threads (ulimit -u), or on the memory"
-          + " for their stacks, is reached: end other processes, or raise the limit";
-    }
-    return "out of memory" + LineReader.memoryHint();
-  }
-
-  private Ending runChecked(JournalEntry journal) throws IOException {
+  private Ending runChecked(Journal journal) throws IOException {
     Owner.configure(env);
     Profile profile;
     try {
@@ -169,7 +139,7 @@ public final class Impersonation {
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
-      return journal.end(new Frame.Exit(0, ParseResult.UsageError.EXIT), null);
+      return end(journal, new Frame.Exit(0, ParseResult.UsageError.EXIT), null);
     }
     CliArgs args = ((ParseResult.Parsed) parsed).args();
     Optional<Answer> answer = Subcommands.answer(args, profile);
@@ -177,7 +147,7 @@ public final class Impersonation {
       Answer o = answer.get();
       writeOut(o.stdout());
       writeErr(o.stderr());
-      return journal.end(o.exit(), null);
+      return end(journal, o.exit(), null);
     }
     if (args.subcommand().isEmpty()
         && !args.promptWords().isEmpty()
@@ -191,15 +161,12 @@ public final class Impersonation {
           "the interactive mode is not impersonated; run with -p "
               + "(print mode), or with stdout or stdin not a terminal");
     }
-    Profile.Behaviour behaviour = profile.behaviour();
     OutputFormat format = args.outputFormat().orElse(profile.defaultOutputFormat());
-    journal.outputFormat = format.cliName();
-    journal.model = args.model().orElse(null);
     String stdinText = null;
     // 2026.09 and later run at once with a prompt in argv and wait for stdin's end afterwards
     boolean awaitStdinEnd =
         !stdinTty
-            && behaviour.stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
+            && profile.behaviour().stdin() == Profile.StdinRule.RUN_THEN_AWAIT_EOF
             && !args.promptWords().isEmpty();
     if (!stdinTty && !awaitStdinEnd) {
       Owner.watchBeforeReadingStdin();
@@ -209,117 +176,142 @@ public final class Impersonation {
       } finally {
         Gates.stdinEnded(marker);
       }
-      journal.stdin = stdinText;
     }
     String prompt = String.join(" ", args.promptWords());
     if (prompt.isEmpty() && stdinText != null) {
       prompt = stdinText.strip();
     }
-    journal.prompt = prompt;
     String workspace = args.workspace().orElse(cwd);
-    ControlClient.Call call =
-        new ControlClient.Call(
+    InvocationRecord invocation =
+        Turn.invocation(
             argv,
             prompt,
             workspace,
-            format.cliName(),
-            args.model().orElse(null),
-            stdinText,
+            format,
+            args.model(),
+            Optional.ofNullable(stdinText),
             pid,
-            forwardedEnv());
+            env);
+    journal.invocation(invocation);
     Checks checks = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd);
     Checks.Stop stop = checks.run();
     if (stop != null) {
       String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
-        ControlClient.report(url, env.get(ControlSecret.ENV), call, stop.reason());
+        ControlClient.report(url, env.get(ControlSecret.ENV), invocation, stop.reason());
       }
       return stopped(journal, stop);
     }
     // a tape the test chose decides the run: --system-prompt included, which the server refuses
     // for most accounts (the catalog's system-prompt-refused plays that refusal)
-    TapeSelection.Result selected =
-        TapeSelection.select(
-            env, new TapeSelection.Request(prompt, argv, format, args.model()), call);
-    if (selected instanceof TapeSelection.Failed failed) {
-      return ownProblem(journal, failed.message());
+    Print print = new Print(args, profile, settings, format, checks, awaitStdinEnd);
+    return new Turn(env, settings, invocation, format, journal, print, originNanos).run();
+  }
+
+  /**
+   * Print mode's face of a {@link Turn}: the tape's frames on stdout and stderr, rendered in the
+   * asked format, and the process's ending.
+   */
+  private final class Print implements Turn.Face {
+    private final CliArgs args;
+    private final Profile profile;
+    private final FakeEnvironment settings;
+    private final OutputFormat format;
+    private final Checks checks;
+    private final boolean awaitStdinEnd;
+    private long liveEpochMs;
+
+    Print(
+        CliArgs args,
+        Profile profile,
+        FakeEnvironment settings,
+        OutputFormat format,
+        Checks checks,
+        boolean awaitStdinEnd) {
+      this.args = args;
+      this.profile = profile;
+      this.settings = settings;
+      this.format = format;
+      this.checks = checks;
+      this.awaitStdinEnd = awaitStdinEnd;
     }
-    TapeSource source = ((TapeSelection.Selected) selected).source();
-    Optional<Timing> timingOfTheAnswer = ((TapeSelection.Selected) selected).timing();
-    replayed = source;
-    journal.tape = source.name();
-    Player.Checked checked = Player.validate(source, settings.replayCache());
-    Header header = checked.header();
-    if (UNTRUSTED.equals(header.extras().get(TRUST_KEY))
-        && (stop = checks.untrustedWorkspace()) != null) {
-      // the tape plays a workspace not trusted yet: the gate decides, with the live path
-      return stopped(journal, stop);
-    }
-    Player.Transform transform = null;
-    if (header.format() != format) {
-      if (header.format() != OutputFormat.STREAM_JSON) {
-        return ownProblem(
-            journal,
-            source.name()
-                + ": recorded in "
-                + header.format().cliName()
-                + ", which cannot be rendered faithfully as "
-                + format.cliName()
-                + "; record the run "
-                + "with --output-format stream-json, or ask for --output-format "
-                + header.format().cliName());
+
+    @Override
+    public Ending admit(Turn turn) throws IOException {
+      Checks.Stop stop;
+      if (UNTRUSTED.equals(turn.header().extras().get(TRUST_KEY))
+          && (stop = checks.untrustedWorkspace()) != null) {
+        // the tape plays a workspace not trusted yet: the gate decides, with the live path
+        return stopped(turn.journal(), stop);
       }
-      TextStyle style =
-          format == OutputFormat.TEXT
-              ? settings.textStyle().orElse(header.textStyle().orElse(profile.textStyle()))
-              : TextStyle.ACTIONS;
-      Renderer renderer =
-          Renderer.of(format, style, new Renderer.Options(args.has("show-thinking")));
-      transform = render(renderer);
-      journal.renderedFrom = header.format().cliName();
+      return null;
     }
-    // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
-    long liveEpochMs =
-        settings
-            .epochMs()
-            .orElse(System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
-    if (transform == null
-        && args.streamPartialOutput()
-        && format == OutputFormat.STREAM_JSON
-        && !header.argv().contains(Variants.PartialOutput.FLAG)
-        && !Player.holdsDeltas(source)) {
-      // recorded without partial output, asked with it: stream it as a 2026 CLI would; a tape
-      // that holds deltas (a capture imported without its argv) is played as it is
-      Variants.PartialOutput partial = new Variants.PartialOutput(liveEpochMs);
-      transform = partial(partial);
-      journal.derived = "stream-partial-output";
+
+    @Override
+    public Ending transform(Turn turn) throws IOException {
+      Header header = turn.header();
+      if (header.format() != format) {
+        if (header.format() != OutputFormat.STREAM_JSON) {
+          return turn.failed(
+              turn.source().name()
+                  + ": recorded in "
+                  + header.format().cliName()
+                  + ", which cannot be rendered faithfully as "
+                  + format.cliName()
+                  + "; record the run "
+                  + "with --output-format stream-json, or ask for --output-format "
+                  + header.format().cliName(),
+              true);
+        }
+        TextStyle style =
+            format == OutputFormat.TEXT
+                ? settings.textStyle().orElse(header.textStyle().orElse(profile.textStyle()))
+                : TextStyle.ACTIONS;
+        Renderer renderer =
+            Renderer.of(format, style, new Renderer.Options(args.has("show-thinking")));
+        turn.transform(render(renderer));
+        turn.journal().renderedFrom = header.format().cliName();
+      }
+      // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
+      liveEpochMs =
+          settings
+              .epochMs()
+              .orElse(System.currentTimeMillis() - (System.nanoTime() - originNanos) / 1_000_000L);
+      if (header.format() == format
+          && args.streamPartialOutput()
+          && format == OutputFormat.STREAM_JSON
+          && !header.argv().contains(Variants.PartialOutput.FLAG)
+          && !Player.holdsDeltas(turn.source())) {
+        // recorded without partial output, asked with it: stream it as a 2026 CLI would; a tape
+        // that holds deltas (a capture imported without its argv) is played as it is
+        turn.transform(partial(new Variants.PartialOutput(liveEpochMs)));
+        turn.journal().derived = "stream-partial-output";
+      }
+      return null;
     }
-    String sessionId = sessionId(args, header);
-    if (header.vars().sessionId().isPresent()) {
-      journal.sessionId = sessionId; // otherwise the tape's own ids stand, whatever they are
+
+    @Override
+    public Substitution.Live live(Turn turn) {
+      Header header = turn.header();
+      String sessionId = sessionId(args, header);
+      if (header.vars().sessionId().isPresent()) {
+        turn.journal().sessionId = sessionId; // otherwise the tape's own ids stand, whatever
+      }
+      return new Substitution.Live(
+          Optional.of(sessionId),
+          Optional.of(args.workspace().orElse(cwd)),
+          Optional.ofNullable(home),
+          Optional.of(turn.invocation().prompt()),
+          OptionalLong.of(liveEpochMs),
+          apiKeySource(args),
+          liveModel(args, profile, header));
     }
-    Substitution substitution =
-        Substitution.of(
-            header.vars(),
-            new Substitution.Live(
-                Optional.of(sessionId),
-                Optional.of(args.workspace().orElse(cwd)),
-                Optional.ofNullable(home),
-                Optional.of(prompt),
-                OptionalLong.of(liveEpochMs),
-                apiKeySource(args),
-                liveModel(args, profile, header)));
-    Timing timing = timingOfTheAnswer.orElse(settings.timing());
-    journal.end(checked.ending(), null);
-    if (checked.ending() instanceof Frame.Kill kill) {
-      Signals.prepare(kill.signal(), pid);
-    }
-    Gates gates = Gates.fromEnv(env, settings.gateTimeoutMs());
-    try {
-      Ending ending =
-          new Player(
-                  source, timing, originNanos, substitution, transform, stdout, stderr, gates, pid)
-              .play(checked);
+
+    @Override
+    public Ending play(Turn turn) throws IOException, Gates.NotReleased {
+      // in the journal before the replay: a test reads it while the fake plays, hangs or dies
+      turn.report(turn.checked().ending(), null);
+      Ending ending = turn.play(stdout, stderr);
       if (awaitStdinEnd && ending instanceof Frame.Exit) {
         Owner.watchBeforeReadingStdin();
         Path marker = Gates.markStdinOpen(env, pid);
@@ -330,18 +322,25 @@ public final class Impersonation {
         }
       }
       return ending;
-    } catch (Gates.NotReleased e) {
-      writeErr("agentdouble: " + e.getMessage() + "\n");
-      return new Frame.Exit(0, OWN_PROBLEM);
+    }
+
+    @Override
+    public void writeErr(String text) {
+      Impersonation.this.writeErr(text);
+    }
+
+    @Override
+    public void refuse(String problem) {
+      Impersonation.this.writeErr("agentdouble: " + problem + "\n");
     }
   }
 
   /** A run a check ended: what it writes, and how it exits. */
-  private Ending stopped(JournalEntry journal, Checks.Stop stop) {
+  private Ending stopped(Journal journal, Checks.Stop stop) {
     writeOut(stop.answer().stdout());
     writeErr(stop.answer().stderr());
     journal.stoppedBy = stop.reason();
-    return journal.end(stop.answer().exit(), null);
+    return end(journal, stop.answer().exit(), null);
   }
 
   /**
@@ -375,35 +374,6 @@ public final class Impersonation {
       return Optional.of("env");
     }
     return Optional.empty();
-  }
-
-  /**
-   * The environment a control server sees: {@code CURSOR_*} names with their values redacted, and
-   * the variables named in {@code AGENTDOUBLE_FORWARD_ENV} (comma-separated) with their values.
-   */
-  private Map<String, String> forwardedEnv() {
-    return forwardedEnv(env);
-  }
-
-  /** As {@link #forwardedEnv()}, for any environment. */
-  static Map<String, String> forwardedEnv(Map<String, String> env) {
-    Map<String, String> forwarded = new TreeMap<>();
-    for (String name : env.keySet()) {
-      if (name.startsWith("CURSOR_")) {
-        forwarded.put(name, "REDACTED");
-      }
-    }
-    String names = env.get(FakeEnvironment.FORWARD_ENV);
-    if (!isBlank(names)) {
-      for (String name : names.split(",")) {
-        String value = env.get(name.strip());
-        // the control server's own secret is never told to anyone, the server included
-        if (value != null && !name.strip().equals(ControlSecret.ENV)) {
-          forwarded.put(name.strip(), value);
-        }
-      }
-    }
-    return forwarded;
   }
 
   /**
@@ -442,22 +412,7 @@ public final class Impersonation {
     if ((args.resume() || args.has("continue")) && recorded.isPresent()) {
       return recorded.get();
     }
-    return freshUuid();
-  }
-
-  /**
-   * A random version-4 UUID. Not from {@code SecureRandom}: a session id needs to be unique, not
-   * unguessable, and seeding a secure generator costs more start-up than a whole replay.
-   */
-  static String freshUuid() {
-    SplittableRandom random =
-        new SplittableRandom(
-            System.nanoTime()
-                ^ System.currentTimeMillis() * 0x9E3779B97F4A7C15L
-                ^ ProcessClock.pid());
-    long high = (random.nextLong() & ~0xF000L) | 0x4000L;
-    long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-    return new UUID(high, low).toString();
+    return Turn.freshUuid();
   }
 
   private String readStdin() throws IOException {
@@ -466,9 +421,18 @@ public final class Impersonation {
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
-  private Ending ownProblem(JournalEntry journal, String message) {
+  private Ending ownProblem(Journal journal, String message) {
     writeErr("agentdouble: " + message + "\n");
-    return journal.end(new Frame.Exit(0, OWN_PROBLEM), message);
+    return end(journal, new Frame.Exit(0, OWN_PROBLEM), message);
+  }
+
+  /** Writes the journal line, once; returns {@code ending}. */
+  private Ending end(Journal journal, Ending ending, String error) {
+    String problem = journal.end(ending, error);
+    if (problem != null) {
+      writeErr(problem);
+    }
+    return ending;
   }
 
   private void writeOut(String text) {
@@ -493,58 +457,5 @@ public final class Impersonation {
 
   private static boolean isBlank(String s) {
     return s == null || s.isBlank();
-  }
-
-  /** Collects the journal line as the run unfolds; written once, when the ending is known. */
-  private final class JournalEntry {
-    final long startedAt;
-    String prompt;
-    String stdin;
-    String outputFormat;
-    String model;
-    String sessionId;
-    String tape;
-    String renderedFrom;
-    String derived;
-    String stoppedBy;
-    boolean written;
-
-    JournalEntry(long startedAt) {
-      this.startedAt = startedAt;
-    }
-
-    Ending end(Ending ending, String error) {
-      String file = env.get(FakeEnvironment.JOURNAL);
-      if (isBlank(file) || written) {
-        return ending;
-      }
-      written = true;
-      Map<String, String> cursorEnv = Journal.cursorEnv(env);
-      try {
-        Journal.append(
-            file,
-            new Journal.Entry(
-                pid,
-                Journal.isoInstant(startedAt),
-                argv,
-                cwd,
-                prompt,
-                stdin,
-                outputFormat,
-                model,
-                sessionId,
-                cursorEnv,
-                tape,
-                renderedFrom,
-                derived,
-                stoppedBy,
-                ending,
-                error,
-                null));
-      } catch (IOException e) {
-        writeErr(Journal.cannotAppend(file, e));
-      }
-      return ending;
-    }
   }
 }

@@ -8,37 +8,97 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One JSON line per invocation, appended to {@code AGENTDOUBLE_JOURNAL} (field names: {@link
- * InvocationRecord}) with a single write on a file opened for append, so concurrent invocations
- * never interleave their lines.
+ * The journal line of one run or one ACP turn, appended to {@code AGENTDOUBLE_JOURNAL} (field
+ * names: {@link InvocationRecord}) with a single write on a file opened for append, so concurrent
+ * invocations never interleave their lines. The invocation itself is the {@link InvocationRecord}
+ * the control server is told; this adds what only the journal says: when the run started, the
+ * process's working directory and {@code CURSOR_*} names, and how the run went (the tape, what was
+ * derived from it, how it ends). Collected as the run unfolds; written once, when the ending is
+ * known. Nulls are left out of the line.
  */
 public final class Journal {
-  /** What an invocation was and how it ends. Empty strings and nulls are left out of the line. */
-  public record Entry(
-      long pid,
-      String startedAt,
-      List<String> argv,
-      String cwd,
-      String prompt,
-      String stdin,
-      String outputFormat,
-      String model,
-      String sessionId,
-      Map<String, String> env,
-      String tape,
-      String renderedFrom,
-      String derived,
-      String stoppedBy,
-      Ending ending,
-      String error,
-      List<String> permissionAnswers) {}
+  private final long pid;
+  private final long startedAtMs;
+  private final List<String> argv;
+  private final String cwd;
+  private final Map<String, String> env;
 
-  private Journal() {}
+  /** The invocation, once known (a run can end before: a usage error, a subcommand). */
+  private InvocationRecord invocation;
+
+  /** The live session id, when the tape's ids are substituted. */
+  String sessionId;
+
+  /** Where the tape came from. */
+  String tape;
+
+  /** The tape's own output format, when rendered to another. */
+  String renderedFrom;
+
+  /** What was derived from the tape, e.g. {@code stream-partial-output}. */
+  String derived;
+
+  /** Why the CLI ended the run before it needed a tape, e.g. {@code trust-gate}. */
+  String stoppedBy;
+
+  /** In an ACP turn, the client's permission answers so far; null elsewhere (left out). */
+  private List<String> permissionAnswers;
+
+  private boolean written;
+
+  /**
+   * The line of a run of process {@code pid} started at {@code startedAtMs}, in {@code cwd} (the
+   * process's, or an ACP session's), under {@code env}.
+   */
+  Journal(long pid, long startedAtMs, List<String> argv, String cwd, Map<String, String> env) {
+    this.pid = pid;
+    this.startedAtMs = startedAtMs;
+    this.argv = argv;
+    this.cwd = cwd;
+    this.env = env;
+  }
+
+  /** The invocation, once the run knows it. */
+  void invocation(InvocationRecord invocation) {
+    this.invocation = invocation;
+  }
+
+  /** An ACP turn's line: it lists the client's permission answers, none yet. */
+  void keepPermissionAnswers() {
+    permissionAnswers = new ArrayList<>();
+  }
+
+  /** The client chose {@code option} when asked for permission. */
+  void permissionAnswer(String option) {
+    synchronized (this) {
+      permissionAnswers.add(option);
+    }
+  }
+
+  /**
+   * Appends the line to {@code AGENTDOUBLE_JOURNAL}, once: a later call does nothing. Returns what
+   * stderr is to say when it cannot be appended, else null.
+   */
+  String end(Ending ending, String error) {
+    String file = env.get(FakeEnvironment.JOURNAL);
+    if (file == null || file.isBlank() || written) {
+      return null;
+    }
+    written = true;
+    byte[] line = line(ending, error);
+    try (OutputStream out = new FileOutputStream(file, true)) {
+      out.write(line);
+    } catch (IOException e) {
+      return cannotAppend(file, e);
+    }
+    return null;
+  }
 
   /**
    * Epoch milliseconds as an ISO-8601 instant, e.g. {@code 2026-11-21T21:44:24.123Z}, without
@@ -80,7 +140,7 @@ public final class Journal {
    * The {@code CURSOR_*} variables of {@code env}, their values redacted, as a journal line has
    * them.
    */
-  static Map<String, String> cursorEnv(Map<String, String> env) {
+  private static Map<String, String> cursorEnv(Map<String, String> env) {
     Map<String, String> cursor = new TreeMap<>();
     for (String name : env.keySet()) {
       if (name.startsWith("CURSOR_")) {
@@ -91,7 +151,7 @@ public final class Journal {
   }
 
   /** What stderr says when the journal cannot be appended to: one line, with its newline. */
-  static String cannotAppend(String file, IOException e) {
+  private static String cannotAppend(String file, IOException e) {
     return "agentdouble: "
         + FakeEnvironment.JOURNAL
         + "="
@@ -101,50 +161,44 @@ public final class Journal {
         + "\n";
   }
 
-  /** Appends the entry to {@code file}. */
-  public static void append(String file, Entry entry) throws IOException {
-    byte[] line = line(entry);
-    try (OutputStream out = new FileOutputStream(file, true)) {
-      out.write(line);
-    }
-  }
-
-  /** The entry as its line, newline included. Written by hand: no JSON library at start-up. */
-  static byte[] line(Entry e) {
+  /** The line, newline included. Written by hand: no JSON library at start-up. */
+  byte[] line(Ending ending, String error) {
+    InvocationRecord r = invocation;
     StringBuilder sb = new StringBuilder(512);
-    sb.append("{\"").append(InvocationRecord.PID).append("\":").append(e.pid());
-    field(sb, InvocationRecord.STARTED_AT, e.startedAt());
+    sb.append("{\"").append(InvocationRecord.PID).append("\":").append(pid);
+    field(sb, InvocationRecord.STARTED_AT, isoInstant(startedAtMs));
     sb.append(",\"").append(InvocationRecord.ARGV).append("\":");
-    InvocationRecord.array(sb, e.argv());
-    field(sb, InvocationRecord.CWD, e.cwd());
-    field(sb, InvocationRecord.PROMPT, e.prompt());
-    field(sb, InvocationRecord.STDIN, e.stdin());
-    field(sb, InvocationRecord.OUTPUT_FORMAT, e.outputFormat());
-    field(sb, InvocationRecord.MODEL, e.model());
-    field(sb, InvocationRecord.SESSION_ID, e.sessionId());
-    sb.append(",\"").append(InvocationRecord.ENV).append("\":");
-    InvocationRecord.object(sb, e.env());
-    field(sb, InvocationRecord.TAPE, e.tape());
-    field(sb, InvocationRecord.RENDERED_FROM, e.renderedFrom());
-    field(sb, InvocationRecord.DERIVED, e.derived());
-    field(sb, InvocationRecord.STOPPED_BY, e.stoppedBy());
-    if (e.ending() != null) {
-      Ending end = e.ending();
-      if (end instanceof Frame.Exit exit) {
-        sb.append(",\"").append(InvocationRecord.EXIT).append("\":").append(exit.code());
-      } else if (end instanceof Frame.Kill kill) {
-        field(sb, InvocationRecord.SIGNAL, kill.signal());
-      } else if (end instanceof Frame.Hang hang) {
-        sb.append(",\"")
-            .append(InvocationRecord.HANG)
-            .append("\":true")
-            .append(hang.closeStdout() ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
-      }
+    InvocationRecord.array(sb, argv);
+    field(sb, InvocationRecord.CWD, cwd);
+    if (r != null) {
+      field(sb, InvocationRecord.PROMPT, r.prompt());
+      field(sb, InvocationRecord.STDIN, r.stdin().orElse(null));
+      field(sb, InvocationRecord.OUTPUT_FORMAT, r.outputFormat());
+      field(sb, InvocationRecord.MODEL, r.model().orElse(null));
     }
-    field(sb, InvocationRecord.ERROR, e.error());
-    if (e.permissionAnswers() != null) {
+    field(sb, InvocationRecord.SESSION_ID, sessionId);
+    sb.append(",\"").append(InvocationRecord.ENV).append("\":");
+    InvocationRecord.object(sb, cursorEnv(env));
+    field(sb, InvocationRecord.TAPE, tape);
+    field(sb, InvocationRecord.RENDERED_FROM, renderedFrom);
+    field(sb, InvocationRecord.DERIVED, derived);
+    field(sb, InvocationRecord.STOPPED_BY, stoppedBy);
+    if (ending instanceof Frame.Exit exit) {
+      sb.append(",\"").append(InvocationRecord.EXIT).append("\":").append(exit.code());
+    } else if (ending instanceof Frame.Kill kill) {
+      field(sb, InvocationRecord.SIGNAL, kill.signal());
+    } else if (ending instanceof Frame.Hang hang) {
+      sb.append(",\"")
+          .append(InvocationRecord.HANG)
+          .append("\":true")
+          .append(hang.closeStdout() ? ",\"" + InvocationRecord.CLOSE_STDOUT + "\":true" : "");
+    }
+    field(sb, InvocationRecord.ERROR, error);
+    if (permissionAnswers != null) {
       sb.append(",\"").append(InvocationRecord.PERMISSION_ANSWERS).append("\":");
-      InvocationRecord.array(sb, e.permissionAnswers());
+      synchronized (this) {
+        InvocationRecord.array(sb, permissionAnswers);
+      }
     }
     sb.append("}\n");
     return sb.toString().getBytes(StandardCharsets.UTF_8);

@@ -1,7 +1,6 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.catalog.CatalogIndex;
-import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.LineReader;
@@ -66,17 +65,11 @@ public final class TapeSelection {
 
   private TapeSelection() {}
 
+  /**
+   * The tape of {@code AGENTDOUBLE_TAPE} or {@code AGENTDOUBLE_TAPES}; a control server ({@code
+   * AGENTDOUBLE_URL}) is asked by the run's {@link Turn} instead.
+   */
   public static Result select(Map<String, String> env, Request request) throws IOException {
-    return select(env, request, null);
-  }
-
-  /** As {@link #select(Map, Request)}; {@code call} is what a control server is told. */
-  static Result select(Map<String, String> env, Request request, ControlClient.Call call)
-      throws IOException {
-    String url = env.get(FakeEnvironment.URL);
-    if (url != null && !url.isEmpty() && call != null) {
-      return ControlClient.ask(url, env.get(ControlSecret.ENV), call);
-    }
     String tape = env.get(FakeEnvironment.TAPE);
     if (tape != null && tape.startsWith(BUILTIN)) {
       return builtin(tape.substring(BUILTIN.length()));

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.contract.InvocationRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,8 +29,17 @@ class ControlClientTest {
   /** Short, so a test of a server that never finishes its answer ends quickly. */
   private static final long DEADLINE_MS = 300;
 
-  private static final ControlClient.Call CALL =
-      new ControlClient.Call(List.of("-p", "hi"), "hi", "/w", "stream-json", null, "", 1, Map.of());
+  private static final InvocationRecord CALL =
+      new InvocationRecord(
+          List.of("-p", "hi"),
+          "hi",
+          "/w",
+          "stream-json",
+          Optional.empty(),
+          Optional.of(""),
+          1,
+          Map.of(),
+          Optional.empty());
 
   /**
    * A server on 127.0.0.1 that answers one connection: reads the request (head and body), then
@@ -398,7 +409,16 @@ class ControlClientTest {
         ControlClient.ask(
             "https://example.invalid/x",
             null,
-            new ControlClient.Call(List.of(), "p", "/w", "stream-json", null, null, 1, Map.of()));
+            new InvocationRecord(
+                List.of(),
+                "p",
+                "/w",
+                "stream-json",
+                Optional.empty(),
+                Optional.empty(),
+                1,
+                Map.of(),
+                Optional.empty()));
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);
     assertThat(((TapeSelection.Failed) r).message()).contains("use an http:// URL");
