@@ -1,18 +1,30 @@
 package dev.agentdouble.recorder;
 
 import dev.agentdouble.contract.Launch;
+import dev.agentdouble.recorder.command.Command;
 import dev.agentdouble.recorder.command.CommandRegistry;
-import dev.agentdouble.recorder.internal.Commands;
+import dev.agentdouble.recorder.record.RecordCommand;
+import dev.agentdouble.recorder.replay.DemoCommand;
+import dev.agentdouble.recorder.replay.ReplayCommand;
+import dev.agentdouble.recorder.shim.ShimCommand;
+import dev.agentdouble.recorder.tapes.CatalogCommand;
+import dev.agentdouble.recorder.tapes.DiffCommand;
+import dev.agentdouble.recorder.tapes.DriftCommand;
+import dev.agentdouble.recorder.tapes.ImportCommand;
+import dev.agentdouble.recorder.tapes.LintCommand;
+import dev.agentdouble.recorder.tapes.ShowCommand;
+import dev.agentdouble.recorder.tapes.VaryCommand;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The {@code agentdouble} command: {@code demo}, {@code replay}, {@code import}, {@code lint},
  * {@code show}, {@code diff}, {@code serve} and more ({@code agentdouble --help}), the commands of
  * a {@link CommandRegistry}. Data goes to stdout, diagnostics to stderr as {@code agentdouble:
- * subject: problem}. Exit status: 0 ok, 1 failed, 2 usage.
+ * subject: problem}. Exit status ({@code ExitStatus}): 0 ok, 1 failed, 2 usage.
  */
 public final class AgentDoubleCommand {
   private AgentDoubleCommand() {}
@@ -32,11 +44,31 @@ public final class AgentDoubleCommand {
    */
   public static CommandRegistry installed() {
     return CommandRegistry.of(
-        Commands.all(Optional.ofNullable(System.getProperty(Launch.HOME_PROPERTY)).map(Path::of)));
+        commands(Optional.ofNullable(System.getProperty(Launch.HOME_PROPERTY)).map(Path::of)));
   }
 
   /** The commands of the installation rooted at {@code home}, whose fake agent they run. */
   public static CommandRegistry installedAt(Path home) {
-    return CommandRegistry.of(Commands.all(Optional.of(home)));
+    return CommandRegistry.of(commands(Optional.of(home)));
+  }
+
+  /**
+   * This module's commands, in the order of the top-level help; {@code demo}, {@code replay} and
+   * {@code shim} use the fake agent of the installation rooted at {@code home} (they fail with a
+   * clear message without it).
+   */
+  private static List<Command> commands(Optional<Path> home) {
+    return List.of(
+        new DemoCommand(home),
+        new RecordCommand(),
+        new ShimCommand(home),
+        new ReplayCommand(home),
+        new ImportCommand(),
+        new LintCommand(),
+        new ShowCommand(),
+        new DiffCommand(),
+        new VaryCommand(),
+        new DriftCommand(),
+        new CatalogCommand());
   }
 }

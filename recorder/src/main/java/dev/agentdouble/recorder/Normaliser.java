@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.Rebase;
+import dev.agentdouble.recorder.normalise.Rebase;
 import dev.agentdouble.tape.Tape;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,16 +56,16 @@ import java.util.OptionalLong;
  */
 public final class Normaliser {
   /** The canonical session id. */
-  public static final String SESSION_ID = "00000000-0000-4000-8000-000000000001";
+  public static final String SESSION_ID = Rebase.Canon.SESSION_ID;
 
   /** The canonical working folder. */
-  public static final String CWD = "/workspace";
+  public static final String CWD = Rebase.Canon.CWD;
 
   /** The canonical home folder. */
-  public static final String HOME = "/home/user";
+  public static final String HOME = Rebase.Canon.HOME;
 
   /** The canonical start of a run: 2026-01-01T00:00:00Z, epoch milliseconds. */
-  public static final long EPOCH_MS = 1_767_225_600_000L;
+  public static final long EPOCH_MS = Rebase.Canon.EPOCH_MS;
 
   private Normaliser() {}
 
@@ -114,6 +114,6 @@ public final class Normaliser {
     return Rebase.normalise(
         tape,
         new Rebase.Known(context.cwd(), context.home(), context.prompt(), context.epochMs()),
-        new Rebase.Canon(SESSION_ID, CWD, HOME, EPOCH_MS));
+        Rebase.Canon.STANDARD);
   }
 }

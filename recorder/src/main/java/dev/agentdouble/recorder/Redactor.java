@@ -1,13 +1,12 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.internal.SecretScan;
-import dev.agentdouble.recorder.internal.Secrets;
+import dev.agentdouble.recorder.secrets.SecretScan;
+import dev.agentdouble.recorder.secrets.Secrets;
 import dev.agentdouble.tape.Tape;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -61,11 +60,10 @@ import java.util.regex.Pattern;
  */
 public final class Redactor {
   /** The shortest value looked for everywhere: shorter ones would match ordinary text. */
-  public static final int MIN_LENGTH = 8;
+  public static final int MIN_LENGTH = SecretScan.MIN_LENGTH;
 
   /** What makes an environment variable's name look secret. */
-  public static final List<String> SECRET_WORDS =
-      List.of("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH");
+  public static final List<String> SECRET_WORDS = SecretScan.SECRET_WORDS;
 
   private final List<Secrets.Secret> secrets;
   private final List<Pattern> patterns;
@@ -92,15 +90,7 @@ public final class Redactor {
 
   /** Whether an environment variable of this name holds a secret, by its name. */
   public static boolean looksSecret(String name) {
-    String upper = name.toUpperCase(Locale.ROOT);
-    for (String word : SECRET_WORDS) {
-      for (int i = upper.indexOf(word); i >= 0; i = upper.indexOf(word, i + 1)) {
-        if (!(word.equals("AUTH") && upper.startsWith("AUTHOR", i))) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return SecretScan.looksSecret(name);
   }
 
   /**
@@ -129,7 +119,7 @@ public final class Redactor {
       Matcher m = patterns.get(k).matcher(text);
       while (m.find()) {
         if (!m.group().isEmpty()) {
-          all.add(new Secrets.Secret(m.group(), SecretScan.marker(source), source));
+          all.add(new Secrets.Secret(m.group(), Secrets.marker(source), source));
         }
       }
     }

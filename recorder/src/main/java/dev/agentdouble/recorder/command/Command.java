@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.command;
 
+import dev.agentdouble.contract.ExitStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -31,8 +32,9 @@ public interface Command {
 
   /**
    * Runs {@code agentdouble NAME ARGS}: data to {@code out}, diagnostics to {@code err} as {@code
-   * agentdouble: subject: problem}; returns the exit status ({@link CommandRegistry#OK}, {@link
-   * CommandRegistry#FAILED}, {@link CommandRegistry#USAGE} or the command's own).
+   * agentdouble: subject: problem}; returns the exit status ({@link ExitStatus#OK}, {@link
+   * ExitStatus#FAILED}, {@link ExitStatus#USAGE} or the command's own, all named in {@link
+   * ExitStatus}).
    */
   int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
       throws IOException, InterruptedException;

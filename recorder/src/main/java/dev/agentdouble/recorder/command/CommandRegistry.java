@@ -1,5 +1,6 @@
 package dev.agentdouble.recorder.command;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.Release;
 import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.json.LineReader;
@@ -19,19 +20,30 @@ import java.util.ServiceLoader;
  * The commands of {@code agentdouble}: this module's own, then those other modules on the classpath
  * provide as {@link ServiceLoader} providers of {@link Command} (looked up only when a name is not
  * one of this module's, so that {@code record} starts without scanning the classpath). It runs the
- * one a command line names, writes the top-level help and owns the exit statuses every command
- * shares.
+ * one a command line names, writes the top-level help and gives the exit statuses every command
+ * shares ({@link ExitStatus}).
  */
 public final class CommandRegistry {
-  // exit statuses: defined here until the wire contract (dev.agentdouble.contract) has them
-  /** The command did what it was asked. */
-  public static final int OK = 0;
+  /**
+   * The command did what it was asked.
+   *
+   * @deprecated use {@link ExitStatus#OK}, where every exit status AgentDouble gives is defined
+   */
+  @Deprecated public static final int OK = ExitStatus.OK;
 
-  /** The command failed: a tape that cannot be read, a run that failed, a difference found. */
-  public static final int FAILED = 1;
+  /**
+   * The command failed: a tape that cannot be read, a run that failed, a difference found.
+   *
+   * @deprecated use {@link ExitStatus#FAILED} (or {@link ExitStatus#DIFFERENT} for a difference)
+   */
+  @Deprecated public static final int FAILED = ExitStatus.FAILED;
 
-  /** The command line cannot be run as given (unknown command or option, missing operand). */
-  public static final int USAGE = 2;
+  /**
+   * The command line cannot be run as given (unknown command or option, missing operand).
+   *
+   * @deprecated use {@link ExitStatus#USAGE}
+   */
+  @Deprecated public static final int USAGE = ExitStatus.USAGE;
 
   private static final String HEADER = "usage: agentdouble <command> [options]\n\nCommands:\n";
   private static final String FOOTER =
@@ -125,16 +137,16 @@ public final class CommandRegistry {
   public int run(InputStream in, PrintStream out, PrintStream err, String... args) {
     if (args.length == 0) {
       err.print(help());
-      return USAGE;
+      return ExitStatus.USAGE;
     }
     String name = args[0];
     if (name.equals("-h") || name.equals("--help") || name.equals("help")) {
       out.print(help());
-      return OK;
+      return ExitStatus.OK;
     }
     if (name.equals("--version") || name.equals("-V") || name.equals("version")) {
       out.println("agentdouble " + Release.VERSION);
-      return OK;
+      return ExitStatus.OK;
     }
     Optional<Command> command = command(name);
     if (command.isEmpty()) {
@@ -147,7 +159,7 @@ public final class CommandRegistry {
       return usage(err, e.getMessage(), name + " --help");
     } catch (CommandFailure | TapeException e) {
       err.println("agentdouble: " + e.getMessage());
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (InvalidPathException e) {
       return usage(
           err,
@@ -155,20 +167,20 @@ public final class CommandRegistry {
           name + " --help");
     } catch (IOException e) {
       err.println("agentdouble: " + CommandFailure.reason(e, ""));
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (UncheckedIOException e) {
       err.println("agentdouble: " + CommandFailure.reason(e.getCause(), ""));
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("agentdouble: interrupted");
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (IllegalStateException e) {
       err.println("agentdouble: " + e.getMessage());
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (OutOfMemoryError e) {
       err.println("agentdouble: " + name + ": out of memory" + LineReader.memoryHint());
-      return FAILED;
+      return ExitStatus.FAILED;
     } catch (RuntimeException | StackOverflowError e) {
       // never a stack trace: say what broke, in one line
       err.println(
@@ -178,7 +190,7 @@ public final class CommandRegistry {
               + e
               + "); please report it, "
               + "with the command line and its files");
-      return FAILED;
+      return ExitStatus.FAILED;
     }
   }
 
@@ -195,6 +207,6 @@ public final class CommandRegistry {
   private static int usage(PrintStream err, String message, String help) {
     err.println("agentdouble: " + message);
     err.println("Run 'agentdouble " + help + "' for usage.");
-    return USAGE;
+    return ExitStatus.USAGE;
   }
 }

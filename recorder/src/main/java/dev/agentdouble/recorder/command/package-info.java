@@ -3,6 +3,7 @@
  * one {@link dev.agentdouble.recorder.command.Command} of the {@link
  * dev.agentdouble.recorder.command.CommandRegistry}, which lists this module's commands and those
  * other modules provide through {@link java.util.ServiceLoader} ({@code serve}, from the JUnit
- * extension), writes the top-level help and owns the exit statuses.
+ * extension), writes the top-level help and gives the exit statuses, named in {@link
+ * dev.agentdouble.contract.ExitStatus}.
  */
 package dev.agentdouble.recorder.command;

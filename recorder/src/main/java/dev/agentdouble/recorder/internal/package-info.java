@@ -1,4 +1,0 @@
-/**
- * How the recorder works: the commands, streaming capture, framing, redaction and normalisation.
- */
-package dev.agentdouble.recorder.internal;
