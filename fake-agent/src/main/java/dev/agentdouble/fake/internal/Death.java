@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.tape.Frame;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ final class Death {
    */
   static void die(String signal) {
     if (keptByJvm(signal)) {
-      halt(128 + Frame.Kill.signalNumber(signal));
+      halt(ExitStatus.SIGNALLED + Frame.Kill.signalNumber(signal));
     }
     defaultAction(signal);
     if (killer != null && signal.equals(killerSignal)) {
@@ -67,7 +68,7 @@ final class Death {
     // still alive: ask the kernel from outside
     kill(signal);
     pause(2000);
-    halt(128 + Frame.Kill.signalNumber(signal));
+    halt(ExitStatus.SIGNALLED + Frame.Kill.signalNumber(signal));
   }
 
   /**
@@ -77,7 +78,7 @@ final class Death {
    */
   static void byHangup() {
     if (hangupIgnored()) {
-      halt(128 + Frame.Kill.signalNumber("SIGHUP"));
+      halt(ExitStatus.SIGNALLED + Frame.Kill.signalNumber("SIGHUP"));
     }
     die("SIGHUP");
   }

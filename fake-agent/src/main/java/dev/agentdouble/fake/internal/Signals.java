@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import java.io.FileDescriptor;
@@ -18,17 +19,14 @@ import sun.misc.SignalHandler;
  * program cannot take back.
  */
 public final class Signals {
-  /** The exit status after SIGINT: the CLI exits with it (an exit, not a death by the signal). */
-  public static final int INTERRUPTED = 130;
-
   private Signals() {}
 
   /**
    * Takes the signals as the real CLI does, from the start of {@code main} to the end: SIGINT
-   * writes {@link CursorMessages#ABORTING} on stderr and exits {@value #INTERRUPTED} at once, the
-   * stream cut wherever it was (a hang included); SIGTERM and SIGHUP have their default action, a
-   * death by the signal, not the JVM's orderly exit. A signal ignored when the process started
-   * stays ignored. Without effect in a JVM run with {@code -Xrs}.
+   * writes {@link CursorMessages#ABORTING} on stderr and exits {@value ExitStatus#INTERRUPTED} at
+   * once, the stream cut wherever it was (a hang included); SIGTERM and SIGHUP have their default
+   * action, a death by the signal, not the JVM's orderly exit. A signal ignored when the process
+   * started stays ignored. Without effect in a JVM run with {@code -Xrs}.
    */
   public static void install() {
     try {
@@ -52,7 +50,7 @@ public final class Signals {
       } catch (IOException e) {
         // no stderr: the exit status still tells
       }
-      halt(INTERRUPTED);
+      halt(ExitStatus.INTERRUPTED);
     }
   }
 
