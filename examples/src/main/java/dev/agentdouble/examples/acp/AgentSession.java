@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * A session of the agent: a conversation in a working folder. Its prompts are turns, one at a time.
  */
 public final class AgentSession {
-  private final CursorAcpClient client;
+  private final AgentLink client;
   private final String id;
   private final Path cwd;
   private final List<AcpUpdate> history = new ArrayList<>();
@@ -19,7 +19,7 @@ public final class AgentSession {
   private volatile List<String> modes = List.of();
   private volatile Turn turn;
 
-  AgentSession(CursorAcpClient client, String id, Path cwd) {
+  AgentSession(AgentLink client, String id, Path cwd) {
     this.client = client;
     this.id = id;
     this.cwd = cwd;
@@ -59,7 +59,7 @@ public final class AgentSession {
     if (!modes.isEmpty() && !modes.contains(modeId)) {
       throw new IllegalArgumentException("unknown mode \"" + modeId + "\"; one of " + modes);
     }
-    client.setMode(this, modeId);
+    client.setMode(id, modeId);
     mode = modeId;
   }
 
@@ -76,7 +76,7 @@ public final class AgentSession {
         throw new IllegalStateException("a turn of this session is still running");
       }
       // known before the prompt goes out: its first update may come at once
-      Turn next = new Turn(client, this, prompt, listener);
+      Turn next = new Turn(client, id, prompt, listener);
       turn = next;
       next.send();
       return next;

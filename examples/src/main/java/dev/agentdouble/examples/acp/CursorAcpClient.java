@@ -59,6 +59,7 @@ public final class CursorAcpClient implements AutoCloseable {
   private final Duration requestTimeout;
   private final Duration turnTimeout;
   private final Map<String, AgentSession> sessions = new ConcurrentHashMap<>();
+  private final AgentLink link = new Link();
   private volatile AcpSchema.InitializeResponse initialized;
 
   private CursorAcpClient(Builder builder) {
@@ -246,7 +247,7 @@ public final class CursorAcpClient implements AutoCloseable {
             // follow its answer at once
             .map(
                 response -> {
-                  AgentSession session = new AgentSession(this, response.sessionId(), Path.of(dir));
+                  AgentSession session = new AgentSession(link, response.sessionId(), Path.of(dir));
                   session.modes(response.modes());
                   sessions.put(session.id(), session);
                   return session;
@@ -266,7 +267,7 @@ public final class CursorAcpClient implements AutoCloseable {
       throw new UnsupportedOperationException("the agent cannot load sessions");
     }
     String dir = cwd.toAbsolutePath().toString();
-    AgentSession session = new AgentSession(this, sessionId, Path.of(dir));
+    AgentSession session = new AgentSession(link, sessionId, Path.of(dir));
     // the replay comes before the answer: the session must be known to receive it
     sessions.put(sessionId, session);
     try {
@@ -284,35 +285,54 @@ public final class CursorAcpClient implements AutoCloseable {
     }
   }
 
-  void setMode(AgentSession session, String modeId) throws InterruptedException {
-    await(
-        AcpSchema.METHOD_SESSION_SET_MODE,
-        acp.setSessionMode(new AcpSchema.SetSessionModeRequest(session.id(), modeId)),
-        requestTimeout,
-        List::of);
-  }
-
-  CompletableFuture<AcpSchema.PromptResponse> prompt(AgentSession session, String text) {
-    return acp.prompt(
-            new AcpSchema.PromptRequest(
-                session.id(), List.<AcpSchema.ContentBlock>of(new AcpSchema.TextContent(text))))
-        .toFuture();
-  }
-
-  void cancel(AgentSession session) {
-    try {
-      acp.cancel(new AcpSchema.CancelNotification(session.id())).block(requestTimeout);
-    } catch (RuntimeException e) {
-      // the agent is gone: there is nothing left to cancel
+  /** What the client's sessions and turns ask of it. */
+  private final class Link implements AgentLink {
+    @Override
+    public void setMode(String sessionId, String modeId) throws InterruptedException {
+      CursorAcpClient.this.await(
+          AcpSchema.METHOD_SESSION_SET_MODE,
+          acp.setSessionMode(new AcpSchema.SetSessionModeRequest(sessionId, modeId)),
+          requestTimeout,
+          List::of);
     }
-  }
 
-  Duration turnTimeout() {
-    return turnTimeout;
-  }
+    @Override
+    public CompletableFuture<AcpSchema.PromptResponse> prompt(String sessionId, String text) {
+      return acp.prompt(
+              new AcpSchema.PromptRequest(
+                  sessionId, List.<AcpSchema.ContentBlock>of(new AcpSchema.TextContent(text))))
+          .toFuture();
+    }
 
-  Duration requestTimeout() {
-    return requestTimeout;
+    @Override
+    public void cancel(String sessionId) {
+      try {
+        acp.cancel(new AcpSchema.CancelNotification(sessionId)).block(requestTimeout);
+      } catch (RuntimeException e) {
+        // the agent is gone: there is nothing left to cancel
+      }
+    }
+
+    @Override
+    public Duration turnTimeout() {
+      return turnTimeout;
+    }
+
+    @Override
+    public Duration requestTimeout() {
+      return requestTimeout;
+    }
+
+    @Override
+    public <T> T await(
+        String method,
+        CompletableFuture<T> answer,
+        Duration left,
+        Duration timeout,
+        Supplier<List<AcpUpdate>> seen)
+        throws InterruptedException {
+      return CursorAcpClient.this.await(method, answer, left, timeout, seen);
+    }
   }
 
   /** A request's answer, waiting at most {@code timeout}, and no longer than the agent lives. */

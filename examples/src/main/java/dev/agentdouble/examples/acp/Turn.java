@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * {@link #cancel()} asks the agent to stop. Closing it cancels the turn if it is still running.
  */
 public final class Turn implements AutoCloseable {
-  private final CursorAcpClient client;
-  private final AgentSession session;
+  private final AgentLink client;
+  private final String sessionId;
   private final String prompt;
   private final Consumer<AcpUpdate> listener;
   private final long deadline;
@@ -47,16 +47,16 @@ public final class Turn implements AutoCloseable {
     }
   }
 
-  Turn(CursorAcpClient client, AgentSession session, String prompt, Consumer<AcpUpdate> listener) {
+  Turn(AgentLink client, String sessionId, String prompt, Consumer<AcpUpdate> listener) {
     this.client = client;
-    this.session = session;
+    this.sessionId = sessionId;
     this.prompt = prompt;
     this.listener = listener;
     this.deadline = System.nanoTime() + client.turnTimeout().toNanos();
   }
 
   void send() {
-    response = client.prompt(session, prompt);
+    response = client.prompt(sessionId, prompt);
   }
 
   public String prompt() {
@@ -101,7 +101,7 @@ public final class Turn implements AutoCloseable {
   public void cancel() {
     if (!done()) {
       cancelled = true;
-      client.cancel(session);
+      client.cancel(sessionId);
     }
   }
 

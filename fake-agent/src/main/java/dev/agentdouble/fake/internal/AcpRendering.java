@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.cursor.CursorAcp;
+import dev.agentdouble.event.Event;
 import dev.agentdouble.event.EventLine;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.json.JsonText;
@@ -126,7 +127,7 @@ final class AcpRendering implements Player.Transform {
     // A switch expression over the kind, not a switch over the type's string: a new Event.Kind does
     // not compile until it says here whether it has an ACP face.
     boolean rendered =
-        switch (event.kind()) {
+        switch (Event.Kind.of(event.type())) {
           case THINKING -> {
             thinking(event);
             yield true;

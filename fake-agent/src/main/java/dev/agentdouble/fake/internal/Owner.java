@@ -161,7 +161,7 @@ public final class Owner {
       } catch (IOException e) {
         // no one reads stderr any more
       }
-      Signals.dieByHangup();
+      Death.byHangup();
     }
   }
 

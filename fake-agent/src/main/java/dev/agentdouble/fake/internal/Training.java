@@ -239,15 +239,16 @@ public final class Training {
               1)
           .run();
       // what only a process of its own loads, which the runs above, made in process, never do:
-      // Main's last step tells the endings apart (each class it names is loaded by every run), a
-      // waiting run watches its parent. Loaded, not run: one class outside the archive opens the
-      // jar, some 10 ms of a run.
+      // Main's last step tells the endings apart (each class it names is loaded by every run) and
+      // ends as the tape says (Death), a waiting run watches its parent. Loaded, not run: one class
+      // outside the archive opens the jar, some 10 ms of a run.
       for (String name :
           List.of(
               Frame.Exit.class.getName(),
               Frame.Kill.class.getName(),
               Frame.Hang.class.getName(),
-              Owner.class.getName() + "$Watcher")) {
+              Owner.class.getName() + "$Watcher",
+              Death.class.getName())) {
         try {
           Class.forName(name, false, Training.class.getClassLoader());
         } catch (ClassNotFoundException e) {

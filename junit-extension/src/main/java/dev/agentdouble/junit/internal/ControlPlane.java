@@ -46,14 +46,6 @@ import java.util.regex.Pattern;
  * secret.
  */
 public final class ControlPlane implements AutoCloseable {
-  static final String REFUSED_MESSAGE =
-      "agentdouble: this control server answers only requests "
-          + "with its secret in the "
-          + ControlSecret.HEADER
-          + " header (the fake sends "
-          + ControlSecret.ENV
-          + ")\n";
-
   private final WireMockServer server;
   private final String secret;
   private final Arrivals arrivals;

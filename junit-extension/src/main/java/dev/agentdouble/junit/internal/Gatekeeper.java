@@ -39,6 +39,15 @@ import wiremock.org.eclipse.jetty.server.handler.HandlerWrapper;
  * refuses.
  */
 final class Gatekeeper extends HandlerWrapper {
+  /** What a request without the secret gets, with HTTP 401. */
+  static final String REFUSED_MESSAGE =
+      "agentdouble: this control server answers only requests "
+          + "with its secret in the "
+          + ControlSecret.HEADER
+          + " header (the fake sends "
+          + ControlSecret.ENV
+          + ")\n";
+
   /** The largest request body read: 64 MiB (an invocation with its stdin, a tape to enqueue). */
   static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
 
@@ -106,7 +115,7 @@ final class Gatekeeper extends HandlerWrapper {
   /** Why {@code base} (whose decoded path is {@code target}) is refused, or null if it is not. */
   private Refusal refusal(String target, Request base) {
     if (!ControlSecret.matches(secret, base.getHeader(ControlSecret.HEADER))) {
-      return new Refusal(ControlSecret.REFUSED, ControlPlane.REFUSED_MESSAGE);
+      return new Refusal(ControlSecret.REFUSED, REFUSED_MESSAGE);
     }
     if (base.getHeader(HttpHeader.TRANSFER_ENCODING.asString()) != null) {
       return new Refusal(

@@ -217,7 +217,7 @@ class ControlPlaneTest {
       Raw answer = read(socket);
 
       assertThat(answer.status()).isEqualTo(401);
-      assertThat(answer.body()).isEqualTo(ControlPlane.REFUSED_MESSAGE);
+      assertThat(answer.body()).isEqualTo(Gatekeeper.REFUSED_MESSAGE);
     }
     assertThat(plane.server().getAllServeEvents()).isEmpty();
   }
@@ -389,6 +389,6 @@ class ControlPlaneTest {
     assertThat(writes).allMatch(w -> w.endsWith(" 403"), "all refused");
     assertThat(tape.body()).isEqualTo("the tape");
     assertThat(refused.statusCode()).isEqualTo(401);
-    assertThat(refused.body()).isEqualTo(ControlPlane.REFUSED_MESSAGE);
+    assertThat(refused.body()).isEqualTo(Gatekeeper.REFUSED_MESSAGE);
   }
 }
