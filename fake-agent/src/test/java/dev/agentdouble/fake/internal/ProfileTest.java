@@ -42,7 +42,7 @@ class ProfileTest {
 
     assertThat(p.name()).isEqualTo("2026.10");
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
-    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.CLI_2026_10);
+    assertThat(p.behaviour()).isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10).behaviour());
     assertThat(p.behaviour().trustGate()).isTrue();
     assertThat(p.behaviour().authFirst()).isTrue();
     assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.RUN_THEN_AWAIT_EOF);
@@ -62,7 +62,7 @@ class ProfileTest {
 
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
     assertThat(p.textStyle()).isEqualTo(TextStyle.ACTIONS);
-    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.DOCUMENTED);
+    assertThat(p.behaviour()).isEqualTo(BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
     assertThat(p.behaviour().trustGate()).isFalse();
     assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.READ_BEFORE_RUN);
   }
@@ -72,7 +72,7 @@ class ProfileTest {
     Profile p = load("{\"trustGate\":false,\"apiKeyValid\":false}");
 
     assertThat(p.behaviour().trustGate()).isFalse();
-    assertThat(p.behaviour().surface()).isEqualTo(Profile.Surface.CLI_2026_10);
+    assertThat(p.behaviour().surface()).isEqualTo(BuiltIn.surface(BuiltIn.CLI_2026_10));
     assertThat(p.apiKeyValid()).isFalse();
     assertThat(problem("{\"trustGate\":\"yes\"}")).contains("\"trustGate\" must be true or false");
   }
