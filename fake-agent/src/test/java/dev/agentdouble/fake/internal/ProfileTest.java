@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -178,10 +179,18 @@ class ProfileTest {
         .isEqualTo("line 1: \"textStyle\" must be actions or final, was \"loud\"");
   }
 
+  /** The built-ins named are the resources there are: "documented or 2026.10" for those two. */
   @Test
   void anUnknownBaseIsNamed() throws Exception {
+    List<String> names = Profile.builtInNames();
+    assertThat(names).startsWith("documented").contains("2026.10");
     assertThat(problem("{\"base\":\"2025\"}"))
-        .isEqualTo("\"base\" must be documented or 2026.10, was \"2025\"");
+        .isEqualTo(
+            "\"base\" must be "
+                + String.join(", ", names.subList(0, names.size() - 1))
+                + " or "
+                + names.get(names.size() - 1)
+                + ", was \"2025\"");
   }
 
   @Test
