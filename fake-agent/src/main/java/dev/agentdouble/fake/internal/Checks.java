@@ -20,48 +20,6 @@ import java.util.Optional;
  * its tape.
  */
 final class Checks {
-  /** A check a profile may list, by the name its {@code checks} line gives it. */
-  enum Check {
-    AUTH("auth"),
-    API_KEY("api-key"),
-    OUTPUT_FORMAT("output-format"),
-    TRUST_GATE("trust-gate"),
-    RESUME("resume"),
-    NEW_SESSION_ID("new-session-id"),
-    ALLOWED_TOOLS("allowed-tools"),
-    CONVERSATION_HISTORY_FILE("conversation-history-file"),
-    SYSTEM_PROMPT("system-prompt"),
-    PROMPT("prompt"),
-    MODEL("model");
-
-    /** Every check's name, in declaration order: what a message offers. */
-    static final List<String> NAMES;
-
-    static {
-      List<String> names = new ArrayList<>();
-      for (Check c : values()) {
-        names.add(c.checkName);
-      }
-      NAMES = List.copyOf(names);
-    }
-
-    private final String checkName;
-
-    Check(String checkName) {
-      this.checkName = checkName;
-    }
-
-    /** The check a {@code checks} line names {@code name}. */
-    static Optional<Check> named(String name) {
-      for (Check c : values()) {
-        if (c.checkName.equals(name)) {
-          return Optional.of(c);
-        }
-      }
-      return Optional.empty();
-    }
-  }
-
   /**
    * A run the CLI ends before it needs an answer from the server.
    *
@@ -110,20 +68,20 @@ final class Checks {
    * --new-session-id} the profile checks is taken once every check has passed.
    */
   Stop run() throws IOException {
-    List<Check> checks = profile.behaviour().surface().checks();
-    for (Check check : checks) {
+    List<RunCheck> checks = profile.behaviour().surface().checks();
+    for (RunCheck check : checks) {
       Stop stop = check(check);
       if (stop != null) {
         return stop;
       }
     }
-    if (checks.contains(Check.NEW_SESSION_ID) && args.newSessionId().isPresent()) {
+    if (checks.contains(RunCheck.NEW_SESSION_ID) && args.newSessionId().isPresent()) {
       state.takeSession(args.newSessionId().get());
     }
     return null;
   }
 
-  private Stop check(Check check) throws IOException {
+  private Stop check(RunCheck check) throws IOException {
     return switch (check) {
       case AUTH -> auth();
       case API_KEY -> apiKey();

@@ -84,7 +84,7 @@ public record Profile(
       String name,
       CliCommand root,
       CliCommand acp,
-      List<Checks.Check> checks,
+      List<RunCheck> checks,
       boolean prettyJson,
       List<String> statusUserInfo,
       Optional<String> statusSignedOut,

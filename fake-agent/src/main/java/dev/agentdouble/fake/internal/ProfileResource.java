@@ -30,8 +30,7 @@ import java.util.Optional;
  *       auth-first} ({@code true} or {@code false}), {@code default-output-format} ({@code text},
  *       {@code json}, {@code stream-json}), {@code text-style} ({@code actions}, {@code final}),
  *       {@code stdin} ({@code read-before-run}, {@code run-then-await-eof});
- *   <li>{@code checks}: the checks of a print run, in order, by their names in {@link
- *       Checks.Check};
+ *   <li>{@code checks}: the checks of a print run, in order, by their names in {@link RunCheck};
  *   <li>{@code json} ({@code pretty} or {@code compact}), {@code status-user-info} (keys), {@code
  *       status-signed-out-message}, {@code about-latest}: the shapes of {@code status} and {@code
  *       about};
@@ -54,6 +53,9 @@ final class ProfileResource {
 
   private static final String PREFIX = "profile-";
   private static final String SUFFIX = ".txt";
+
+  /** The key of the hidden {@code acp} command's description, and the command's name. */
+  private static final String ACP = "acp";
 
   private static final Map<String, Profile> LOADED = new HashMap<>();
 
@@ -111,25 +113,12 @@ final class ProfileResource {
     return Optional.of(profile);
   }
 
-  /** A name that can only be a resource of this package: letters, digits, dots, dashes. */
+  /** A name that can only be a resource of this package: no folder, nothing hidden. */
   private static boolean isName(String name) {
-    if (name.isEmpty() || name.charAt(0) == '.') {
-      return false;
-    }
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '-'
-              || c == '_';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
+    return !name.isEmpty()
+        && name.charAt(0) != '.'
+        && name.indexOf('/') < 0
+        && name.indexOf('\\') < 0;
   }
 
   private static String text(String file) {
@@ -216,12 +205,12 @@ final class ProfileResource {
         throw one.get(key).problem("unknown key \"" + key + "\"; a profile has " + KEYS);
       }
     }
-    List<Checks.Check> checks = new ArrayList<>();
+    List<RunCheck> checks = new ArrayList<>();
     Node checkLine = required(source, one, "checks");
     for (String check : words(checkLine)) {
-      Optional<Checks.Check> c = Checks.Check.named(check);
+      Optional<RunCheck> c = RunCheck.named(check);
       if (c.isEmpty()) {
-        throw checkLine.problem("unknown check \"" + check + "\"; one of " + Checks.Check.NAMES);
+        throw checkLine.problem("unknown check \"" + check + "\"; one of " + RunCheck.NAMES);
       }
       checks.add(c.get());
     }
@@ -237,7 +226,7 @@ final class ProfileResource {
         new Profile.Surface(
             name,
             command(required(source, one, "command")),
-            leaf(Impersonation.ACP, required(source, one, "acp").value()),
+            leaf(ACP, required(source, one, ACP).value()),
             checks,
             json.value().equals("pretty"),
             words(required(source, one, "status-user-info")),
