@@ -26,9 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ClassDataSharingTest {
   @TempDir Path dir;
 
-  /** Classes every replay loads, past the trust gate: the tape's reading and its playing. */
+  /**
+   * Classes every replay loads, past the trust gate: its profile's reading, the tape's reading and
+   * its playing.
+   */
   private static final List<String> REPLAY =
       List.of(
+          "dev.agentdouble.fake.internal.ProfileResource",
+          "dev.agentdouble.fake.internal.PackageResource",
           "dev.agentdouble.fake.internal.TapeSelection",
           "dev.agentdouble.fake.internal.Player",
           "dev.agentdouble.tape.TapeScanner",

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.fake.CaptureCommandLines.CommandLine;
 import dev.agentdouble.fake.CaptureCommandLines.Origin;
+import dev.agentdouble.fake.internal.Profile;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
@@ -181,12 +182,23 @@ class ConformanceTest {
   }
 
   /**
-   * The fake's profile for a CLI version. It has one version's, {@code 2026.10} (the 2026.10.01
-   * CLI), and every Cursor capture replays under it: none of the corpus, 2026.01.28 to 2026.09.28,
-   * shows a difference of version its tape does not carry (a profile per version is issue 24's).
+   * The fake's profile for a CLI version: the built-in profile of its year and month when there is
+   * one ({@code 2026.09.28-64d2043} replays under {@code 2026.09}), else {@code 2026.10}, the
+   * newest (none of the older captures, 2026.01.28 to 2026.07.23, shows a difference of version its
+   * tape does not carry).
    */
   static String profileOf(String cliVersion) {
-    return "2026.10";
+    String month = cliVersion.length() >= 7 ? cliVersion.substring(0, 7) : cliVersion;
+    return Profile.builtIn(month).isPresent() ? month : "2026.10";
+  }
+
+  @Test
+  void theCapturesOf2026_09ReplayUnderThe2026_09Profile() {
+    assertThat(profileOf("2026.09.28-64d2043")).isEqualTo("2026.09");
+    assertThat(profileOf("2026.09.10-fd3934a")).isEqualTo("2026.09");
+    assertThat(profileOf("2026.10.01-e373342")).isEqualTo("2026.10");
+    assertThat(profileOf("2026.07.20")).isEqualTo("2026.10");
+    assertThat(profileOf("~2026.05")).isEqualTo("2026.10");
   }
 
   @ParameterizedTest(name = "{0}")

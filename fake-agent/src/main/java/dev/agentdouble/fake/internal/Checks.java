@@ -11,11 +11,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the CLI checks before a print run reaches the server, in its profile's order, with the CLI's
- * own texts and exit codes: the account, the API key, the workspace trust gate, then the values of
+ * What the CLI checks before a print run reaches the server, with the CLI's own texts and exit
+ * codes: the account, the API key, {@code --output-format}, the workspace trust gate, the values of
  * {@code --resume}, {@code --new-session-id}, {@code --allowed-tools}, {@code
  * --conversation-history-file}, {@code --system-prompt}, the prompt and the model ({@link
- * ModelCatalog}). A run that passes every check is replayed from its tape.
+ * ModelCatalog}). Which of them a version makes, and in which order, is its profile's {@code
+ * checks} line ({@link Profile.Surface#checks()}). A run that passes every check is replayed from
+ * its tape.
  */
 final class Checks {
   /**
@@ -60,38 +62,40 @@ final class Checks {
     this.cwd = cwd;
   }
 
-  /** The first check that stops the run, or null when it goes on to its tape. */
+  /**
+   * The first check of the profile's list that stops the run, or null when it goes on to its tape.
+   * One at a time, in the profile's order: a check runs only when those before it passed. A {@code
+   * --new-session-id} the profile checks is taken once every check has passed.
+   */
   Stop run() throws IOException {
-    Stop stop = auth();
-    if (stop != null) {
-      return stop;
-    }
-    boolean newer = profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
-    if (newer) {
-      // one at a time, in the CLI's order: a check runs only when those before it passed
-      if ((stop = apiKey()) != null
-          || (stop = outputFormat()) != null
-          || (stop = trustGate()) != null
-          || (stop = resume()) != null
-          || (stop = newSessionId()) != null
-          || (stop = allowedTools()) != null
-          || (stop = conversationHistory()) != null
-          || (stop = systemPromptFile()) != null) {
+    List<RunCheck> checks = profile.behaviour().surface().checks();
+    for (RunCheck check : checks) {
+      Stop stop = check(check);
+      if (stop != null) {
         return stop;
       }
-    } else if ((stop = trustGate()) != null) {
-      return stop;
     }
-    if (prompt.isEmpty()) {
-      return new Stop("no-prompt", Answer.fail(CursorMessages.NO_PROMPT));
-    }
-    if (newer && (stop = model()) != null) {
-      return stop;
-    }
-    if (newer && args.newSessionId().isPresent()) {
+    if (checks.contains(RunCheck.NEW_SESSION_ID) && args.newSessionId().isPresent()) {
       state.takeSession(args.newSessionId().get());
     }
     return null;
+  }
+
+  private Stop check(RunCheck check) throws IOException {
+    return switch (check) {
+      case AUTH -> auth();
+      case API_KEY -> apiKey();
+      case OUTPUT_FORMAT -> outputFormat();
+      case TRUST_GATE -> trustGate();
+      case RESUME -> resume();
+      case NEW_SESSION_ID -> newSessionId();
+      case ALLOWED_TOOLS -> allowedTools();
+      case CONVERSATION_HISTORY_FILE -> conversationHistory();
+      case SYSTEM_PROMPT -> systemPromptFile();
+      case PROMPT ->
+          prompt.isEmpty() ? new Stop("no-prompt", Answer.fail(CursorMessages.NO_PROMPT)) : null;
+      case MODEL -> model();
+    };
   }
 
   private boolean keyGiven() {
@@ -103,7 +107,7 @@ final class Checks {
 
   private Stop auth() {
     if (!profile.loggedIn() && !keyGiven()) {
-      return new Stop("auth", Answer.fail(CursorMessages.AUTH_REQUIRED));
+      return new Stop("auth", Answer.fail(message("auth-required")));
     }
     return null;
   }
@@ -117,9 +121,9 @@ final class Checks {
   }
 
   /**
-   * {@code --output-format} outside its choices, checked after the account under 2026.10 (the
-   * documented tree refuses it while parsing). Commander's wording; the 2026.10 text is not
-   * recorded.
+   * {@code --output-format} outside its choices, where the profile checks it after the account (a
+   * tree whose option has choices refuses it while parsing). Commander's wording; the CLI's own
+   * text for this check is not recorded.
    */
   private Stop outputFormat() {
     if (args.option("output-format").isEmpty() || args.outputFormat().isPresent()) {
@@ -155,7 +159,7 @@ final class Checks {
     if (state.trusted(physical)) {
       return null;
     }
-    return new Stop("trust-gate", Answer.fail(CursorMessages.trustRequired(physical)));
+    return new Stop("trust-gate", Answer.fail(trustRequired(physical)));
   }
 
   /**
@@ -173,7 +177,16 @@ final class Checks {
       state.trust(physical);
       return null;
     }
-    return new Stop("trust-gate", Answer.fail(CursorMessages.trustRequired(physical)));
+    return new Stop("trust-gate", Answer.fail(trustRequired(physical)));
+  }
+
+  /** The profile's trust box, naming the workspace at {@code physical}. */
+  private String trustRequired(String physical) {
+    return message("trust-required").replace("{workspace}", physical);
+  }
+
+  private String message(String key) {
+    return profile.behaviour().surface().message(key);
   }
 
   /** The workspace's physical absolute path, links resolved, as the CLI shows it. */

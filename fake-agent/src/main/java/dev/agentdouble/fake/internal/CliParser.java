@@ -28,14 +28,16 @@ public final class CliParser {
   public static final String DEFAULT_PROGRAM = "agent";
 
   private final String program;
+  private final Profile.Surface surface;
   private final CliCommand root;
   private final List<String> argv;
   private final Map<String, List<String>> values = new LinkedHashMap<>();
   private String resumeId;
 
-  private CliParser(String program, CliCommand root, List<String> argv) {
+  private CliParser(String program, Profile.Surface surface, List<String> argv) {
     this.program = program;
-    this.root = root;
+    this.surface = surface;
+    this.root = surface.root();
     this.argv = List.copyOf(argv);
   }
 
@@ -44,9 +46,12 @@ public final class CliParser {
     return parse(DEFAULT_PROGRAM, argv);
   }
 
-  /** Parses {@code argv} (without the program name) for a program invoked as {@code program}. */
+  /**
+   * Parses {@code argv} (without the program name) for a program invoked as {@code program}, with
+   * the command tree of the default profile.
+   */
   public static ParseResult parse(String program, List<String> argv) {
-    return parse(program, argv, Profile.Surface.CLI_2026_10);
+    return parse(program, argv, Profile.byDefault().behaviour().surface());
   }
 
   /**
@@ -54,7 +59,7 @@ public final class CliParser {
    * the command tree of {@code surface}.
    */
   public static ParseResult parse(String program, List<String> argv, Profile.Surface surface) {
-    CliParser parser = new CliParser(program, CursorCommands.root(surface), argv);
+    CliParser parser = new CliParser(program, surface, argv);
     try {
       List<CliCommand> chain = new ArrayList<>();
       chain.add(parser.root);
@@ -93,7 +98,7 @@ public final class CliParser {
     for (String arg : unknown) {
       if (CliCommand.isHelpFlag(arg)) {
         if (chain.size() == 1 && !operands.isEmpty() && operands.get(0).equals(Impersonation.ACP)) {
-          chain.add(CursorCommands.ACP); // the hidden command's own help
+          chain.add(surface.acp()); // the hidden command's own help
         }
         return done(chain, List.of(), true, false);
       }

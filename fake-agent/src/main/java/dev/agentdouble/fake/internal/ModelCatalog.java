@@ -1,30 +1,23 @@
 package dev.agentdouble.fake.internal;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * The models of an account: what {@code models} lists, which one is current and which the server's
  * default, and the bracketed variant strings {@code --model} accepts besides the listed ids.
  *
- * <p>A built-in profile's catalog is a resource of this package, {@code models-<profile>.txt}, read
- * the first time it is needed (a replay without {@code --model} never reads it). Its format: {@code
- * #} comments and blank lines; one {@code <id> - <display name>} line per model, as {@code agent
- * models} prints it, the marks {@code (current, default)}, {@code (current)} and {@code (default)}
- * included; after a {@code [variants]} line, {@code <variant> - <display name>} lines. A newer
- * capture of {@code agent models} replaces the model lines without code.
+ * <p>A built-in profile's catalog is a resource of this package that its profile names ({@code
+ * models-<profile>.txt}, {@link ProfileResource}), read the first time it is needed (a replay
+ * without {@code --model} never reads it). Its format: {@code #} comments and blank lines; one
+ * {@code <id> - <display name>} line per model, as {@code agent models} prints it, the marks {@code
+ * (current, default)}, {@code (current)} and {@code (default)} included; after a {@code [variants]}
+ * line, {@code <variant> - <display name>} lines. A newer capture of {@code agent models} replaces
+ * the model lines without code.
  *
  * <p>{@code --model} resolves as the CLI's model manager does: a listed id in any letter case, else
  * a variant string exactly as listed.
@@ -124,46 +117,11 @@ public final class ModelCatalog {
 
   private synchronized Loaded loaded() {
     if (loaded == null) {
-      loaded = parse(resource, new String(read(resource), StandardCharsets.UTF_8)).loaded();
+      loaded =
+          parse(resource, new String(PackageResource.read(resource), StandardCharsets.UTF_8))
+              .loaded();
     }
     return loaded;
-  }
-
-  /**
-   * The bytes of the resource {@code name} of this package, read from the jar (or classes folder)
-   * this class came from: a replay maps its classes from the launcher's archive and never opens the
-   * jar, and the class loader's own lookup would first search the JDK's image and then go through a
-   * URL connection, more classes to load at start-up.
-   */
-  private static byte[] read(String name) {
-    String entry = ModelCatalog.class.getPackageName().replace('.', '/') + "/" + name;
-    try {
-      Path from =
-          Path.of(ModelCatalog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      if (Files.isDirectory(from)) {
-        return Files.readAllBytes(from.resolve(entry));
-      }
-      try (ZipFile jar = new ZipFile(from.toFile())) {
-        ZipEntry e = jar.getEntry(entry);
-        if (e == null) {
-          throw new IllegalStateException(from + ": no " + entry);
-        }
-        try (InputStream in = jar.getInputStream(e)) {
-          return in.readAllBytes();
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(entry, e);
-    } catch (URISyntaxException | RuntimeException e) {
-      try (InputStream in = ModelCatalog.class.getResourceAsStream(name)) {
-        if (in == null) {
-          throw new IllegalStateException("no resource " + entry, e);
-        }
-        return in.readAllBytes();
-      } catch (IOException io) {
-        throw new UncheckedIOException(entry, io);
-      }
-    }
   }
 
   /** What {@code models} lists, in order. */

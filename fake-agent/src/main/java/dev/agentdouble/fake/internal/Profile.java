@@ -12,10 +12,11 @@ import java.util.Optional;
  * What the fake CLI says about itself and its account: the answers of {@code --version}, {@code
  * status}, {@code models}, {@code about}, and the defaults of a run.
  *
- * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: a built-in name ({@value #CLI_2026_10}, the default:
- * the newest real CLI, or {@value #DOCUMENTED}: the vendor's page) or the path of a JSON file.
- * Every field of the file is optional; the rest come from the built-in named by {@code "base"}
- * ({@value #CLI_2026_10} when absent):
+ * <p>Chosen by {@code AGENTDOUBLE_PROFILE}: the name of a built-in profile or the path of a JSON
+ * file. A built-in profile is one CLI version, a resource of this package read by {@link
+ * ProfileResource} ({@code profile-<name>.txt}: {@code 2026.10}, the default, the newest real CLI;
+ * {@code 2026.09}; {@code documented}, the vendor's page). Every field of the file is optional; the
+ * rest come from the built-in named by {@code "base"} (the default profile when absent):
  *
  * <pre>{@code
  * {"base": "2026.10", "version": "2026.10.01-e373342", "loggedIn": true,
@@ -53,12 +54,6 @@ public record Profile(
   /** The environment variable that names the profile. */
   public static final String ENV = FakeEnvironment.PROFILE;
 
-  /** The built-in profile that follows the vendor's documentation; the default. */
-  public static final String DOCUMENTED = "documented";
-
-  /** The built-in profile that behaves as the 2026.10 CLI does. */
-  public static final String CLI_2026_10 = "2026.10";
-
   /** A model {@code models} lists: {@code <id> - <name>}. */
   public record Model(String id, String name) {
     public Model {
@@ -68,14 +63,51 @@ public record Profile(
   }
 
   /**
-   * The surface of one CLI version: which command tree, help text, subcommand shapes and validation
-   * messages it has. A new CLI version is a new constant here and a new profile.
+   * The surface of one CLI version, as its profile resource gives it: the command tree, the order
+   * of checks, the shapes of the subcommands' answers and the texts that differ between versions.
+   * Code never asks which version this is: it reads these values.
+   *
+   * @param name the built-in profile it comes from, e.g. {@code 2026.10}
+   * @param root the root command: every option with its arity, hidden options, subcommands
+   * @param acp the hidden {@code acp} command, for its help ({@code agent acp --help})
+   * @param checks what a print run checks before it needs the server, in order
+   * @param prettyJson whether {@code status} and {@code about} print {@code --format json} as
+   *     {@code JSON.stringify(value, null, 2)} (else on one line)
+   * @param statusUserInfo the keys of {@code status --format json}'s {@code userInfo}, in order
+   * @param statusSignedOut the {@code message} of {@code status --format json} without an account;
+   *     empty for none
+   * @param aboutLatest whether {@code about} shows the latest version ({@code Latest} row, {@code
+   *     latestStatus} and {@code latestVersion})
+   * @param messages the texts by key ({@code trust-required}, {@code models-tip}, ...)
    */
-  public enum Surface {
-    /** The vendor's documentation page: {@code stream-json} by default, no trust gate. */
-    DOCUMENTED,
-    /** The 2026.10.01 CLI as observed ({@code reference/cursor-cli.md} parts 2 and 3). */
-    CLI_2026_10
+  public record Surface(
+      String name,
+      CliCommand root,
+      CliCommand acp,
+      List<RunCheck> checks,
+      boolean prettyJson,
+      List<String> statusUserInfo,
+      Optional<String> statusSignedOut,
+      boolean aboutLatest,
+      Map<String, String> messages) {
+    public Surface {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(root, "root");
+      Objects.requireNonNull(acp, "acp");
+      checks = List.copyOf(checks);
+      statusUserInfo = List.copyOf(statusUserInfo);
+      Objects.requireNonNull(statusSignedOut, "statusSignedOut");
+      messages = Map.copyOf(messages);
+    }
+
+    /** The text {@code key} names; every profile has each key the fake asks for. */
+    public String message(String key) {
+      String text = messages.get(key);
+      if (text == null) {
+        throw new IllegalStateException("profile " + name + " has no message " + key);
+      }
+      return text;
+    }
   }
 
   /** What a print run does with a stdin pipe that is left open. */
@@ -103,14 +135,6 @@ public record Profile(
       Objects.requireNonNull(surface, "surface");
       Objects.requireNonNull(stdin, "stdin");
     }
-
-    /** The vendor page's CLI. */
-    public static final Behaviour DOCUMENTED =
-        new Behaviour(Surface.DOCUMENTED, false, false, StdinRule.READ_BEFORE_RUN);
-
-    /** The 2026.10 CLI. */
-    public static final Behaviour CLI_2026_10 =
-        new Behaviour(Surface.CLI_2026_10, true, true, StdinRule.RUN_THEN_AWAIT_EOF);
 
     /** This behaviour with the trust gate on or off. */
     public Behaviour withTrustGate(boolean on) {
@@ -192,15 +216,15 @@ public record Profile(
   }
 
   /**
-   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the {@value
-   * #CLI_2026_10} profile when unset or empty.
+   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the default
+   * built-in profile when unset or empty.
    *
    * @throws ProfileException when the file cannot be read or is not a valid profile
    */
   public static Profile load(Map<String, String> env) throws ProfileException {
     String value = env.get(ENV);
     if (value == null || value.isEmpty()) {
-      return cli202610();
+      return byDefault();
     }
     Optional<Profile> builtIn = builtIn(value);
     if (builtIn.isPresent()) {
@@ -211,46 +235,17 @@ public record Profile(
 
   /** The built-in profile of this name, if there is one. */
   public static Optional<Profile> builtIn(String name) {
-    switch (name) {
-      case DOCUMENTED:
-        return Optional.of(documented());
-      case CLI_2026_10:
-        return Optional.of(cli202610());
-      default:
-        return Optional.empty();
-    }
+    return ProfileResource.load(name);
   }
 
-  /** The vendor page's contract: stream-json unless asked otherwise, no trust gate. */
-  public static Profile documented() {
-    return new Profile(
-        DOCUMENTED,
-        "2026.10.01-e373342",
-        true,
-        "dev@example.com",
-        OutputFormat.STREAM_JSON,
-        TextStyle.ACTIONS,
-        "Auto",
-        ModelCatalog.resource("models-documented.txt"),
-        Optional.empty(),
-        Behaviour.DOCUMENTED,
-        true);
+  /** The default built-in profile: the newest real CLI. */
+  public static Profile byDefault() {
+    return ProfileResource.load(ProfileResource.defaultName()).orElseThrow();
   }
 
-  /** The default profile: the newest real CLI, 2026.10 (text by default, the trust gate). */
-  public static Profile cli202610() {
-    return new Profile(
-        CLI_2026_10,
-        "2026.10.01-e373342",
-        true,
-        "dev@example.com",
-        OutputFormat.TEXT,
-        TextStyle.FINAL,
-        "Auto",
-        ModelCatalog.resource("models-2026.10.txt"),
-        Optional.empty(),
-        Behaviour.CLI_2026_10,
-        true);
+  /** The names of the built-in profiles, in order: what a message offers. */
+  public static List<String> builtInNames() {
+    return ProfileResource.names();
   }
 
   /**

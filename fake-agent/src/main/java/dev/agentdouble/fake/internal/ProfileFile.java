@@ -48,9 +48,7 @@ final class ProfileFile {
           "no such file ("
               + Profile.ENV
               + " names a file or a built-in profile: "
-              + Profile.DOCUMENTED
-              + ", "
-              + Profile.CLI_2026_10
+              + String.join(", ", Profile.builtInNames())
               + ")");
     } catch (AccessDeniedException e) {
       throw new ProfileException(file, "permission denied");
@@ -147,7 +145,7 @@ final class ProfileFile {
   }
 
   private static final class Fields {
-    String base = Profile.CLI_2026_10;
+    String base = ProfileResource.defaultName();
     String version;
     Boolean loggedIn;
     String email;
@@ -163,14 +161,7 @@ final class ProfileFile {
       Optional<Profile> b = Profile.builtIn(base);
       if (b.isEmpty()) {
         throw new ProfileException(
-            source,
-            "\"base\" must be "
-                + Profile.DOCUMENTED
-                + " or "
-                + Profile.CLI_2026_10
-                + ", was \""
-                + base
-                + "\"");
+            source, "\"base\" must be " + oneOf(Profile.builtInNames()) + ", was \"" + base + "\"");
       }
       Profile d = b.get();
       String defaultName = model != null ? model : d.model();
@@ -187,6 +178,16 @@ final class ProfileFile {
           trustGate != null ? d.behaviour().withTrustGate(trustGate) : d.behaviour(),
           apiKeyValid != null ? apiKeyValid : d.apiKeyValid());
     }
+  }
+
+  /** {@code a, b or c}. */
+  private static String oneOf(List<String> names) {
+    if (names.size() < 2) {
+      return String.join("", names);
+    }
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " or "
+        + names.get(names.size() - 1);
   }
 
   private static List<Profile.Model> models(String source, JsonParser p)

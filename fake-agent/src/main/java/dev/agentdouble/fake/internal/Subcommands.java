@@ -12,23 +12,13 @@ import java.util.UUID;
 
 /**
  * What the CLI answers when an invocation is not an agent run: {@code --version}, help, and the
- * subcommands, from the {@link Profile}; their shapes follow the profile's {@link Profile.Surface}.
- * Nothing here has a side effect: {@code login} and {@code logout} change no state, {@code update}
- * installs nothing, {@code install-shell-integration} writes no file.
+ * subcommands, from the {@link Profile}; their shapes and texts are the profile's {@link
+ * Profile.Surface}. Nothing here has a side effect: {@code login} and {@code logout} change no
+ * state, {@code update} installs nothing, {@code install-shell-integration} writes no file.
  */
 public final class Subcommands {
   private static final String NO_MCP_CONFIG =
       " not found in .cursor/mcp.json or" + " ~/.cursor/mcp.json\n";
-
-  /** The last line of {@code models} in the documented surface. */
-  static final String MODELS_TIP =
-      "Tip: use --model <id> (or /model <id> in interactive mode) to" + " switch.";
-
-  /** The last line of {@code models} in 2026.10: it names the bracket overrides too. */
-  static final String MODELS_TIP_2026_10 =
-      MODELS_TIP
-          + " Parameterized models also accept quoted"
-          + " overrides, e.g. --model 'claude-opus-4-8[context=1m,effort=high,fast=false]'.";
 
   /**
    * The account fields {@code status --format json} shows besides the e-mail address. A profile has
@@ -69,21 +59,17 @@ public final class Subcommands {
    *       <identifier>}: that server is not configured, exit 1.
    * </ul>
    *
-   * <p>The {@link Profile.Surface#DOCUMENTED documented} surface: {@code status --format json} and
-   * {@code about --format json} print one compact line ({@code {"status":"authenticated",
-   * "isAuthenticated":true,"hasAccessToken":true,"hasRefreshToken":true,"userInfo":{"email":
-   * "<email>"}}}).
-   *
-   * <p>The {@link Profile.Surface#CLI_2026_10 2026.10} surface, as the 2026.10.01 CLI:
+   * <p>Where versions differ, the profile's surface says: {@code status --format json} and {@code
+   * about --format json} on one line or pretty-printed as {@code JSON.stringify(value, null, 2)}
+   * ({@code json}); the keys of status's {@code userInfo} ({@code status-user-info}: {@code email},
+   * {@code userId}, {@code firstName}, {@code lastName}, {@code createdAt}) and its {@code message}
+   * without an account ({@code status-signed-out-message}); whether about shows the latest version
+   * ({@code about-latest}: {@code latestStatus} and {@code latestVersion} after {@code cliVersion},
+   * a {@code Latest} row); the last line of {@code models} ({@code models-tip}) and its error
+   * without an account ({@code models-signed-out}). Which commands exist is the profile's command
+   * tree; of those beyond the documented ones:
    *
    * <ul>
-   *   <li>{@code status --format json} and {@code about --format json} are pretty-printed as {@code
-   *       JSON.stringify(value, null, 2)}; status has {@code userInfo} {@code {email, userId,
-   *       firstName, lastName, createdAt}}, or without an account {@code "message": "Not logged
-   *       in"}; about has {@code latestStatus} and {@code latestVersion} after {@code cliVersion},
-   *       and its text a {@code Latest} row.
-   *   <li>{@code models}: the tip names the bracket overrides; without an account the 2026.10
-   *       wording of the authentication error.
    *   <li>{@code persist}, {@code plugin}, {@code team}, {@code bedrock}, {@code generate-rule}:
    *       interactive, so they fail as {@code ls} does without a terminal.
    *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying it
@@ -153,52 +139,57 @@ public final class Subcommands {
     }
   }
 
-  private static boolean is202610(Profile profile) {
-    return profile.behaviour().surface() == Profile.Surface.CLI_2026_10;
-  }
-
   private static Answer status(CliArgs args, Profile profile) {
     boolean json = isJson(args);
     if (!json) {
       return Answer.out(
           profile.loggedIn() ? "✓ Logged in as " + profile.email() + "\n" : "Not logged in\n");
     }
-    if (is202610(profile)) {
-      Map<String, Object> status = new LinkedHashMap<>();
-      status.put("status", profile.loggedIn() ? "authenticated" : "unauthenticated");
-      status.put("isAuthenticated", profile.loggedIn());
-      status.put("hasAccessToken", profile.loggedIn());
-      status.put("hasRefreshToken", profile.loggedIn());
-      if (profile.loggedIn()) {
-        Map<String, Object> user = new LinkedHashMap<>();
-        user.put("email", profile.email());
-        user.put("userId", USER_ID);
-        user.put("firstName", FIRST_NAME);
-        user.put("lastName", LAST_NAME);
-        user.put("createdAt", CREATED_AT);
-        status.put("userInfo", user);
-      } else {
-        status.put("message", "Not logged in");
+    Profile.Surface surface = profile.behaviour().surface();
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("status", profile.loggedIn() ? "authenticated" : "unauthenticated");
+    status.put("isAuthenticated", profile.loggedIn());
+    status.put("hasAccessToken", profile.loggedIn());
+    status.put("hasRefreshToken", profile.loggedIn());
+    if (profile.loggedIn()) {
+      Map<String, Object> user = new LinkedHashMap<>();
+      for (String key : surface.statusUserInfo()) {
+        user.put(key, userInfo(key, profile));
       }
-      return Answer.out(pretty(status));
+      status.put("userInfo", user);
+    } else if (surface.statusSignedOut().isPresent()) {
+      status.put("message", surface.statusSignedOut().get());
     }
-    if (!profile.loggedIn()) {
-      return Answer.out(
-          "{\"status\":\"unauthenticated\",\"isAuthenticated\":false,"
-              + "\"hasAccessToken\":false,\"hasRefreshToken\":false}\n");
+    return Answer.out(json(surface, status));
+  }
+
+  /** The value of the {@code userInfo} key {@code key}: the profile's e-mail or a fixed value. */
+  private static Object userInfo(String key, Profile profile) {
+    switch (key) {
+      case "email":
+        return profile.email();
+      case "userId":
+        return USER_ID;
+      case "firstName":
+        return FIRST_NAME;
+      case "lastName":
+        return LAST_NAME;
+      case "createdAt":
+        return CREATED_AT;
+      default:
+        throw new IllegalArgumentException("no value for the userInfo key " + key);
     }
-    return Answer.out(
-        "{\"status\":\"authenticated\",\"isAuthenticated\":true,"
-            + "\"hasAccessToken\":true,\"hasRefreshToken\":true,\"userInfo\":{\"email\":"
-            + JsonText.quote(profile.email())
-            + "}}\n");
+  }
+
+  /** {@code object} as the surface prints {@code --format json}: pretty or on one line. */
+  private static String json(Profile.Surface surface, Map<String, Object> object) {
+    return surface.prettyJson() ? pretty(object) : compact(object);
   }
 
   private static Answer models(CliArgs args, Profile profile) {
-    boolean cli202610 = is202610(profile);
+    Profile.Surface surface = profile.behaviour().surface();
     if (!profile.loggedIn()) {
-      return Answer.fail(
-          cli202610 ? CursorMessages.AUTH_REQUIRED_FOR_MODELS : CursorMessages.AUTH_REQUIRED);
+      return Answer.fail(surface.message("models-signed-out"));
     }
     ModelCatalog catalog = profile.catalog();
     List<Profile.Model> listed = catalog.listed();
@@ -228,19 +219,20 @@ public final class Subcommands {
       }
       sb.append('\n');
     }
-    sb.append('\n').append(cli202610 ? MODELS_TIP_2026_10 : MODELS_TIP).append('\n');
+    sb.append('\n').append(surface.message("models-tip")).append('\n');
     return Answer.out(sb.toString());
   }
 
   private static Answer about(CliArgs args, Profile profile) {
-    boolean cli202610 = is202610(profile);
+    Profile.Surface surface = profile.behaviour().surface();
+    boolean latest = surface.aboutLatest();
     String platform = platform();
     String arch = arch();
     String tier = profile.loggedIn() ? "Pro" : "Unknown";
     if (isJson(args)) {
       Map<String, Object> about = new LinkedHashMap<>();
       about.put("cliVersion", profile.version());
-      if (cli202610) {
+      if (latest) {
         about.put("latestStatus", "up_to_date");
         about.put("latestVersion", profile.version());
       }
@@ -252,7 +244,7 @@ public final class Subcommands {
       about.put("terminalProgram", "unknown");
       about.put("shell", "unknown");
       about.put("lastRequestId", null);
-      return Answer.out(cli202610 ? pretty(about) : compact(about));
+      return Answer.out(json(surface, about));
     }
     if (profile.about().isPresent()) {
       String text = profile.about().get();
@@ -261,7 +253,7 @@ public final class Subcommands {
     return Answer.out(
         "About Cursor CLI\n\n"
             + row("CLI Version", profile.version())
-            + (cli202610 ? row("Latest", profile.version() + " (up to date)") : "")
+            + (latest ? row("Latest", profile.version() + " (up to date)") : "")
             + row("Model", profile.model())
             + row("Subscription Tier", tier)
             + row("OS", platform + " (" + arch + ")")
@@ -377,14 +369,14 @@ public final class Subcommands {
   /** The commands of {@code args.commandPath()} in the profile's tree, the root first. */
   private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
+    Profile.Surface surface = profile.behaviour().surface();
     CliCommand cmd =
-        CursorCommands.withDefaultOutputFormat(
-            CursorCommands.root(profile.behaviour().surface()), profile.defaultOutputFormat());
+        CursorCommands.withDefaultOutputFormat(surface.root(), profile.defaultOutputFormat());
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd =
           chain.size() == 1 && name.equals(Impersonation.ACP)
-              ? CursorCommands.ACP
+              ? surface.acp()
               : cmd.findSubcommand(name);
       if (cmd == null) {
         throw new IllegalArgumentException("no command " + args.commandPath());

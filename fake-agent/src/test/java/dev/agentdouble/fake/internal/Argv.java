@@ -9,7 +9,7 @@ final class Argv {
   private Argv() {}
 
   static CliArgs parsed(String... argv) {
-    return parsed(Profile.Surface.CLI_2026_10, argv);
+    return parsed(BuiltIn.surface(BuiltIn.CLI_2026_10), argv);
   }
 
   static CliArgs parsed(Profile.Surface surface, String... argv) {
@@ -19,7 +19,7 @@ final class Argv {
   }
 
   static String usageError(String... argv) {
-    return usageError(Profile.Surface.CLI_2026_10, argv);
+    return usageError(BuiltIn.surface(BuiltIn.CLI_2026_10), argv);
   }
 
   static String usageError(Profile.Surface surface, String... argv) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class CliParserErrorsTest {
 
@@ -87,11 +87,12 @@ class CliParserErrorsTest {
 
   @Test
   void anOutputFormatOutsideTheChoicesIsRefusedWhileParsingUnderTheDocumentedSurface() {
-    assertThat(usageError(Profile.Surface.DOCUMENTED, "-p", "--output-format", "yaml", "hi"))
+    assertThat(
+            usageError(BuiltIn.surface(BuiltIn.DOCUMENTED), "-p", "--output-format", "yaml", "hi"))
         .isEqualTo(
             "error: option '--output-format <format>' argument 'yaml' is invalid."
                 + " Allowed choices are text, json, stream-json.\n");
-    assertThat(usageError(Profile.Surface.DOCUMENTED, "--output-format=stream_json"))
+    assertThat(usageError(BuiltIn.surface(BuiltIn.DOCUMENTED), "--output-format=stream_json"))
         .isEqualTo(
             "error: option '--output-format <format>' argument 'stream_json' is invalid."
                 + " Allowed choices are text, json, stream-json.\n");
@@ -111,7 +112,7 @@ class CliParserErrorsTest {
 
   @Test
   void anInvalidChoiceIsReportedEvenAfterVersionWouldHaveBeenIgnored() {
-    assertThat(usageError(Profile.Surface.DOCUMENTED, "--output-format", "x", "-v"))
+    assertThat(usageError(BuiltIn.surface(BuiltIn.DOCUMENTED), "--output-format", "x", "-v"))
         .startsWith("error: option");
   }
 
@@ -178,7 +179,7 @@ class CliParserErrorsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Profile.Surface.class)
+  @MethodSource("dev.agentdouble.fake.internal.BuiltIn#surfaces")
   void helpInAnErrorSaysAgentWhateverNameTheProgramWasInvokedAs(Profile.Surface surface) {
     ParseResult result = CliParser.parse("cursor-agent", List.of("mcp"), surface);
 
@@ -190,7 +191,7 @@ class CliParserErrorsTest {
   void modelsHasNoFormatOption() {
     assertThat(usageError("models", "--format", "json"))
         .isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
-    assertThat(usageError(Profile.Surface.DOCUMENTED, "models", "--format", "json"))
+    assertThat(usageError(BuiltIn.surface(BuiltIn.DOCUMENTED), "models", "--format", "json"))
         .isEqualTo("error: unknown option '--format'\n(Did you mean --force?)\n");
   }
 

@@ -10,18 +10,18 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class CliParserTest {
 
   static Stream<CliOption> optionsWithAValue() {
-    return CursorCommands.CLI_2026_10.options().stream().filter(o -> o.arity() == Arity.REQUIRED);
+    return BuiltIn.root(BuiltIn.CLI_2026_10).options().stream()
+        .filter(o -> o.arity() == Arity.REQUIRED);
   }
 
   static Stream<CliOption> flags() {
-    return CursorCommands.CLI_2026_10.options().stream()
+    return BuiltIn.root(BuiltIn.CLI_2026_10).options().stream()
         .filter(o -> o.arity() == Arity.NONE && !o.name().equals("version"));
   }
 
@@ -365,9 +365,10 @@ class CliParserTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Profile.Surface.class)
-  void bothTreesAcceptTheHiddenOptions(Profile.Surface surface) {
-    for (CliOption hidden : CursorCommands.HIDDEN) {
+  @MethodSource("dev.agentdouble.fake.internal.BuiltIn#surfaces")
+  void everyTreeAcceptsTheHiddenOptions(Profile.Surface surface) {
+    for (String flags : BuiltIn.HIDDEN) {
+      CliOption hidden = CliOption.hidden(flags);
       List<String> argv = new ArrayList<>(List.of(hidden.longFlag()));
       if (hidden.arity() == Arity.REQUIRED) {
         argv.add("v");
@@ -375,7 +376,7 @@ class CliParserTest {
       argv.add("word");
       CliArgs args = parsed(surface, argv.toArray(String[]::new));
 
-      assertThat(CursorCommands.root(surface).findOption(hidden.longFlag())).isNotNull();
+      assertThat(surface.root().findOption(hidden.longFlag())).isNotNull();
       assertThat(args.has(hidden.name())).as(hidden.flags()).isTrue();
       assertThat(args.promptWords()).as(hidden.flags()).containsExactly("word");
     }
@@ -395,7 +396,7 @@ class CliParserTest {
       })
   void theCommandsNewIn2026AreCommandsThereAndPromptWordsInTheDocumentedTree(String name) {
     CliArgs cli202610 = parsed(name);
-    CliArgs documented = parsed(Profile.Surface.DOCUMENTED, name);
+    CliArgs documented = parsed(BuiltIn.surface(BuiltIn.DOCUMENTED), name);
 
     assertThat(cli202610.subcommand()).contains(name);
     assertThat(cli202610.commandPath()).containsExactly(name);

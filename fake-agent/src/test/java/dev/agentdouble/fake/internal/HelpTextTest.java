@@ -11,14 +11,14 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class HelpTextTest {
   /** The width of the terms in the 2026.07 CLI's help, whose lines these tests compare with. */
   private static final int TERMS_2026_07 = 27;
 
   private static String item(String flags) {
-    for (CliOption o : CursorCommands.CLI_2026_10.options()) {
+    for (CliOption o : BuiltIn.root(BuiltIn.CLI_2026_10).options()) {
       if (o.flags().equals(flags)) {
         return HelpText.formatItem(o.flags(), TERMS_2026_07, o.help());
       }
@@ -66,7 +66,7 @@ class HelpTextTest {
 
   @Test
   void rootHelpHasUsageDescriptionArgumentsOptionsAndCommands() {
-    String help = HelpText.render(List.of(CursorCommands.DOCUMENTED));
+    String help = HelpText.render(List.of(BuiltIn.root(BuiltIn.DOCUMENTED)));
 
     assertThat(help)
         .startsWith(
@@ -82,9 +82,9 @@ class HelpTextTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Profile.Surface.class)
+  @MethodSource("dev.agentdouble.fake.internal.BuiltIn#surfaces")
   void rootHelpListsEveryVisibleOptionAndCommandButNoHiddenOption(Profile.Surface surface) {
-    CliCommand root = CursorCommands.root(surface);
+    CliCommand root = surface.root();
     String help = HelpText.render(List.of(root));
 
     for (CliOption o : root.options()) {
@@ -114,9 +114,9 @@ class HelpTextTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Profile.Surface.class)
+  @MethodSource("dev.agentdouble.fake.internal.BuiltIn#surfaces")
   void everyLineFitsTheWidthUnlessItIsOneLongWord(Profile.Surface surface) {
-    String help = HelpText.render(List.of(CursorCommands.root(surface)));
+    String help = HelpText.render(List.of(surface.root()));
 
     for (String line : help.split("\n")) {
       if (!line.strip().contains(" ")) {
@@ -128,7 +128,7 @@ class HelpTextTest {
 
   @Test
   void usageNamesTheCommandPathAndTheAlias() {
-    CliCommand root = CursorCommands.CLI_2026_10;
+    CliCommand root = BuiltIn.root(BuiltIn.CLI_2026_10);
     CliCommand status = root.findSubcommand("status");
     CliCommand mcp = root.findSubcommand("mcp");
     CliCommand agent = root.findSubcommand("agent");
@@ -143,9 +143,9 @@ class HelpTextTest {
 
   @Test
   void aLeafCommandsHelpListsItsOptionsAndTheHelpOption() {
-    CliCommand status = CursorCommands.CLI_2026_10.findSubcommand("status");
+    CliCommand status = BuiltIn.root(BuiltIn.CLI_2026_10).findSubcommand("status");
 
-    assertThat(HelpText.render(List.of(CursorCommands.CLI_2026_10, status)))
+    assertThat(HelpText.render(List.of(BuiltIn.root(BuiltIn.CLI_2026_10), status)))
         .isEqualTo(
             "Usage: agent status|whoami [options]\n\n"
                 + "View authentication status\n\n"
@@ -167,13 +167,14 @@ class HelpTextTest {
     byte[] expected = Files.readAllBytes(reference);
 
     assertThat(
-            HelpText.render(List.of(CursorCommands.CLI_2026_10)).getBytes(StandardCharsets.UTF_8))
+            HelpText.render(List.of(BuiltIn.root(BuiltIn.CLI_2026_10)))
+                .getBytes(StandardCharsets.UTF_8))
         .isEqualTo(expected);
   }
 
   @Test
   void the2026HelpListsTheCommandsInTheRealOrder() {
-    String help = HelpText.render(List.of(CursorCommands.CLI_2026_10));
+    String help = HelpText.render(List.of(BuiltIn.root(BuiltIn.CLI_2026_10)));
     List<String> terms = new ArrayList<>();
     for (String line : help.substring(help.indexOf("Commands:\n")).split("\n")) {
       if (line.startsWith("  ") && !line.startsWith("   ")) {
@@ -207,7 +208,7 @@ class HelpTextTest {
 
   @Test
   void the2026HelpHasTheNewEndpointAndTrustTexts() {
-    String help = HelpText.render(List.of(CursorCommands.CLI_2026_10));
+    String help = HelpText.render(List.of(BuiltIn.root(BuiltIn.CLI_2026_10)));
 
     assertThat(help)
         .contains(
@@ -222,7 +223,7 @@ class HelpTextTest {
 
   @Test
   void theDocumentedHelpStatesItsOwnDefaultOutputFormat() {
-    String help = HelpText.render(List.of(CursorCommands.DOCUMENTED));
+    String help = HelpText.render(List.of(BuiltIn.root(BuiltIn.DOCUMENTED)));
 
     assertThat(help)
         .contains(
@@ -234,7 +235,7 @@ class HelpTextTest {
 
   @Test
   void theHelpOfANewCommandIsCommandersHelpOfALeaf() {
-    CliCommand root = CursorCommands.CLI_2026_10;
+    CliCommand root = BuiltIn.root(BuiltIn.CLI_2026_10);
 
     assertThat(HelpText.render(List.of(root, root.findSubcommand("generate-rule"))))
         .isEqualTo(

@@ -66,7 +66,7 @@ class ModelCatalogTest {
 
   @Test
   void the2026ProfilesListIsTheLargestPublicCaptureWithOneCurrentDefaultAndThreeVariants() {
-    ModelCatalog c = Profile.cli202610().catalog();
+    ModelCatalog c = BuiltIn.profile(BuiltIn.CLI_2026_10).catalog();
 
     assertThat(c.listed()).hasSize(223);
     assertThat(c.listed().get(0)).isEqualTo(new Profile.Model("auto", "Auto"));
@@ -89,16 +89,18 @@ class ModelCatalogTest {
 
   @Test
   void theDocumentedProfileListsSixModels() {
-    List<Profile.Model> listed = Profile.documented().models();
+    List<Profile.Model> listed = BuiltIn.profile(BuiltIn.DOCUMENTED).models();
 
     assertThat(listed).hasSize(6).first().isEqualTo(new Profile.Model("auto", "Auto"));
-    assertThat(Profile.documented().catalog().current()).contains("auto");
+    assertThat(BuiltIn.profile(BuiltIn.DOCUMENTED).catalog().current()).contains("auto");
   }
 
   @Test
   void aBuiltInProfilesModelsAreItsDataFile() {
     // equal profiles compare by resource without reading it
-    assertThat(Profile.cli202610()).isEqualTo(Profile.cli202610());
-    assertThat(Profile.cli202610().catalog().toString()).isEqualTo("models-2026.10.txt");
+    assertThat(BuiltIn.profile(BuiltIn.CLI_2026_10))
+        .isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10));
+    assertThat(BuiltIn.profile(BuiltIn.CLI_2026_10).catalog().toString())
+        .isEqualTo("models-2026.10.txt");
   }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ProfileTest {
 
     assertThat(p.name()).isEqualTo("2026.10");
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
-    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.CLI_2026_10);
+    assertThat(p.behaviour()).isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10).behaviour());
     assertThat(p.behaviour().trustGate()).isTrue();
     assertThat(p.behaviour().authFirst()).isTrue();
     assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.RUN_THEN_AWAIT_EOF);
@@ -62,7 +63,7 @@ class ProfileTest {
 
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
     assertThat(p.textStyle()).isEqualTo(TextStyle.ACTIONS);
-    assertThat(p.behaviour()).isEqualTo(Profile.Behaviour.DOCUMENTED);
+    assertThat(p.behaviour()).isEqualTo(BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
     assertThat(p.behaviour().trustGate()).isFalse();
     assertThat(p.behaviour().stdin()).isEqualTo(Profile.StdinRule.READ_BEFORE_RUN);
   }
@@ -72,7 +73,7 @@ class ProfileTest {
     Profile p = load("{\"trustGate\":false,\"apiKeyValid\":false}");
 
     assertThat(p.behaviour().trustGate()).isFalse();
-    assertThat(p.behaviour().surface()).isEqualTo(Profile.Surface.CLI_2026_10);
+    assertThat(p.behaviour().surface()).isEqualTo(BuiltIn.surface(BuiltIn.CLI_2026_10));
     assertThat(p.apiKeyValid()).isFalse();
     assertThat(problem("{\"trustGate\":\"yes\"}")).contains("\"trustGate\" must be true or false");
   }
@@ -178,10 +179,18 @@ class ProfileTest {
         .isEqualTo("line 1: \"textStyle\" must be actions or final, was \"loud\"");
   }
 
+  /** The built-ins named are the resources there are: "documented or 2026.10" for those two. */
   @Test
   void anUnknownBaseIsNamed() throws Exception {
+    List<String> names = Profile.builtInNames();
+    assertThat(names).startsWith("documented").contains("2026.10");
     assertThat(problem("{\"base\":\"2025\"}"))
-        .isEqualTo("\"base\" must be documented or 2026.10, was \"2025\"");
+        .isEqualTo(
+            "\"base\" must be "
+                + String.join(", ", names.subList(0, names.size() - 1))
+                + " or "
+                + names.get(names.size() - 1)
+                + ", was \"2025\"");
   }
 
   @Test

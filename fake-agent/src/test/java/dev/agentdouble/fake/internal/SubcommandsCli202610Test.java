@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The subcommands as the 2026.10 profile answers them ({@code reference/cursor-cli.md} part 3). */
 class SubcommandsCli202610Test {
-  private static final Profile PROFILE = Profile.cli202610();
+  private static final Profile PROFILE = BuiltIn.profile(BuiltIn.CLI_2026_10);
   private static final Profile LOGGED_OUT =
       new Profile(
           "out",
@@ -34,7 +34,7 @@ class SubcommandsCli202610Test {
 
   private static Answer answer(Profile profile, String... argv) {
     Optional<Answer> outcome =
-        Subcommands.answer(parsed(Profile.Surface.CLI_2026_10, argv), profile);
+        Subcommands.answer(parsed(BuiltIn.surface(BuiltIn.CLI_2026_10), argv), profile);
     assertThat(outcome).as("answer to %s", List.of(argv)).isPresent();
     return outcome.get();
   }
@@ -45,14 +45,15 @@ class SubcommandsCli202610Test {
 
   @Test
   void theProfileIsThe2026Surface() {
-    assertThat(PROFILE.behaviour().surface()).isEqualTo(Profile.Surface.CLI_2026_10);
+    assertThat(PROFILE.behaviour().surface().name()).isEqualTo(BuiltIn.CLI_2026_10);
   }
 
   @Test
   void helpIsThe2026HelpOnStdoutWhicheverWayItIsAsked() {
     Answer help = answer("--help");
 
-    assertThat(help).isEqualTo(Answer.out(HelpText.render(List.of(CursorCommands.CLI_2026_10))));
+    assertThat(help)
+        .isEqualTo(Answer.out(HelpText.render(List.of(BuiltIn.root(BuiltIn.CLI_2026_10)))));
     assertThat(answer("-h")).isEqualTo(help);
     assertThat(answer("help")).isEqualTo(help);
     assertThat(answer("-p", "hi", "--help")).isEqualTo(help);
@@ -62,7 +63,8 @@ class SubcommandsCli202610Test {
   void helpSaysAgentWhenInvokedAsCursorAgent() {
     CliArgs args =
         ((ParseResult.Parsed)
-                CliParser.parse("cursor-agent", List.of("--help"), Profile.Surface.CLI_2026_10))
+                CliParser.parse(
+                    "cursor-agent", List.of("--help"), BuiltIn.surface(BuiltIn.CLI_2026_10)))
             .args();
 
     assertThat(Subcommands.answer(args, PROFILE).orElseThrow()).isEqualTo(answer("--help"));

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SubcommandsTest {
-  private static final Profile PROFILE = Profile.documented();
+  private static final Profile PROFILE = BuiltIn.profile(BuiltIn.DOCUMENTED);
   private static final Profile LOGGED_OUT =
       new Profile(
           "out",
@@ -27,7 +27,7 @@ class SubcommandsTest {
           "Auto",
           PROFILE.models(),
           Optional.empty(),
-          Profile.Behaviour.DOCUMENTED);
+          BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
 
   private static Answer answer(Profile profile, String... argv) {
     Optional<Answer> outcome =
@@ -41,7 +41,7 @@ class SubcommandsTest {
   }
 
   private static CliArgs documented(String... argv) {
-    return parsed(Profile.Surface.DOCUMENTED, argv);
+    return parsed(BuiltIn.surface(BuiltIn.DOCUMENTED), argv);
   }
 
   @Test
@@ -70,7 +70,7 @@ class SubcommandsTest {
             "Auto",
             List.of(),
             Optional.empty(),
-            Profile.Behaviour.DOCUMENTED);
+            BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
 
     assertThat(answer("--version")).isEqualTo(new Answer("2026.10.01-e373342\n", "", 0));
     assertThat(answer(other, "-v")).isEqualTo(new Answer("2026.11.30-0123abc\n", "", 0));
@@ -98,7 +98,7 @@ class SubcommandsTest {
   void helpSaysAgentWhateverNameTheProgramWasInvokedAs() {
     CliArgs args =
         ((ParseResult.Parsed)
-                CliParser.parse("cursor-agent", List.of("-h"), Profile.Surface.DOCUMENTED))
+                CliParser.parse("cursor-agent", List.of("-h"), BuiltIn.surface(BuiltIn.DOCUMENTED)))
             .args();
 
     assertThat(args.programName()).isEqualTo("cursor-agent");
@@ -111,7 +111,7 @@ class SubcommandsTest {
     String help = answer("--help").stdout();
 
     assertThat(help)
-        .isEqualTo(HelpText.render(List.of(CursorCommands.DOCUMENTED)))
+        .isEqualTo(HelpText.render(List.of(BuiltIn.root(BuiltIn.DOCUMENTED))))
         .contains("(default: \"stream-json\")")
         .doesNotContain("  persist ");
   }
@@ -165,7 +165,7 @@ class SubcommandsTest {
             "Auto",
             List.of(),
             Optional.empty(),
-            Profile.Behaviour.DOCUMENTED);
+            BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
 
     assertThat(
             Json.tree(answer(odd, "status", "--format", "json").stdout())
@@ -229,7 +229,7 @@ class SubcommandsTest {
             "Auto",
             List.of(),
             Optional.empty(),
-            Profile.Behaviour.DOCUMENTED);
+            BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
 
     assertThat(answer(none, "models"))
         .isEqualTo(new Answer("No models available for this account.\n", "", 0));
@@ -275,7 +275,7 @@ class SubcommandsTest {
             "Auto",
             List.of(),
             Optional.of("About Cursor CLI\n\nCLI Version  x"),
-            Profile.Behaviour.DOCUMENTED);
+            BuiltIn.profile(BuiltIn.DOCUMENTED).behaviour());
 
     assertThat(answer(custom, "about").stdout()).isEqualTo("About Cursor CLI\n\nCLI Version  x\n");
   }
