@@ -1,6 +1,6 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.normalise.Rebase;
+import dev.agentdouble.recorder.internal.normalise.Rebase;
 import dev.agentdouble.tape.Tape;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder;
 
-import dev.agentdouble.recorder.secrets.SecretScan;
-import dev.agentdouble.recorder.secrets.Secrets;
+import dev.agentdouble.recorder.internal.secrets.SecretScan;
+import dev.agentdouble.recorder.internal.secrets.Secrets;
 import dev.agentdouble.tape.Tape;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -8,7 +8,7 @@ import dev.agentdouble.importer.Importer;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonText;
 import dev.agentdouble.lint.Linter;
-import dev.agentdouble.recorder.scan.JsonWalk;
+import dev.agentdouble.recorder.internal.scan.JsonWalk;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.nio.charset.StandardCharsets;

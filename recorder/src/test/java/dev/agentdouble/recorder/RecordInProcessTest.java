@@ -76,6 +76,6 @@ class RecordInProcessTest {
     SignalHandler current = Signal.handle(signal, SignalHandler.SIG_DFL);
     Signal.handle(signal, current);
     String type = current.getClass().getName();
-    return type.startsWith("dev.agentdouble.recorder.process.") ? RECORDER : type;
+    return type.startsWith("dev.agentdouble.recorder.internal.process.") ? RECORDER : type;
   }
 }

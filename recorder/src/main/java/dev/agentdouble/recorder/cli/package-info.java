@@ -1,7 +1,0 @@
-/**
- * The command line as the recorder's commands read it: options and operands ({@link
- * dev.agentdouble.recorder.cli.Args}, a {@code --timing} value among them) and the files it names,
- * tapes included ({@link dev.agentdouble.recorder.cli.UserFile}), every problem told as a usage
- * error or a {@code NAME: problem} failure.
- */
-package dev.agentdouble.recorder.cli;

@@ -1,0 +1,116 @@
+package dev.agentdouble.recorder.internal.record;
+
+import dev.agentdouble.tape.OutputFormat;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the recorder reads from the command line of the run it records (the program first): whether
+ * it is an ACP session, its output format, its workspace, and the Cursor CLI's version.
+ */
+final class RecordedCommandLine {
+  private RecordedCommandLine() {}
+
+  /** Options of the CLI that take a value: what follows them is not its command. */
+  private static final Set<String> VALUE_OPTIONS =
+      Set.of(
+          "--api-key",
+          "--auth-token",
+          "--model",
+          "--workspace",
+          "--output-format",
+          "--resume",
+          "--new-session-id",
+          "-H",
+          "--header",
+          "--mode",
+          "--sandbox");
+
+  /**
+   * Whether {@code command} runs an ACP agent: its first argument that is neither an option nor an
+   * option's value is {@code acp} ({@code cursor-agent acp}, {@code agent --force acp}).
+   */
+  static boolean acp(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      String arg = command.get(i);
+      if (arg.equals("--")) {
+        return false;
+      }
+      if (arg.startsWith("-")) {
+        if (VALUE_OPTIONS.contains(arg)) {
+          i++;
+        }
+        continue;
+      }
+      return arg.equals("acp");
+    }
+    return false;
+  }
+
+  /** The output format the command line asks for: {@code --output-format}, else stream-json. */
+  static OutputFormat outputFormat(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      String arg = command.get(i);
+      String value = null;
+      if (arg.equals("--output-format") && i + 1 < command.size()) {
+        value = command.get(i + 1);
+      } else if (arg.startsWith("--output-format=")) {
+        value = arg.substring("--output-format=".length());
+      }
+      if (value != null) {
+        return OutputFormat.fromCliName(value).orElse(OutputFormat.STREAM_JSON);
+      }
+    }
+    return OutputFormat.STREAM_JSON;
+  }
+
+  /** {@code COMMAND --version}'s first line, for the Cursor CLI only (5 s at most). */
+  static String cliVersion(List<String> command) {
+    String name = Path.of(command.get(0)).getFileName().toString();
+    if (!name.equals("cursor-agent") && !name.equals("agent")) {
+      return null;
+    }
+    try {
+      Process p =
+          new ProcessBuilder(command.get(0), "--version")
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectErrorStream(true)
+              .start();
+      if (!p.waitFor(5, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      String first =
+          new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .findFirst()
+              .orElse("")
+              .strip();
+      return p.exitValue() == 0 && !first.isEmpty() ? first : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** The folder the command line names with {@code --workspace}, if it names one. */
+  static Optional<String> workspace(List<String> command) {
+    for (int i = 1; i < command.size(); i++) {
+      if (command.get(i).equals("--workspace") && i + 1 < command.size()) {
+        return Optional.of(command.get(i + 1));
+      }
+      if (command.get(i).startsWith("--workspace=")) {
+        return Optional.of(command.get(i).substring("--workspace=".length()));
+      }
+    }
+    return Optional.empty();
+  }
+}

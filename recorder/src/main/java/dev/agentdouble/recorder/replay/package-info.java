@@ -1,6 +1,0 @@
-/**
- * The commands that play tapes through the installation's fake agent: {@code agentdouble replay}
- * ({@link dev.agentdouble.recorder.replay.ReplayCommand}) and {@code agentdouble demo} ({@link
- * dev.agentdouble.recorder.replay.DemoCommand}), which replays built-in tapes.
- */
-package dev.agentdouble.recorder.replay;
