@@ -1,21 +1,18 @@
 package dev.agentdouble.junit;
 
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.junit.internal.ControlPlane;
+import dev.agentdouble.junit.internal.AgentTapes;
 import dev.agentdouble.junit.internal.Deadline;
-import dev.agentdouble.junit.internal.FakeAgentRuntime;
-import dev.agentdouble.junit.internal.Recordings;
-import dev.agentdouble.junit.internal.TapeFiles;
+import dev.agentdouble.junit.internal.FieldInjection;
+import dev.agentdouble.junit.internal.Guard;
+import dev.agentdouble.junit.internal.KeptFolder;
+import dev.agentdouble.junit.internal.SharedPlane;
+import dev.agentdouble.junit.internal.TestEnd;
 import dev.agentdouble.junit.internal.Watchdog;
-import dev.agentdouble.junit.internal.WorkFolder;
 import dev.agentdouble.tape.Tape;
-import dev.agentdouble.tape.TapeReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -154,18 +147,23 @@ public final class AgentDoubleExtension
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    injectFields(context, null, true);
+    inject(context, null, true);
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
     for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
-      injectFields(context, instance, false);
+      inject(context, instance, false);
     }
     if (context.getTestMethod().map(m -> m.isAnnotationPresent(AgentTape.class)).orElse(false)
         || context.getRequiredTestClass().isAnnotationPresent(AgentTape.class)) {
       handle(context); // a missing tape or a refused recording fails here, before the test runs
     }
+  }
+
+  private void inject(ExtensionContext context, Object instance, boolean statics) {
+    FieldInjection.inject(
+        context.getRequiredTestClass(), instance, statics, FakeAgent.class, () -> handle(context));
   }
 
   @Override
@@ -221,9 +219,10 @@ public final class AgentDoubleExtension
     for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
       Handle handle = c.getStore(NAMESPACE).get(key(c), Handle.class);
       if (handle != null) {
+        FakeAgent agent = handle.agent();
         // a class's fake may serve other tests: only its runs started from now on are this test's
-        watched.add(
-            new Guard.Watched(handle.agent(), c == context ? 0 : handle.agent().runsStarted()));
+        int from = c == context ? 0 : agent.runsStarted();
+        watched.add(new Guard.Watched(agent.directory(), from, agent::endRuns));
       }
     }
     Optional<Deadline> due =
@@ -234,20 +233,9 @@ public final class AgentDoubleExtension
     }
     Guard guard = new Guard(watched, due.get());
     context.getStore(NAMESPACE).put(GUARD + ":" + context.getUniqueId(), guard);
-    Watchdog watchdog =
-        context
-            .getRoot()
-            .getStore(NAMESPACE)
-            .getOrComputeIfAbsent(Watchdog.class, k -> new Watchdog(), Watchdog.class);
-    ScheduledFuture<?> timer = watchdog.schedule(guard::fire, due.get().after());
-    try {
-      invocation.proceed();
-    } finally {
-      timer.cancel(false);
-    }
-    if (guard.ended()) {
-      throw guard.failure(null); // the runs were ended and the test went on as if nothing was
-    }
+    ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
+    guard.run(
+        invocation, root.getOrComputeIfAbsent(Watchdog.class, k -> new Watchdog(), Watchdog.class));
   }
 
   /**
@@ -257,107 +245,13 @@ public final class AgentDoubleExtension
   @Override
   public void handleTestExecutionException(ExtensionContext context, Throwable throwable)
       throws Throwable {
-    Throwable failure = throwable;
     Guard guard = context.getStore(NAMESPACE).get(GUARD + ":" + context.getUniqueId(), Guard.class);
-    if (guard != null && !(throwable instanceof Guard.Overran)) {
-      if (throwable instanceof TimeoutException
-          && String.valueOf(throwable.getMessage()).contains(" timed out after ")) {
-        guard.fire();
-      }
-      if (guard.ended()) {
-        failure = guard.failure(throwable);
-      }
-    }
+    Throwable failure = guard == null ? throwable : guard.failure(throwable);
     Handle handle = context.getStore(NAMESPACE).get(key(context), Handle.class);
     if (handle != null) {
       failure.addSuppressed(new KeptFolder(handle.agent().directory()));
     }
     throw failure;
-  }
-
-  /** A test's fakes and the moment they are ended, once. */
-  private static final class Guard {
-    /** A fake, and the first of its runs that belongs to the test. */
-    record Watched(FakeAgent agent, int from) {}
-
-    /** The failure of a test whose runs of the fake were ended. */
-    static final class Overran extends AssertionError {
-      private static final long serialVersionUID = 1L;
-
-      Overran(String message, Throwable cause) {
-        super(message, cause);
-      }
-    }
-
-    private final List<Watched> watched;
-    private final Deadline deadline;
-    private List<String> ended;
-
-    Guard(List<Watched> watched, Deadline deadline) {
-      this.watched = List.copyOf(watched);
-      this.deadline = deadline;
-    }
-
-    /** Ends the runs still going, the first time only. */
-    synchronized void fire() {
-      if (ended != null) {
-        return;
-      }
-      ended = new ArrayList<>();
-      for (Watched w : watched) {
-        ended.addAll(w.agent().endRuns(w.from()));
-      }
-    }
-
-    /** Whether runs were ended. */
-    synchronized boolean ended() {
-      return ended != null && !ended.isEmpty();
-    }
-
-    synchronized Overran failure(Throwable cause) {
-      StringBuilder m =
-          new StringBuilder("fake agent: the test ")
-              .append(deadline.describe())
-              .append(" while ")
-              .append(ended.size() == 1 ? "a run" : ended.size() + " runs")
-              .append(" of the fake agent ")
-              .append(ended.size() == 1 ? "was" : "were")
-              .append(" still going; ended (SIGKILL) so that the test could end:");
-      for (String run : ended) {
-        m.append("\n  ").append(run);
-      }
-      for (Watched w : watched) {
-        m.append("\n  the fake's folder (journal, gates): ").append(w.agent().directory());
-      }
-      return new Overran(m.toString(), cause);
-    }
-  }
-
-  private void injectFields(ExtensionContext context, Object instance, boolean statics) {
-    Class<?> type = context.getRequiredTestClass();
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      for (Field field : c.getDeclaredFields()) {
-        if (field.getType() != FakeAgent.class
-            || Modifier.isStatic(field.getModifiers()) != statics) {
-          continue;
-        }
-        if (Modifier.isFinal(field.getModifiers())) {
-          throw new ExtensionConfigurationException(
-              "FakeAgent field ["
-                  + c.getSimpleName()
-                  + "."
-                  + field.getName()
-                  + "] must not be final");
-        }
-        try {
-          field.setAccessible(true);
-          field.set(instance, handle(context));
-        } catch (IllegalAccessException e) {
-          throw new ExtensionConfigurationException(
-              "cannot set FakeAgent field [" + c.getSimpleName() + "." + field.getName() + "]", e);
-        }
-      }
-    }
   }
 
   /**
@@ -385,7 +279,8 @@ public final class AgentDoubleExtension
 
   private Handle create(ExtensionContext context) {
     ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
-    Shared shared = root.getOrComputeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
+    SharedPlane shared =
+        root.getOrComputeIfAbsent(SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
     try {
       Path dir = Files.createTempDirectory(shared.work(), safeName(context.getDisplayName()) + "-");
       FakeAgent agent = new FakeAgent(shared.plane(), shared.runtime(), dir, settings);
@@ -396,80 +291,18 @@ public final class AgentDoubleExtension
     }
   }
 
-  /** The JVM-wide part: the control plane, the fake's runtime, a work folder. */
-  private record Shared(ControlPlane plane, FakeAgentRuntime runtime, Path work)
-      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
-    static Shared start() {
-      try {
-        // first cleans the work folders of JVMs killed outright
-        Path work = WorkFolder.create();
-        // the fake's runtime (its class-data sharing archive, made by a child JVM when the cache
-        // has none) is got while WireMock starts: the first test of a JVM waits for the longer
-        CompletableFuture<FakeAgentRuntime> runtime =
-            CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), Shared::thread);
-        ControlPlane plane = ControlPlane.start();
-        try {
-          return new Shared(plane, runtime.join(), work);
-        } catch (CompletionException e) {
-          plane.close();
-          throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
-      }
-    }
-
-    /** Runs {@code task} on a thread of its own, which does not keep the JVM alive. */
-    private static void thread(Runnable task) {
-      Thread t = new Thread(task, "agentdouble-runtime");
-      t.setDaemon(true);
-      t.start();
-    }
-
-    @Override
-    public void close() {
-      plane.close();
-      WorkFolder.close(work); // stays when a failed test's folder is kept inside
-    }
-  }
-
   private void finish(ExtensionContext context) {
-    ExtensionContext.Store store = context.getStore(NAMESPACE);
-    Handle handle = store.remove(key(context), Handle.class);
-    if (handle == null) {
-      return;
-    }
-    FakeAgent agent = handle.agent();
-    List<String> notes = new ArrayList<>();
-    List<String> problems = agent.finish(notes, context.getExecutionException().isEmpty());
-    for (String note : notes) {
-      context.publishReportEntry("agentdouble", note);
-      System.err.println("agentdouble: " + context.getDisplayName() + ": " + note);
-    }
-    boolean failed = context.getExecutionException().isPresent() || !problems.isEmpty();
-    if (failed) {
-      String kept = "the fake agent's folder is kept: " + agent.directory();
-      WorkFolder.keep(
-          agent.directory(),
-          "kept because "
-              + context.getDisplayName()
-              + " ("
-              + context.getUniqueId()
-              + ") failed; delete it when done");
-      context.publishReportEntry("agentdouble", kept);
-      System.err.println("agentdouble: " + context.getDisplayName() + ": " + kept);
-    } else {
-      WorkFolder.delete(agent.directory());
-    }
-    if (!problems.isEmpty()) {
-      AssertionError failure = new AssertionError("fake agent: " + String.join("\n", problems));
-      failure.addSuppressed(new KeptFolder(agent.directory()));
-      throw failure;
+    Handle handle = context.getStore(NAMESPACE).remove(key(context), Handle.class);
+    if (handle != null) {
+      FakeAgent agent = handle.agent();
+      List<String> notes = new ArrayList<>();
+      List<String> problems = agent.finish(notes, context.getExecutionException().isEmpty());
+      TestEnd.settle(context, agent.directory(), notes, problems);
     }
   }
 
+  /** Under an {@link AgentTape} on the method (one test) or the class (all, a static fake too). */
   private static void vcr(ExtensionContext context, FakeAgent agent) {
-    // on the method for one test; on the class for every test (and a static fake) in it
     Optional<AgentTape> annotation =
         context.getTestMethod().map(m -> m.getAnnotation(AgentTape.class));
     if (annotation.isEmpty()) {
@@ -479,150 +312,25 @@ public final class AgentDoubleExtension
     if (annotation.isEmpty()) {
       return;
     }
-    AgentTape tape = annotation.get();
-    boolean ci =
-        "true"
-            .equalsIgnoreCase(
-                context.getConfigurationParameter("agentdouble.ci").orElse(System.getenv("CI")));
-    // configuration parameters: set per run, or as system properties (-Dagentdouble.mode=...)
-    AgentTape.Mode mode =
-        tape.mode() != AgentTape.Mode.CONFIGURED ? tape.mode() : configuredMode(context, tape, ci);
-    Path root =
-        Path.of(
-            context
-                .getConfigurationParameter("agentdouble.tapes")
-                .orElse("src/test/resources/agentdouble"));
-    Path file =
-        root.resolve(context.getRequiredTestClass().getSimpleName())
-            .resolve(tape.value() + ".tape.ndjson");
-    switch (mode) {
-      case REPLAY -> {
-        if (!Files.isRegularFile(file)) {
-          throw new ExtensionConfigurationException(
-              "@AgentTape(\""
-                  + tape.value()
-                  + "\"): no tape at "
-                  + file.toAbsolutePath()
-                  + "; record it with -Dagentdouble.mode=record (outside CI)");
-        }
-        replayAll(agent, file);
-      }
-      case AUTO -> {
-        if (Files.isRegularFile(file)) {
-          replayAll(agent, file);
-        } else {
-          record(context, agent, ci, tape, file);
-        }
-      }
-      case RECORD -> record(context, agent, ci, tape, file);
-      case CONFIGURED -> throw new IllegalStateException("the configured mode is resolved above");
-    }
-  }
-
-  /** The mode {@code agentdouble.mode} names, else {@code auto} ({@code replay} in CI). */
-  private static AgentTape.Mode configuredMode(
-      ExtensionContext context, AgentTape tape, boolean ci) {
-    String mode =
-        context.getConfigurationParameter("agentdouble.mode").orElse(ci ? "replay" : "auto");
-    return switch (mode) {
-      case "replay" -> AgentTape.Mode.REPLAY;
-      case "record" -> AgentTape.Mode.RECORD;
-      case "auto" -> AgentTape.Mode.AUTO;
-      default ->
-          throw new ExtensionConfigurationException(
-              "@AgentTape(\""
-                  + tape.value()
-                  + "\"): agentdouble.mode must be replay, record or auto, was \""
-                  + mode
-                  + "\"");
-    };
-  }
-
-  private static void replayAll(FakeAgent agent, Path file) {
-    try {
-      // a test that ran the agent several times was recorded as NAME, NAME.2, ...: in order
-      List<Tape> tapes = new ArrayList<>();
-      for (int i = 1; ; i++) {
-        Path next = Recordings.files(file, i).get(i - 1);
-        if (!Files.isRegularFile(next)) {
-          break;
-        }
-        tapes.add(TapeReader.read(next));
-      }
+    AgentTapes.Plan plan = AgentTapes.plan(context, annotation.get());
+    if (plan instanceof AgentTapes.Replay replay) {
+      List<Tape> tapes = replay.tapes();
       agent
           .when(InvocationPattern.invocation())
           .optional()
           .reply(tapes.get(0), tapes.subList(1, tapes.size()).toArray(Tape[]::new))
           .repeatLast();
-    } catch (IOException e) {
-      throw TapeFiles.cannotRead(file, e);
-    }
-  }
-
-  private static void record(
-      ExtensionContext context, FakeAgent agent, boolean ci, AgentTape tape, Path file) {
-    if (ci) {
-      throw new ExtensionConfigurationException(
-          "@AgentTape(\""
-              + tape.value()
-              + "\"): recording "
-              + "is refused when CI=true (no real agent calls in CI); record "
-              + file
-              + " locally and commit it");
-    }
-    Path real =
-        context
-            .getConfigurationParameter("agentdouble.cli")
-            .map(Path::of)
-            .or(AgentDoubleExtension::realCliOnPath)
-            .orElseThrow(
-                () ->
-                    new ExtensionConfigurationException(
-                        "@AgentTape(\""
-                            + tape.value()
-                            + "\"): recording needs the real cursor-agent: none on PATH; name it with "
-                            + "-Dagentdouble.cli=PATH"));
-    try {
-      agent.recordTo(file, real);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare the recording shims", e);
-    }
-  }
-
-  private static Optional<Path> realCliOnPath() {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String name : List.of("cursor-agent", "agent")) {
-      for (String dir : path.split(File.pathSeparator)) {
-        Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
-        if (Files.isExecutable(candidate) && !candidate.toString().contains("agentdouble-")) {
-          return Optional.of(candidate.toAbsolutePath());
-        }
+    } else if (plan instanceof AgentTapes.Record record) {
+      try {
+        agent.recordTo(record.file(), record.realCli());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot prepare the recording shims", e);
       }
     }
-    return Optional.empty();
   }
 
   private static String safeName(String displayName) {
     String s = displayName.replaceAll("[^A-Za-z0-9._-]", "_");
     return s.length() > 40 ? s.substring(0, 40) : s;
-  }
-
-  /**
-   * Said with the failure of a test that has a fake (as a suppressed exception, so the failure's
-   * own message stays as it was): where the fake's folder is kept.
-   */
-  private static final class KeptFolder extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    KeptFolder(Path dir) {
-      super(
-          "the fake agent's folder is kept: " + dir + " (shims, journal, gates)",
-          null,
-          false,
-          false);
-    }
   }
 }

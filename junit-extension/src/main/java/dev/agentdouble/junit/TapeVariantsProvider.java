@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import dev.agentdouble.junit.internal.TapeFiles;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.variants.Variants;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class TapeVariantsProvider implements ArgumentsProvider, AnnotationConsume
 
   @Override
   public Stream<? extends Arguments> provideArguments(ExtensionContext context) {
-    Tape original = FakeAgent.resource(annotation.resource());
+    Tape original = TapeFiles.resource(annotation.resource());
     List<Arguments> arguments = new ArrayList<>();
     List<String> only = List.of(annotation.only());
     if (only.isEmpty()) {

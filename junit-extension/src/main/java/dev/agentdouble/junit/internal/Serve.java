@@ -10,6 +10,7 @@ import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.MatchResult;
 import com.github.tomakehurst.wiremock.matching.StringValuePattern;
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Launch;
@@ -162,7 +163,7 @@ public final class Serve implements AutoCloseable {
   }
 
   /** The exit status when the process that started {@code serve} has ended: 128 + SIGHUP. */
-  static final int PARENT_GONE = 129;
+  static final int PARENT_GONE = ExitStatus.SIGNALLED + 1;
 
   /** How often {@code serve} looks at its parent. */
   static final long PARENT_PERIOD_MS = 250;

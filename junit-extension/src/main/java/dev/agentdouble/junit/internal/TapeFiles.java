@@ -3,11 +3,14 @@ package dev.agentdouble.junit.internal;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Tape files a test names: read, or a message that says where they were looked for. */
+/**
+ * Tape files and resources a test names: read, or a message that says where they were looked for.
+ */
 public final class TapeFiles {
   private TapeFiles() {}
 
@@ -21,6 +24,29 @@ public final class TapeFiles {
       return TapeReader.read(file);
     } catch (IOException e) {
       throw cannotRead(file, e);
+    }
+  }
+
+  /**
+   * The tape {@code resource} of the test classpath (the context class loader's), e.g. {@code
+   * "tapes/hello.tape.ndjson"}; a leading {@code /} is ignored.
+   */
+  public static Tape resource(String resource) {
+    String name = resource.startsWith("/") ? resource.substring(1) : resource;
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    try (InputStream in = loader.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalArgumentException(
+            "no tape "
+                + name
+                + " on the test classpath "
+                + "(put it under src/test/resources/"
+                + name
+                + ")");
+      }
+      return TapeReader.read(name, in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read tape " + name, e);
     }
   }
 

@@ -108,6 +108,20 @@ public final class WorkFolder {
     }
   }
 
+  /** Deletes everything in {@code folder}, which stays; nothing when there is no such folder. */
+  public static void empty(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(folder)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(folder)) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
   /** Deletes {@code path} and everything under it, as far as it can. */
   public static void delete(Path path) {
     try (Stream<Path> files = Files.walk(path)) {

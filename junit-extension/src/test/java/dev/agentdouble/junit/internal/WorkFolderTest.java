@@ -84,4 +84,16 @@ class WorkFolderTest {
 
     assertThat(work.resolve("passed-test")).doesNotExist();
   }
+
+  @Test
+  void emptyingAFolderDeletesAllInsideAndKeepsTheFolder() throws Exception {
+    Path folder = Files.createDirectories(tmp.resolve("state/nested"));
+    Files.writeString(folder.resolve("file"), "x");
+
+    WorkFolder.empty(tmp.resolve("state"));
+    WorkFolder.empty(tmp.resolve("no-such-folder"));
+
+    assertThat(tmp.resolve("state")).isEmptyDirectory();
+    assertThat(tmp.resolve("no-such-folder")).doesNotExist();
+  }
 }
