@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.fake.CaptureCommandLines.CommandLine;
 import dev.agentdouble.fake.CaptureCommandLines.Origin;
-import dev.agentdouble.fake.internal.Profile;
+import dev.agentdouble.fake.internal.Profiles;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
@@ -189,7 +189,7 @@ class ConformanceTest {
    */
   static String profileOf(String cliVersion) {
     String month = cliVersion.length() >= 7 ? cliVersion.substring(0, 7) : cliVersion;
-    return Profile.builtIn(month).isPresent() ? month : "2026.10";
+    return Profiles.builtIn(month).isPresent() ? month : "2026.10";
   }
 
   @Test

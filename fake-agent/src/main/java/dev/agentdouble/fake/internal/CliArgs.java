@@ -72,6 +72,8 @@ public record CliArgs(
     boolean version,
     boolean listModels,
     Map<String, List<String>> options) {
+  /** The hidden command that runs an ACP agent on stdio: {@code agent acp}. */
+  static final String ACP = "acp";
 
   public CliArgs {
     argv = List.copyOf(argv);

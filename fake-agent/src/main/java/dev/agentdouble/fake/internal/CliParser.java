@@ -51,7 +51,7 @@ public final class CliParser {
    * the command tree of the default profile.
    */
   public static ParseResult parse(String program, List<String> argv) {
-    return parse(program, argv, Profile.byDefault().behaviour().surface());
+    return parse(program, argv, Profiles.byDefault().behaviour().surface());
   }
 
   /**
@@ -97,7 +97,7 @@ public final class CliParser {
     }
     for (String arg : unknown) {
       if (CliCommand.isHelpFlag(arg)) {
-        if (chain.size() == 1 && !operands.isEmpty() && operands.get(0).equals(Impersonation.ACP)) {
+        if (chain.size() == 1 && !operands.isEmpty() && operands.get(0).equals(CliArgs.ACP)) {
           chain.add(surface.acp()); // the hidden command's own help
         }
         return done(chain, List.of(), true, false);

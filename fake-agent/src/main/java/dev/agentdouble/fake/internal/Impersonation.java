@@ -40,9 +40,6 @@ public final class Impersonation {
   /** The raw JSON of {@link #TRUST_KEY}'s one value. */
   static final String UNTRUSTED = "\"untrusted\"";
 
-  /** The hidden command that runs an ACP agent on stdio: {@code agent acp}. */
-  static final String ACP = "acp";
-
   private final String programName;
   private final List<String> argv;
   private final Map<String, String> env;
@@ -131,7 +128,7 @@ public final class Impersonation {
     Owner.configure(env);
     Profile profile;
     try {
-      profile = Profile.load(env);
+      profile = Profiles.load(env);
     } catch (ProfileException e) {
       return ownProblem(journal, e.getMessage());
     }
@@ -151,7 +148,7 @@ public final class Impersonation {
     }
     if (args.subcommand().isEmpty()
         && !args.promptWords().isEmpty()
-        && args.promptWords().get(0).equals(ACP)) {
+        && args.promptWords().get(0).equals(CliArgs.ACP)) {
       // each turn writes its own journal line
       return new AcpServer(env, profile, settings, args, argv, cwd, stdout, stderr, pid).run(stdin);
     }
@@ -361,7 +358,7 @@ public final class Impersonation {
         return Optional.empty();
       }
     }
-    Optional<Profile.Model> chosen = profile.catalog().resolve(args.model().get());
+    Optional<Model> chosen = profile.catalog().resolve(args.model().get());
     // no lambda: the first one of a run costs the JVM's invoke machinery at start-up
     return chosen.isPresent() ? Optional.of(chosen.get().name()) : Optional.empty();
   }

@@ -29,8 +29,8 @@ public final class ModelCatalog {
   private static final String DEFAULT = " (default)";
 
   private record Loaded(
-      List<Profile.Model> listed,
-      List<Profile.Model> variants,
+      List<Model> listed,
+      List<Model> variants,
       Optional<String> current,
       Optional<String> byDefault) {}
 
@@ -51,9 +51,9 @@ public final class ModelCatalog {
    * A catalog of {@code listed} models without variants whose current and default model is the
    * first named {@code defaultName} (a profile file's {@code models} and {@code model}).
    */
-  static ModelCatalog of(List<Profile.Model> listed, String defaultName) {
+  static ModelCatalog of(List<Model> listed, String defaultName) {
     Optional<String> byDefault = Optional.empty();
-    for (Profile.Model m : listed) {
+    for (Model m : listed) {
       if (m.name().equals(defaultName)) {
         byDefault = Optional.of(m.id());
         break;
@@ -64,8 +64,8 @@ public final class ModelCatalog {
 
   /** Parses the text of a catalog; {@code source} names it in messages. */
   static ModelCatalog parse(String source, String text) {
-    List<Profile.Model> listed = new ArrayList<>();
-    List<Profile.Model> variants = new ArrayList<>();
+    List<Model> listed = new ArrayList<>();
+    List<Model> variants = new ArrayList<>();
     Optional<String> current = Optional.empty();
     Optional<String> byDefault = Optional.empty();
     boolean inVariants = false;
@@ -98,7 +98,7 @@ public final class ModelCatalog {
         throw new IllegalStateException(
             source + ":" + number + ": not \"<id> - <display name>\": " + line);
       }
-      Profile.Model model = new Profile.Model(entry.substring(0, dash), entry.substring(dash + 3));
+      Model model = new Model(entry.substring(0, dash), entry.substring(dash + 3));
       if (inVariants) {
         variants.add(model);
         continue;
@@ -125,12 +125,12 @@ public final class ModelCatalog {
   }
 
   /** What {@code models} lists, in order. */
-  List<Profile.Model> listed() {
+  List<Model> listed() {
     return loaded().listed();
   }
 
   /** The variant strings {@code --model} accepts besides the listed ids. */
-  List<Profile.Model> variants() {
+  List<Model> variants() {
     return loaded().variants();
   }
 
@@ -147,21 +147,21 @@ public final class ModelCatalog {
   /** The listed ids, in order: what the refusal of an unknown model names. */
   List<String> ids() {
     List<String> ids = new ArrayList<>();
-    for (Profile.Model m : listed()) {
+    for (Model m : listed()) {
       ids.add(m.id());
     }
     return ids;
   }
 
   /** The model {@code --model requested} selects: a listed id in any case, else a variant. */
-  Optional<Profile.Model> resolve(String requested) {
+  Optional<Model> resolve(String requested) {
     String lower = requested.toLowerCase(Locale.ROOT);
-    for (Profile.Model m : listed()) {
+    for (Model m : listed()) {
       if (m.id().toLowerCase(Locale.ROOT).equals(lower)) {
         return Optional.of(m);
       }
     }
-    for (Profile.Model v : variants()) {
+    for (Model v : variants()) {
       if (v.id().equals(requested)) {
         return Optional.of(v);
       }

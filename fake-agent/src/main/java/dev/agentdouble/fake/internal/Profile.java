@@ -54,14 +54,6 @@ public record Profile(
   /** The environment variable that names the profile. */
   public static final String ENV = FakeEnvironment.PROFILE;
 
-  /** A model {@code models} lists: {@code <id> - <name>}. */
-  public record Model(String id, String name) {
-    public Model {
-      Objects.requireNonNull(id, "id");
-      Objects.requireNonNull(name, "name");
-    }
-  }
-
   /**
    * The surface of one CLI version, as its profile resource gives it: the command tree, the order
    * of checks, the shapes of the subcommands' answers and the texts that differ between versions.
@@ -213,47 +205,5 @@ public record Profile(
   /** What {@code models} and {@code --list-models} list, in order. */
   public List<Model> models() {
     return catalog.listed();
-  }
-
-  /**
-   * The profile {@code env} names in {@value #ENV}: a built-in name or a JSON file; the default
-   * built-in profile when unset or empty.
-   *
-   * @throws ProfileException when the file cannot be read or is not a valid profile
-   */
-  public static Profile load(Map<String, String> env) throws ProfileException {
-    String value = env.get(ENV);
-    if (value == null || value.isEmpty()) {
-      return byDefault();
-    }
-    Optional<Profile> builtIn = builtIn(value);
-    if (builtIn.isPresent()) {
-      return builtIn.get();
-    }
-    return read(value);
-  }
-
-  /** The built-in profile of this name, if there is one. */
-  public static Optional<Profile> builtIn(String name) {
-    return ProfileResource.load(name);
-  }
-
-  /** The default built-in profile: the newest real CLI. */
-  public static Profile byDefault() {
-    return ProfileResource.load(ProfileResource.defaultName()).orElseThrow();
-  }
-
-  /** The names of the built-in profiles, in order: what a message offers. */
-  public static List<String> builtInNames() {
-    return ProfileResource.names();
-  }
-
-  /**
-   * Reads a profile file. Only this path loads the JSON parser.
-   *
-   * @param file the path as the user gave it, used in messages
-   */
-  public static Profile read(String file) throws ProfileException {
-    return ProfileFile.read(file);
   }
 }

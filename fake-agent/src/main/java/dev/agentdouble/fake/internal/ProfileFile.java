@@ -48,7 +48,7 @@ final class ProfileFile {
           "no such file ("
               + Profile.ENV
               + " names a file or a built-in profile: "
-              + String.join(", ", Profile.builtInNames())
+              + String.join(", ", ProfileResource.names())
               + ")");
     } catch (AccessDeniedException e) {
       throw new ProfileException(file, "permission denied");
@@ -152,16 +152,17 @@ final class ProfileFile {
     OutputFormat defaultOutputFormat;
     TextStyle textStyle;
     String model;
-    List<Profile.Model> models;
+    List<Model> models;
     String about;
     Boolean trustGate;
     Boolean apiKeyValid;
 
     Profile build(String source) throws ProfileException {
-      Optional<Profile> b = Profile.builtIn(base);
+      Optional<Profile> b = ProfileResource.load(base);
       if (b.isEmpty()) {
         throw new ProfileException(
-            source, "\"base\" must be " + oneOf(Profile.builtInNames()) + ", was \"" + base + "\"");
+            source,
+            "\"base\" must be " + oneOf(ProfileResource.names()) + ", was \"" + base + "\"");
       }
       Profile d = b.get();
       String defaultName = model != null ? model : d.model();
@@ -190,12 +191,12 @@ final class ProfileFile {
         + names.get(names.size() - 1);
   }
 
-  private static List<Profile.Model> models(String source, JsonParser p)
+  private static List<Model> models(String source, JsonParser p)
       throws IOException, ProfileException {
     if (p.currentToken() != JsonToken.START_ARRAY) {
       throw problem(source, p, "\"models\" must be a list of {\"id\": ..., \"name\": ...}");
     }
-    List<Profile.Model> models = new ArrayList<>();
+    List<Model> models = new ArrayList<>();
     while (p.nextToken() != JsonToken.END_ARRAY) {
       int index = models.size();
       String what = "\"models\"[" + index + "]";
@@ -220,7 +221,7 @@ final class ProfileFile {
       if (id == null || name == null) {
         throw problem(source, p, what + " needs both \"id\" and \"name\"");
       }
-      models.add(new Profile.Model(id, name));
+      models.add(new Model(id, name));
     }
     return models;
   }

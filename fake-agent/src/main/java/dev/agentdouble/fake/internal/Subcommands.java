@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.json.JsonText;
 import java.util.ArrayList;
@@ -131,7 +132,7 @@ public final class Subcommands {
             "",
             "agentdouble: 'agent worker' is not impersonated: a worker"
                 + " connects to Cursor and runs tool calls until it is stopped\n",
-            Impersonation.OWN_PROBLEM);
+            ExitStatus.OWN_PROBLEM);
       case "mcp":
         return mcp(args);
       default:
@@ -192,21 +193,21 @@ public final class Subcommands {
       return Answer.fail(surface.message("models-signed-out"));
     }
     ModelCatalog catalog = profile.catalog();
-    List<Profile.Model> listed = catalog.listed();
+    List<Model> listed = catalog.listed();
     if (listed.isEmpty()) {
       return Answer.out("No models available for this account.\n");
     }
     // a listed --model is the current one; otherwise the account's (a fresh account: the default)
     String current = catalog.current().orElse(null);
     if (args.model().isPresent()) {
-      Optional<Profile.Model> chosen = catalog.resolve(args.model().get());
+      Optional<Model> chosen = catalog.resolve(args.model().get());
       if (chosen.isPresent() && listed.contains(chosen.get())) {
         current = chosen.get().id();
       }
     }
     String byDefault = catalog.byDefault().orElse(null);
     StringBuilder sb = new StringBuilder("Available models\n\n");
-    for (Profile.Model m : listed) {
+    for (Model m : listed) {
       boolean isCurrent = m.id().equals(current);
       boolean isDefault = m.id().equals(byDefault);
       sb.append(m.id()).append(" - ").append(m.name());
@@ -375,9 +376,7 @@ public final class Subcommands {
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd =
-          chain.size() == 1 && name.equals(Impersonation.ACP)
-              ? surface.acp()
-              : cmd.findSubcommand(name);
+          chain.size() == 1 && name.equals(CliArgs.ACP) ? surface.acp() : cmd.findSubcommand(name);
       if (cmd == null) {
         throw new IllegalArgumentException("no command " + args.commandPath());
       }

@@ -29,7 +29,7 @@ final class BuiltIn {
           "--auth-token <token>");
 
   static Profile profile(String name) {
-    return Profile.builtIn(name).orElseThrow();
+    return Profiles.builtIn(name).orElseThrow();
   }
 
   static Profile.Surface surface(String name) {
@@ -43,7 +43,7 @@ final class BuiltIn {
   /** The surface of every built-in profile. */
   static List<Profile.Surface> surfaces() {
     List<Profile.Surface> surfaces = new ArrayList<>();
-    for (String name : Profile.builtInNames()) {
+    for (String name : Profiles.builtInNames()) {
       surfaces.add(surface(name));
     }
     return surfaces;

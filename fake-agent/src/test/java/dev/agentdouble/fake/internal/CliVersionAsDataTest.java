@@ -91,12 +91,12 @@ class CliVersionAsDataTest {
 
   @Test
   void theVersionTheCodeRunsAsIsInItsResourceOnly() {
-    for (String name : Profile.builtInNames()) {
-      Profile p = Profile.builtIn(name).orElseThrow();
+    for (String name : Profiles.builtInNames()) {
+      Profile p = Profiles.builtIn(name).orElseThrow();
       assertThat(p.name()).isEqualTo(name);
       assertThat(p.behaviour().surface().name()).isEqualTo(name);
       assertThat(PackageResource.find("profile-" + name + ".txt")).isPresent();
     }
-    assertThat(Profile.builtInNames()).contains(ProfileResource.defaultName(), "documented");
+    assertThat(Profiles.builtInNames()).contains(ProfileResource.defaultName(), "documented");
   }
 }

@@ -26,13 +26,13 @@ class ModelCatalogTest {
 
     assertThat(c.listed())
         .containsExactly(
-            new Profile.Model("auto", "Auto"),
-            new Profile.Model("composer-2.5", "Composer 2.5"),
-            new Profile.Model("claude-fable-5-high", "Claude Fable 5 1M (NO ZDR)"));
+            new Model("auto", "Auto"),
+            new Model("composer-2.5", "Composer 2.5"),
+            new Model("claude-fable-5-high", "Claude Fable 5 1M (NO ZDR)"));
     assertThat(c.current()).contains("auto");
     assertThat(c.byDefault()).contains("auto");
     assertThat(c.variants())
-        .containsExactly(new Profile.Model("composer-2.5[fast=true]", "Composer 2.5 Fast"));
+        .containsExactly(new Model("composer-2.5[fast=true]", "Composer 2.5 Fast"));
     assertThat(c.ids()).containsExactly("auto", "composer-2.5", "claude-fable-5-high");
   }
 
@@ -48,10 +48,9 @@ class ModelCatalogTest {
   void anIdResolvesInAnyLetterCaseAVariantOnlyExactly() {
     ModelCatalog c = ModelCatalog.parse("t", TEXT);
 
-    assertThat(c.resolve("Composer-2.5"))
-        .contains(new Profile.Model("composer-2.5", "Composer 2.5"));
+    assertThat(c.resolve("Composer-2.5")).contains(new Model("composer-2.5", "Composer 2.5"));
     assertThat(c.resolve("composer-2.5[fast=true]"))
-        .contains(new Profile.Model("composer-2.5[fast=true]", "Composer 2.5 Fast"));
+        .contains(new Model("composer-2.5[fast=true]", "Composer 2.5 Fast"));
     assertThat(c.resolve("composer-2.5[fast=false]")).isEmpty();
     assertThat(c.resolve("composer-2.5[FAST=true]")).isEmpty();
     assertThat(c.resolve("Composer 2.5")).isEmpty();
@@ -69,7 +68,7 @@ class ModelCatalogTest {
     ModelCatalog c = BuiltIn.profile(BuiltIn.CLI_2026_10).catalog();
 
     assertThat(c.listed()).hasSize(223);
-    assertThat(c.listed().get(0)).isEqualTo(new Profile.Model("auto", "Auto"));
+    assertThat(c.listed().get(0)).isEqualTo(new Model("auto", "Auto"));
     assertThat(c.current()).contains("auto");
     assertThat(c.byDefault()).contains("auto");
     Set<String> lower = new HashSet<>();
@@ -80,7 +79,7 @@ class ModelCatalogTest {
     assertThat(c.resolve("claude-4.6-sonnet-medium").orElseThrow().name())
         .isEqualTo("Claude Sonnet 4.6 1M");
     assertThat(c.variants())
-        .extracting(Profile.Model::id)
+        .extracting(Model::id)
         .containsExactly(
             "grok-4.7[context=256k,reasoning_effort=xhigh,fast=false]",
             "composer-2.5[fast=true]",
@@ -89,9 +88,9 @@ class ModelCatalogTest {
 
   @Test
   void theDocumentedProfileListsSixModels() {
-    List<Profile.Model> listed = BuiltIn.profile(BuiltIn.DOCUMENTED).models();
+    List<Model> listed = BuiltIn.profile(BuiltIn.DOCUMENTED).models();
 
-    assertThat(listed).hasSize(6).first().isEqualTo(new Profile.Model("auto", "Auto"));
+    assertThat(listed).hasSize(6).first().isEqualTo(new Model("auto", "Auto"));
     assertThat(BuiltIn.profile(BuiltIn.DOCUMENTED).catalog().current()).contains("auto");
   }
 

@@ -58,17 +58,19 @@ class ProfileResourceTest {
 
   @Test
   void aNameThatIsNoResourceIsNoBuiltInProfile() {
-    assertThat(Profile.builtIn("../profile-2026.10")).isEmpty();
-    assertThat(Profile.builtIn("/etc/passwd")).isEmpty();
-    assertThat(Profile.builtIn("")).isEmpty();
-    assertThat(Profile.builtIn("2025.01")).isEmpty();
+    assertThat(Profiles.builtIn("../profile-2026.10")).isEmpty();
+    assertThat(Profiles.builtIn("/etc/passwd")).isEmpty();
+    assertThat(Profiles.builtIn("")).isEmpty();
+    assertThat(Profiles.builtIn("2025.01")).isEmpty();
   }
 
   @Test
   void theDefaultIsTheNewestRealCliAndEveryBuiltInIsListed() {
     assertThat(ProfileResource.defaultName()).isEqualTo(BuiltIn.CLI_2026_10);
-    assertThat(Profile.byDefault()).isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10));
-    assertThat(Profile.builtInNames()).startsWith(BuiltIn.DOCUMENTED).contains(BuiltIn.CLI_2026_10);
+    assertThat(Profiles.byDefault()).isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10));
+    assertThat(Profiles.builtInNames())
+        .startsWith(BuiltIn.DOCUMENTED)
+        .contains(BuiltIn.CLI_2026_10);
   }
 
   /** The texts a profile holds are the CLI's, byte for byte, as the catalog's tapes carry them. */

@@ -25,12 +25,12 @@ class ProfileTest {
   }
 
   private Profile load(String json) throws Exception {
-    return Profile.load(Map.of(Profile.ENV, file(json)));
+    return Profiles.load(Map.of(Profile.ENV, file(json)));
   }
 
   private String problem(String json) throws IOException {
     String f = file(json);
-    Throwable thrown = Assertions.catchThrowable(() -> Profile.load(Map.of(Profile.ENV, f)));
+    Throwable thrown = Assertions.catchThrowable(() -> Profiles.load(Map.of(Profile.ENV, f)));
     assertThat(thrown).isInstanceOf(ProfileException.class);
     assertThat(thrown.getMessage()).startsWith(f + ": ");
     assertThat(thrown.getStackTrace()).isEmpty();
@@ -39,7 +39,7 @@ class ProfileTest {
 
   @Test
   void theNewestRealCliIsTheDefault() throws Exception {
-    Profile p = Profile.load(Map.of());
+    Profile p = Profiles.load(Map.of());
 
     assertThat(p.name()).isEqualTo("2026.10");
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
@@ -54,12 +54,12 @@ class ProfileTest {
     assertThat(p.model()).isEqualTo("Auto");
     assertThat(p.models()).isNotEmpty();
     assertThat(p.about()).isEmpty();
-    assertThat(Profile.load(Map.of(Profile.ENV, ""))).isEqualTo(p);
+    assertThat(Profiles.load(Map.of(Profile.ENV, ""))).isEqualTo(p);
   }
 
   @Test
   void theDocumentedProfileFollowsTheVendorPage() throws Exception {
-    Profile p = Profile.load(Map.of(Profile.ENV, "documented"));
+    Profile p = Profiles.load(Map.of(Profile.ENV, "documented"));
 
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.STREAM_JSON);
     assertThat(p.textStyle()).isEqualTo(TextStyle.ACTIONS);
@@ -80,7 +80,7 @@ class ProfileTest {
 
   @Test
   void the2026ProfileDefaultsToFinalText() throws Exception {
-    Profile p = Profile.load(Map.of(Profile.ENV, "2026.10"));
+    Profile p = Profiles.load(Map.of(Profile.ENV, "2026.10"));
 
     assertThat(p.name()).isEqualTo("2026.10");
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.TEXT);
@@ -102,7 +102,7 @@ class ProfileTest {
     assertThat(p.defaultOutputFormat()).isEqualTo(OutputFormat.JSON);
     assertThat(p.textStyle()).isEqualTo(TextStyle.FINAL);
     assertThat(p.model()).isEqualTo("Sonnet 4.6 1M");
-    assertThat(p.models()).containsExactly(new Profile.Model("s", "Sonnet 4.6 1M"));
+    assertThat(p.models()).containsExactly(new Model("s", "Sonnet 4.6 1M"));
     assertThat(p.about()).contains("About\n");
   }
 
@@ -127,7 +127,7 @@ class ProfileTest {
   void aMissingFileIsNamedWithTheChoices() {
     String missing = dir.resolve("nope.json").toString();
 
-    assertThatThrownBy(() -> Profile.load(Map.of(Profile.ENV, missing)))
+    assertThatThrownBy(() -> Profiles.load(Map.of(Profile.ENV, missing)))
         .isInstanceOf(ProfileException.class)
         .hasMessageStartingWith(missing + ": no such file")
         .hasMessageContaining("documented")
@@ -136,7 +136,7 @@ class ProfileTest {
 
   @Test
   void aDirectoryCannotBeRead() {
-    assertThatThrownBy(() -> Profile.load(Map.of(Profile.ENV, dir.toString())))
+    assertThatThrownBy(() -> Profiles.load(Map.of(Profile.ENV, dir.toString())))
         .isInstanceOf(ProfileException.class)
         .hasMessageStartingWith(dir + ": cannot read");
   }
@@ -182,7 +182,7 @@ class ProfileTest {
   /** The built-ins named are the resources there are: "documented or 2026.10" for those two. */
   @Test
   void anUnknownBaseIsNamed() throws Exception {
-    List<String> names = Profile.builtInNames();
+    List<String> names = Profiles.builtInNames();
     assertThat(names).startsWith("documented").contains("2026.10");
     assertThat(problem("{\"base\":\"2025\"}"))
         .isEqualTo(
