@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.OutputFormat;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -128,6 +130,36 @@ public final class Training {
       deleteTree(cache.toFile()); // the cache's own folder inside, with its entries
       Files.deleteIfExists(stdout);
       Files.deleteIfExists(tape);
+    }
+  }
+
+  /**
+   * A tape chosen from a folder ({@code AGENTDOUBLE_TAPES}): one whose {@code match} misses every
+   * condition, then one without.
+   */
+  private static void tapesFolder(Path dir) throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    Path missed = folder.resolve("a.tape.ndjson");
+    Path chosen = folder.resolve("b.tape.ndjson");
+    try {
+      Files.writeString(
+          missed,
+          "{\"tape\":1,\"match\":{\"prompt\":\"^q\",\"argv\":[\"-f\"],\"outputFormat\":\"json\","
+              + "\"model\":\"m\"}}\n{\"t\":0,\"exit\":0}\n",
+          StandardCharsets.UTF_8);
+      Files.writeString(chosen, TAPE, StandardCharsets.UTF_8);
+      TapeSelection.Result result =
+          TapeSelection.select(
+              Map.of(FakeEnvironment.TAPES, folder.toString()),
+              new TapeSelection.Request(
+                  "p", List.of("-p", "p"), OutputFormat.STREAM_JSON, Optional.empty()));
+      if (result instanceof TapeSelection.Selected selected) {
+        selected.source().close();
+      }
+    } finally {
+      Files.deleteIfExists(missed);
+      Files.deleteIfExists(chosen);
+      Files.deleteIfExists(folder);
     }
   }
 
@@ -268,6 +300,7 @@ public final class Training {
         }
       }
       bigTape(dir);
+      tapesFolder(dir);
       if (mainClass.isEmpty()) {
         throw new AssertionError();
       }
