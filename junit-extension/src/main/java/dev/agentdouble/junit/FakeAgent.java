@@ -15,6 +15,7 @@ import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.Claims;
 import dev.agentdouble.junit.internal.ControlPlane;
 import dev.agentdouble.junit.internal.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.Invocations;
 import dev.agentdouble.junit.internal.NoTapeReport;
 import dev.agentdouble.junit.internal.Recordings;
 import dev.agentdouble.junit.internal.Runs;
@@ -879,17 +880,7 @@ public final class FakeAgent {
   }
 
   private static Invocation invocation(InvocationRecord r, List<String> permissionAnswers) {
-    return new Invocation(
-        r.argv(),
-        r.prompt(),
-        r.cwd(),
-        r.outputFormat(),
-        r.model(),
-        r.stdin(),
-        r.pid(),
-        r.env(),
-        r.stoppedBy(),
-        permissionAnswers);
+    return Invocations.of(r, permissionAnswers);
   }
 
   private static String describe(Duration d) {
