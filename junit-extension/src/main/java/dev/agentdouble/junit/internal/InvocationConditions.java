@@ -10,14 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.junit.InvocationPattern;
 import dev.agentdouble.junit.TextMatch;
 import dev.agentdouble.tape.Match;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The conditions on an invocation that an {@link InvocationPattern}, a stub of serve's HTTP API
+ * The conditions on an invocation that an {@code InvocationPattern}, a stub of serve's HTTP API
  * ({@link MatchWords}) or a tape of serve's folder sets: each a field of the invocation record (its
  * JSON path), a {@link TextMatch} and how failure messages say it. Compiled to WireMock here only,
  * through {@link WireMockMatch}. Immutable: each method returns new conditions.
@@ -61,48 +60,48 @@ public final class InvocationConditions {
     return new InvocationConditions(more);
   }
 
-  /** See {@link InvocationPattern#prompt}. */
+  /** See {@code InvocationPattern.prompt}. */
   public InvocationConditions prompt(TextMatch pattern) {
     return and(InvocationRecord.PATH_PROMPT, pattern, "prompt " + pattern.expected());
   }
 
-  /** See {@link InvocationPattern#argv(String)}. */
+  /** See {@code InvocationPattern.argv(String)}. */
   public InvocationConditions argv(String element) {
     // on an array, WireMock's matchingJsonPath holds when any element matches
     return and(InvocationRecord.PATH_ARGV, equalTo(element), "argv has \"" + element + "\"");
   }
 
-  /** See {@link InvocationPattern#argv(TextMatch)}. */
+  /** See {@code InvocationPattern.argv(TextMatch)}. */
   public InvocationConditions argv(TextMatch pattern) {
     return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.expected());
   }
 
-  /** See {@link InvocationPattern#outputFormat}. */
+  /** See {@code InvocationPattern.outputFormat}. */
   public InvocationConditions outputFormat(String format) {
     return and(InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(format), "output format " + format);
   }
 
-  /** See {@link InvocationPattern#model}. */
+  /** See {@code InvocationPattern.model}. */
   public InvocationConditions model(TextMatch pattern) {
     return and(InvocationRecord.PATH_MODEL, pattern, "model " + pattern.expected());
   }
 
-  /** See {@link InvocationPattern#stoppedBy}. */
+  /** See {@code InvocationPattern.stoppedBy}. */
   public InvocationConditions stoppedBy(String reason) {
     return and(InvocationRecord.PATH_STOPPED_BY, equalTo(reason), "stopped by " + reason);
   }
 
-  /** See {@link InvocationPattern#cwd}. */
+  /** See {@code InvocationPattern.cwd}. */
   public InvocationConditions cwd(TextMatch pattern) {
     return and(InvocationRecord.PATH_CWD, pattern, "cwd " + pattern.expected());
   }
 
-  /** See {@link InvocationPattern#stdin}. */
+  /** See {@code InvocationPattern.stdin}. */
   public InvocationConditions stdin(TextMatch pattern) {
     return and(InvocationRecord.PATH_STDIN, pattern, "stdin " + pattern.expected());
   }
 
-  /** See {@link InvocationPattern#env}. */
+  /** See {@code InvocationPattern.env}. */
   public InvocationConditions env(String name, TextMatch pattern) {
     return and(InvocationRecord.pathOfEnv(name), pattern, "env " + name + " " + pattern.expected());
   }
