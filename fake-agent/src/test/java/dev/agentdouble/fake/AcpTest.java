@@ -3,6 +3,7 @@ package dev.agentdouble.fake;
 import static dev.agentdouble.fake.AcpPeer.prompt;
 import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.cursor.CursorAcp;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -445,10 +447,7 @@ class AcpTest {
       int id = agent.send("session/prompt", "{}");
       agent.until(l -> l.contains("agent_message_chunk"));
       Path reached = gates.resolve("asked.reached");
-      for (int i = 0; i < 300 && !Files.exists(reached); i++) {
-        Thread.sleep(100);
-      }
-      assertThat(reached).exists();
+      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(reached));
       assertThat(agent.seen()).noneMatch(l -> l.contains("request_permission"));
       Files.createFile(gates.resolve("asked.release"));
       assertThat(agent.response(id).path("result").path("stopReason").asText())

@@ -4,6 +4,7 @@ import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.agentdouble.fake.internal.SettledTape;
 import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Frame;
@@ -51,10 +52,10 @@ class ReplayCacheTest {
     return out.toByteArray();
   }
 
-  private Path settled(Tape tape) throws IOException, InterruptedException {
+  private Path settled(Tape tape) throws IOException {
     Path file = dir.resolve("big.tape.ndjson");
     tape.write(file);
-    Thread.sleep(200); // an entry is kept for a tape that stood unchanged a while
+    SettledTape.awaitSettled(file); // an entry is kept for a tape that stood unchanged a while
     return file;
   }
 
@@ -210,7 +211,7 @@ class ReplayCacheTest {
         file,
         text.replaceFirst("\"text\":\"step 0\"", "\"text\": \"step 0\""),
         StandardCharsets.UTF_8);
-    Thread.sleep(200); // an entry is kept for a tape that stood unchanged a while
+    SettledTape.awaitSettled(file); // an entry is kept for a tape that stood unchanged a while
     Path mine = dir.resolve("mine");
     FakeProcess.Result first = replay(file, Map.of("AGENTDOUBLE_CACHE_DIR", mine.toString()));
     assertThat(first.stdout()).isEqualTo(expectedStdout(tape));

@@ -1,16 +1,8 @@
 package dev.agentdouble.junit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
-import static dev.agentdouble.junit.TextMatch.equalTo;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
-import dev.agentdouble.contract.InvocationRecord;
-import dev.agentdouble.junit.internal.WireMockMatch;
-import java.util.ArrayList;
+import dev.agentdouble.junit.internal.InvocationConditions;
 import java.util.List;
 
 /**
@@ -21,42 +13,35 @@ import java.util.List;
  * agent.when(invocation().prompt(containing("fix")).outputFormat("json")).reply(tape);
  * }</pre>
  *
- * Every condition given must hold. Immutable: each method returns a new pattern.
+ * Every condition given must hold. Immutable: each method returns a new pattern. Serve's HTTP API
+ * takes the same words, as JSON ({@code "match":{"prompt":{"containing":"fix"},
+ * "outputFormat":"json"}}: docs/cli.md).
  */
 public final class InvocationPattern {
-  private record Condition(String path, TextMatch pattern, String description) {}
+  private final InvocationConditions conditions;
 
-  private final List<Condition> conditions;
-
-  private InvocationPattern(List<Condition> conditions) {
-    this.conditions = List.copyOf(conditions);
+  private InvocationPattern(InvocationConditions conditions) {
+    this.conditions = conditions;
   }
 
   /** Any invocation; narrow it with the methods below. */
   public static InvocationPattern invocation() {
-    return new InvocationPattern(List.of());
-  }
-
-  private InvocationPattern and(String path, TextMatch pattern, String description) {
-    List<Condition> more = new ArrayList<>(conditions);
-    more.add(new Condition(path, pattern, description));
-    return new InvocationPattern(more);
+    return new InvocationPattern(InvocationConditions.ANY);
   }
 
   /** The prompt matches. */
   public InvocationPattern prompt(TextMatch pattern) {
-    return and(InvocationRecord.PATH_PROMPT, pattern, "prompt " + pattern.expected());
+    return new InvocationPattern(conditions.prompt(pattern));
   }
 
   /** argv holds this exact element. */
   public InvocationPattern argv(String element) {
-    // on an array, WireMock's matchingJsonPath holds when any element matches
-    return and(InvocationRecord.PATH_ARGV, equalTo(element), "argv has \"" + element + "\"");
+    return new InvocationPattern(conditions.argv(element));
   }
 
   /** Some element of argv matches (e.g. {@code matching("--model=.*")}). */
   public InvocationPattern argv(TextMatch pattern) {
-    return and(InvocationRecord.PATH_ARGV, pattern, "argv " + pattern.expected());
+    return new InvocationPattern(conditions.argv(pattern));
   }
 
   /**
@@ -64,12 +49,12 @@ public final class InvocationPattern {
    * stream-json}).
    */
   public InvocationPattern outputFormat(String format) {
-    return and(InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(format), "output format " + format);
+    return new InvocationPattern(conditions.outputFormat(format));
   }
 
   /** The {@code --model} matches. */
   public InvocationPattern model(TextMatch pattern) {
-    return and(InvocationRecord.PATH_MODEL, pattern, "model " + pattern.expected());
+    return new InvocationPattern(conditions.model(pattern));
   }
 
   /**
@@ -77,17 +62,17 @@ public final class InvocationPattern {
    * auth}, {@code resume}, {@code new-session-id}, {@code allowed-tools}, ...
    */
   public InvocationPattern stoppedBy(String reason) {
-    return and(InvocationRecord.PATH_STOPPED_BY, equalTo(reason), "stopped by " + reason);
+    return new InvocationPattern(conditions.stoppedBy(reason));
   }
 
   /** The working directory matches. */
   public InvocationPattern cwd(TextMatch pattern) {
-    return and(InvocationRecord.PATH_CWD, pattern, "cwd " + pattern.expected());
+    return new InvocationPattern(conditions.cwd(pattern));
   }
 
   /** What the fake read on stdin matches. */
   public InvocationPattern stdin(TextMatch pattern) {
-    return and(InvocationRecord.PATH_STDIN, pattern, "stdin " + pattern.expected());
+    return new InvocationPattern(conditions.stdin(pattern));
   }
 
   /**
@@ -95,23 +80,17 @@ public final class InvocationPattern {
    * only when named in {@code AGENTDOUBLE_FORWARD_ENV}.
    */
   public InvocationPattern env(String name, TextMatch pattern) {
-    return and(InvocationRecord.pathOfEnv(name), pattern, "env " + name + " " + pattern.expected());
+    return new InvocationPattern(conditions.env(name, pattern));
   }
 
   /** The pattern's conditions added to a WireMock request pattern. */
   RequestPatternBuilder toRequest(RequestPatternBuilder request) {
-    for (Condition c : conditions) {
-      request.withRequestBody(matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())));
-    }
-    return request;
+    return conditions.toRequest(request);
   }
 
   /** The pattern's conditions added to a WireMock stub. */
   MappingBuilder toRequestMapping(MappingBuilder mapping) {
-    for (Condition c : conditions) {
-      mapping.withRequestBody(matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())));
-    }
-    return mapping;
+    return conditions.toRequestMapping(mapping);
   }
 
   /**
@@ -119,41 +98,11 @@ public final class InvocationPattern {
    * condition and what the invocation had: {@code prompt containing "deploy", was "say hi"}.
    */
   List<String> mismatches(String json) {
-    List<String> failed = new ArrayList<>();
-    JsonNode invocation;
-    try {
-      invocation = JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      return List.of("not an invocation: " + json);
-    }
-    for (Condition c : conditions) {
-      if (!matchingJsonPath(c.path(), WireMockMatch.of(c.pattern())).match(json).isExactMatch()) {
-        failed.add(c.description() + ", was " + shown(invocation, c.path()));
-      }
-    }
-    return failed;
-  }
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The value at {@code path} ({@code $.a.b}) of {@code invocation}, as JSON, or absent. */
-  private static String shown(JsonNode invocation, String path) {
-    JsonNode node = invocation;
-    for (String part : path.substring(2).split("\\.")) {
-      node = node.path(part);
-    }
-    return node.isMissingNode() || node.isNull() ? "absent" : node.toString();
+    return conditions.mismatches(json);
   }
 
   @Override
   public String toString() {
-    if (conditions.isEmpty()) {
-      return "any invocation";
-    }
-    List<String> parts = new ArrayList<>();
-    for (Condition c : conditions) {
-      parts.add(c.description());
-    }
-    return String.join(", ", parts);
+    return conditions.toString();
   }
 }

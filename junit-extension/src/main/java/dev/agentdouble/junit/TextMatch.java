@@ -59,6 +59,17 @@ public sealed interface TextMatch {
     return new NotMatching(regex);
   }
 
+  /**
+   * The regular expression {@code regex} is found in the text ({@link
+   * java.util.regex.Matcher#find()} : anywhere in it, unless anchored), as a tape's {@code
+   * match.prompt} is.
+   *
+   * @throws IllegalArgumentException when {@code regex} is not a regular expression
+   */
+  static TextMatch containingMatch(String regex) {
+    return new ContainingMatch(regex);
+  }
+
   /** The text is not there at all (e.g. no {@code --model}, an unset environment variable). */
   static TextMatch absent() {
     return new Absent();
@@ -127,6 +138,18 @@ public sealed interface TextMatch {
   /** See {@link TextMatch#notMatching}. */
   record NotMatching(String regex) implements TextMatch {
     public NotMatching {
+      checkRegex(regex);
+    }
+
+    @Override
+    public String expected() {
+      return regex;
+    }
+  }
+
+  /** See {@link TextMatch#containingMatch}. */
+  record ContainingMatch(String regex) implements TextMatch {
+    public ContainingMatch {
       checkRegex(regex);
     }
 

@@ -2,6 +2,8 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.catalog.CatalogIndex;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.MatchMiss;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.Header;
@@ -19,7 +21,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Picks the tape that answers an invocation: {@code AGENTDOUBLE_TAPE} (one file, or {@code
@@ -30,7 +31,21 @@ import java.util.regex.Pattern;
 public final class TapeSelection {
   /** What the invocation asked for, as far as matching is concerned. */
   public record Request(
-      String prompt, List<String> argv, OutputFormat outputFormat, Optional<String> model) {}
+      String prompt, List<String> argv, OutputFormat outputFormat, Optional<String> model) {
+    /** The request as the invocation record a tape's {@code match} is evaluated against. */
+    InvocationRecord record() {
+      return new InvocationRecord(
+          argv,
+          prompt,
+          "",
+          outputFormat.cliName(),
+          model,
+          Optional.empty(),
+          0,
+          Map.of(),
+          Optional.empty());
+    }
+  }
 
   /** The outcome: a tape, or why there is none (exit 70). */
   public sealed interface Result permits Selected, Failed {}
@@ -153,7 +168,7 @@ public final class TapeSelection {
         return new Selected(source);
       }
       source.close();
-      int met = conditions(match) - misses.size();
+      int met = MatchMiss.conditions(match) - misses.size();
       if (met > closestMet || (met == closestMet && misses.size() < closestMisses.size())) {
         closest = tape;
         closestMisses = misses;
@@ -182,39 +197,26 @@ public final class TapeSelection {
     return new Failed(sb.toString());
   }
 
-  private static int conditions(Match match) {
-    return (match.prompt().isPresent() ? 1 : 0)
-        + match.argv().size()
-        + (match.outputFormat().isPresent() ? 1 : 0)
-        + (match.model().isPresent() ? 1 : 0);
-  }
-
   /** The conditions of {@code match} that {@code request} fails, each said in a short line. */
   public static List<String> misses(Match match, Request request) {
     List<String> misses = new ArrayList<>();
-    Optional<Pattern> prompt = match.promptPattern();
-    if (prompt.isPresent() && !prompt.get().matcher(request.prompt()).find()) {
+    for (MatchMiss miss : MatchMiss.of(match, request.record())) {
       misses.add(
-          "prompt /" + prompt.get().pattern() + "/ did not match " + quote(request.prompt()));
-    }
-    for (String element : match.argv()) {
-      if (!request.argv().contains(element)) {
-        misses.add("argv has no " + quote(element));
-      }
-    }
-    if (match.outputFormat().isPresent() && match.outputFormat().get() != request.outputFormat()) {
-      misses.add(
-          "output format is "
-              + request.outputFormat().cliName()
-              + ", tape wants "
-              + match.outputFormat().get().cliName());
-    }
-    if (match.model().isPresent() && !request.model().equals(match.model())) {
-      misses.add(
-          "model is "
-              + (request.model().isPresent() ? quote(request.model().get()) : "not given")
-              + ", tape wants "
-              + quote(match.model().get()));
+          switch (miss.condition()) {
+            case PROMPT ->
+                "prompt /" + miss.wanted() + "/ did not match " + quote(request.prompt());
+            case ARGV -> "argv has no " + quote(miss.wanted());
+            case OUTPUT_FORMAT ->
+                "output format is "
+                    + request.outputFormat().cliName()
+                    + ", tape wants "
+                    + miss.wanted();
+            case MODEL ->
+                "model is "
+                    + (request.model().isPresent() ? quote(request.model().get()) : "not given")
+                    + ", tape wants "
+                    + quote(miss.wanted());
+          });
     }
     return misses;
   }

@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.OutputFormat;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -18,6 +19,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The run the launcher makes its class-data sharing archive from: replays a small tape in every
@@ -82,7 +85,7 @@ public final class Training {
   }
 
   /**
-   * A big tape's path, replayed twice onto a file: validated and kept in the replay cache, then
+   * A big tape's path: validated and kept in the replay cache, then replayed twice onto a file,
    * taken from it, with its big value copied by the kernel.
    */
   private static void bigTape(Path dir) throws IOException {
@@ -95,11 +98,9 @@ public final class Training {
           tape,
           "{\"tape\":1}\n{\"t\":0,\"out\":" + value + "}\n{\"t\":0,\"exit\":0}\n",
           StandardCharsets.UTF_8);
-      // an entry is kept for a tape that stood unchanged a while
-      try {
-        Thread.sleep(ValidationCache.SETTLED_MS + 20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      // an entry is kept for a tape that stood unchanged a while: on a clock set that much ahead
+      try (TapeSource source = TapeSource.of(tape)) {
+        new ValidationCache(cache, new Ahead(ValidationCache.SETTLED_MS + 20)).checked(source);
       }
       for (int run = 0; run < 2; run++) {
         try (OutputStream out = new FileOutputStream(stdout.toFile())) {
@@ -129,6 +130,50 @@ public final class Training {
       deleteTree(cache.toFile()); // the cache's own folder inside, with its entries
       Files.deleteIfExists(stdout);
       Files.deleteIfExists(tape);
+    }
+  }
+
+  /**
+   * A tape chosen from a folder ({@code AGENTDOUBLE_TAPES}): one whose {@code match} misses every
+   * condition, then one without.
+   */
+  private static void tapesFolder(Path dir) throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    Path missed = folder.resolve("a.tape.ndjson");
+    Path chosen = folder.resolve("b.tape.ndjson");
+    try {
+      Files.writeString(
+          missed,
+          "{\"tape\":1,\"match\":{\"prompt\":\"^q\",\"argv\":[\"-f\"],\"outputFormat\":\"json\","
+              + "\"model\":\"m\"}}\n{\"t\":0,\"exit\":0}\n",
+          StandardCharsets.UTF_8);
+      Files.writeString(chosen, TAPE, StandardCharsets.UTF_8);
+      TapeSelection.Result result =
+          TapeSelection.select(
+              Map.of(FakeEnvironment.TAPES, folder.toString()),
+              new TapeSelection.Request(
+                  "p", List.of("-p", "p"), OutputFormat.STREAM_JSON, Optional.empty()));
+      if (result instanceof TapeSelection.Selected selected) {
+        selected.source().close();
+      }
+    } finally {
+      Files.deleteIfExists(missed);
+      Files.deleteIfExists(chosen);
+      Files.deleteIfExists(folder);
+    }
+  }
+
+  /** The wall clock {@code ms} ahead: a class, not a lambda, as on the replay path. */
+  private static final class Ahead implements LongSupplier {
+    private final long ms;
+
+    Ahead(long ms) {
+      this.ms = ms;
+    }
+
+    @Override
+    public long getAsLong() {
+      return System.currentTimeMillis() + ms;
     }
   }
 
@@ -256,6 +301,7 @@ public final class Training {
         }
       }
       bigTape(dir);
+      tapesFolder(dir);
       if (mainClass.isEmpty()) {
         throw new AssertionError();
       }

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * What the fake learnt of the big tapes it validated, kept between runs so that a tape replayed
@@ -76,11 +77,33 @@ final class ValidationCache {
   private static final long MAX_ENTRY = 4L << 20;
 
   private final Path named;
+  private final LongSupplier clock;
   private int validations;
 
   /** A cache in {@code named}, the folder the user named, which it leaves as it is. */
   ValidationCache(Path named) {
+    this(named, WallClock.INSTANCE);
+  }
+
+  /**
+   * A cache in {@code named} that tells how long a tape stood unchanged by {@code clock}
+   * (milliseconds since the epoch, as a file's change time is), the wall clock but in tests.
+   */
+  ValidationCache(Path named, LongSupplier clock) {
     this.named = named;
+    this.clock = clock;
+  }
+
+  /** {@link System#currentTimeMillis()}: a class, not a lambda, for the fake's start-up. */
+  static final class WallClock implements LongSupplier {
+    static final WallClock INSTANCE = new WallClock();
+
+    private WallClock() {}
+
+    @Override
+    public long getAsLong() {
+      return System.currentTimeMillis();
+    }
   }
 
   /** The cache's own folder in the one named, made first when {@code make}, when it is private. */
@@ -100,7 +123,7 @@ final class ValidationCache {
 
   /** The tape's validation, from the entry of its identity, or made and kept. */
   Player.Checked checked(TapeSource source) throws IOException {
-    long started = System.currentTimeMillis();
+    long started = clock.getAsLong();
     Path file = source.file().get();
     long size = source.channel().get().size();
     Optional<Identity> identity = identity(file, size);

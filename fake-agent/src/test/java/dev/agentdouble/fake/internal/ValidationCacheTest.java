@@ -19,6 +19,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,16 +40,25 @@ class ValidationCacheTest {
     return new Tape(tape.header().toBuilder().vars(Vars.NONE).build(), tape.frames());
   }
 
-  /** Writes the tape and waits until it has stood unchanged long enough to be kept. */
-  private Path settled(Tape tape) throws IOException, InterruptedException {
+  /** The caches' clock in these tests (ms since the epoch): set by the test, not read. */
+  private final AtomicLong now = new AtomicLong();
+
+  /** A cache in {@code named} on the test's clock. */
+  private ValidationCache cache(Path named) {
+    return new ValidationCache(named, now::get);
+  }
+
+  /** Writes the tape and sets the clock to when it has stood unchanged long enough to be kept. */
+  private Path settled(Tape tape) throws IOException {
     Path file = dir.resolve("run.tape.ndjson");
     tape.write(file);
-    settle();
+    settle(file);
     return file;
   }
 
-  private static void settle() throws InterruptedException {
-    Thread.sleep(ValidationCache.SETTLED_MS + 50);
+  /** Sets the clock to a while after {@code tape} last changed: long enough for it to be kept. */
+  private void settle(Path tape) {
+    now.set(SettledTape.settledAt(tape));
   }
 
   private static Player.Checked checked(ValidationCache cache, Path tape) throws IOException {
@@ -78,7 +88,7 @@ class ValidationCacheTest {
   @Test
   void aTapeReplayedAgainIsNotValidatedAgain() throws Exception {
     Path tape = settled(bigTape('a', 0));
-    ValidationCache cache = new ValidationCache(dir.resolve("cache"));
+    ValidationCache cache = cache(dir.resolve("cache"));
 
     Player.Checked first = checked(cache, tape);
     Player.Checked again = checked(cache, tape);
@@ -95,7 +105,7 @@ class ValidationCacheTest {
     Path tape = settled(bigTape('a', 0));
     Path folder = dir.resolve("cache");
 
-    checked(new ValidationCache(folder), tape);
+    checked(cache(folder), tape);
 
     assertThat(Files.getPosixFilePermissions(folder))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
@@ -115,14 +125,14 @@ class ValidationCacheTest {
   void aTapeWrittenAgainWithTheSameSizeIsValidatedAgainAndRefusedAsWithoutACache()
       throws Exception {
     Path tape = settled(bigTape('a', 0));
-    ValidationCache cache = new ValidationCache(dir.resolve("cache"));
+    ValidationCache cache = cache(dir.resolve("cache"));
     checked(cache, tape);
     // the same size, another content: one answer's text no longer closed (not JSON)
     String text = Files.readString(tape, StandardCharsets.UTF_8);
     int at = text.indexOf("aaaa\"");
     Files.writeString(
         tape, text.substring(0, at) + "aaaa " + text.substring(at + 5), StandardCharsets.UTF_8);
-    settle();
+    settle(tape);
 
     String withoutCache;
     try (TapeSource source = TapeSource.of(tape)) {
@@ -141,11 +151,11 @@ class ValidationCacheTest {
   @Test
   void aTapeChangedInItsEndingIsReadAgain() throws Exception {
     Path tape = settled(bigTape('a', 0));
-    ValidationCache cache = new ValidationCache(dir.resolve("cache"));
+    ValidationCache cache = cache(dir.resolve("cache"));
     checked(cache, tape);
 
     bigTape('a', 3).write(tape);
-    settle();
+    settle(tape);
 
     assertThat(checked(cache, tape).ending())
         .isInstanceOfSatisfying(Frame.Exit.class, e -> assertThat(e.code()).isEqualTo(3));
@@ -156,7 +166,7 @@ class ValidationCacheTest {
   void aCorruptEntryIsIgnored() throws Exception {
     Path tape = settled(bigTape('a', 0));
     Path folder = dir.resolve("cache");
-    ValidationCache cache = new ValidationCache(folder);
+    ValidationCache cache = cache(folder);
     Player.Checked first = checked(cache, tape);
     Path entry = entries(own(folder)).get(0);
     byte[] bytes = Files.readAllBytes(entry);
@@ -176,8 +186,9 @@ class ValidationCacheTest {
     Path tape = dir.resolve("run.tape.ndjson");
     bigTape('a', 0).write(tape);
     Path folder = dir.resolve("cache");
+    now.set(SettledTape.changed(tape)); // the moment it was written
 
-    checked(new ValidationCache(folder), tape);
+    checked(cache(folder), tape);
 
     assertThat(entries(own(folder))).isEmpty();
   }
@@ -202,7 +213,7 @@ class ValidationCacheTest {
   @Test
   void theOldestEntriesGoBeyondTheBound() throws Exception {
     Path folder = dir.resolve("cache");
-    ValidationCache cache = new ValidationCache(folder);
+    ValidationCache cache = cache(folder);
     Path tape = settled(bigTape('a', 0));
     checked(cache, tape);
     Path first = entries(own(folder)).get(0);
@@ -211,7 +222,7 @@ class ValidationCacheTest {
       Files.writeString(own(folder).resolve(String.format("%032x.entry", i)), "x");
     }
     bigTape('b', 0).write(tape);
-    settle();
+    settle(tape);
 
     checked(cache, tape);
 
@@ -232,7 +243,7 @@ class ValidationCacheTest {
       Files.writeString(shared.resolve("note-" + i + ".entry"), "someone's");
     }
     Path tape = settled(bigTape('a', 0));
-    ValidationCache cache = new ValidationCache(shared);
+    ValidationCache cache = cache(shared);
 
     checked(cache, tape);
     checked(cache, tape);
@@ -267,11 +278,11 @@ class ValidationCacheTest {
    */
   private Path trueEntryAndAForgeryTheCacheWouldBelieve(Path tape) throws IOException {
     Path mine = dir.resolve("mine");
-    checked(new ValidationCache(mine), tape);
+    checked(cache(mine), tape);
     Path entry = ForgedEntry.find(mine);
     byte[] bytes = Files.readAllBytes(entry);
     Files.write(entry, ForgedEntry.exitCode(bytes, 3));
-    assertThat(exitCode(checked(new ValidationCache(mine), tape)))
+    assertThat(exitCode(checked(cache(mine), tape)))
         .as("the forgery, in the user's own folder")
         .isEqualTo(3);
     Files.write(entry, bytes);
@@ -294,8 +305,8 @@ class ValidationCacheTest {
     Path forged = ForgedEntry.plant(dir.resolve("mine"), entry, forged(entry), under, me);
     Files.setPosixFilePermissions(forged.getParent(), PosixFilePermissions.fromString("rwxrwx---"));
 
-    ValidationCache inOpen = new ValidationCache(open);
-    ValidationCache inGroupWritable = new ValidationCache(under);
+    ValidationCache inOpen = cache(open);
+    ValidationCache inGroupWritable = cache(under);
 
     assertThat(exitCode(checked(inOpen, tape))).isZero();
     assertThat(exitCode(checked(inGroupWritable, tape))).isZero();
@@ -312,8 +323,8 @@ class ValidationCacheTest {
     Files.write(entry, forged(entry));
     Files.setAttribute(entry, "unix:uid", OTHER); // a foreign file in the user's own folder
 
-    ValidationCache inTheirs = new ValidationCache(theirs);
-    ValidationCache inMine = new ValidationCache(dir.resolve("mine"));
+    ValidationCache inTheirs = cache(theirs);
+    ValidationCache inMine = cache(dir.resolve("mine"));
 
     assertThat(exitCode(checked(inTheirs, tape))).isZero();
     assertThat(exitCode(checked(inMine, tape))).isZero();

@@ -196,17 +196,7 @@ public final class InvocationLog implements AutoCloseable {
   }
 
   private static Invocation invocation(InvocationRecord r, List<String> permissionAnswers) {
-    return new Invocation(
-        r.argv(),
-        r.prompt(),
-        r.cwd(),
-        r.outputFormat(),
-        r.model(),
-        r.stdin(),
-        r.pid(),
-        r.env(),
-        r.stoppedBy(),
-        permissionAnswers);
+    return Invocations.of(r, permissionAnswers);
   }
 
   /** {@code 5s}, {@code 1500ms}. */

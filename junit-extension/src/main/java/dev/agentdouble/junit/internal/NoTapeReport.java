@@ -1,11 +1,12 @@
 package dev.agentdouble.junit.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.MatchMiss;
 import dev.agentdouble.tape.Match;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What {@code agentdouble serve} answers (HTTP 404, printed by the fake) when no stub, queued tape
@@ -16,33 +17,39 @@ import java.util.List;
 public final class NoTapeReport {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A tape or stub that could have answered: its name and its match. */
-  record Candidate(String name, Match match) {}
+  /**
+   * A tape or stub that could have answered: its name, and the conditions of its match an
+   * invocation misses, each said with what the invocation had.
+   */
+  record Candidate(String name, Function<InvocationRecord, List<String>> misses) {
+    /** A tape's {@code match} (or a stub's in the same words): {@link MatchMiss} evaluates it. */
+    static Candidate of(String name, Match match) {
+      return new Candidate(name, invocation -> NoTapeReport.misses(match, invocation));
+    }
+  }
 
   private NoTapeReport() {}
 
   static String render(String body, List<Candidate> candidates, int queued) {
-    JsonNode invocation;
+    InvocationRecord invocation;
     try {
-      invocation = JSON.readTree(body);
-    } catch (JsonProcessingException e) {
+      invocation = InvocationRecord.parse(body);
+    } catch (IllegalArgumentException e) {
       return "no tape answers this request: it is not an invocation of the fake (" + body + ")";
     }
     StringBuilder report =
         new StringBuilder("no stub, queued tape or tape of the folder answers prompt ")
-            .append(invocation.path("prompt"))
+            .append(json(invocation.prompt()))
             .append(", ")
-            .append(invocation.path("outputFormat").asText());
-    if (invocation.hasNonNull("model")) {
-      report.append(", model ").append(invocation.path("model").asText());
-    }
-    report.append(", argv ").append(invocation.path("argv")).append(", cwd ");
-    report.append(invocation.path("cwd").asText());
+            .append(invocation.outputFormat());
+    invocation.model().ifPresent(m -> report.append(", model ").append(m));
+    report.append(", argv ").append(json(invocation.argv())).append(", cwd ");
+    report.append(invocation.cwd());
     report.append("\n").append(enqueued(queued));
     Candidate best = null;
     List<String> fewest = null;
     for (Candidate c : candidates) {
-      List<String> misses = misses(c.match(), invocation);
+      List<String> misses = c.misses().apply(invocation);
       if (fewest == null || misses.size() < fewest.size()) {
         best = c;
         fewest = misses;
@@ -70,43 +77,28 @@ public final class NoTapeReport {
   }
 
   /** The conditions of {@code match} that {@code invocation} fails, with what it had. */
-  static List<String> misses(Match match, JsonNode invocation) {
+  static List<String> misses(Match match, InvocationRecord invocation) {
     List<String> misses = new ArrayList<>();
-    String prompt = invocation.path("prompt").asText("");
-    match
-        .promptPattern()
-        .filter(p -> !p.matcher(prompt).find())
-        .ifPresent(
-            p ->
-                misses.add(
-                    "prompt matching "
-                        + JSON.valueToTree(p.pattern())
-                        + ", was "
-                        + invocation.path("prompt")));
-    List<String> argv = new ArrayList<>();
-    invocation.path("argv").forEach(a -> argv.add(a.asText()));
-    for (String element : match.argv()) {
-      if (!argv.contains(element)) {
-        misses.add("argv has " + JSON.valueToTree(element) + ", was " + invocation.path("argv"));
-      }
+    for (MatchMiss miss : MatchMiss.of(match, invocation)) {
+      misses.add(
+          switch (miss.condition()) {
+            case PROMPT ->
+                "prompt matching " + json(miss.wanted()) + ", was " + json(invocation.prompt());
+            case ARGV -> "argv has " + json(miss.wanted()) + ", was " + json(invocation.argv());
+            case OUTPUT_FORMAT ->
+                "output format " + miss.wanted() + ", was " + json(invocation.outputFormat());
+            case MODEL ->
+                "model "
+                    + miss.wanted()
+                    + ", was "
+                    + invocation.model().map(NoTapeReport::json).orElse("absent");
+          });
     }
-    match
-        .outputFormat()
-        .filter(f -> !f.cliName().equals(invocation.path("outputFormat").asText()))
-        .ifPresent(
-            f ->
-                misses.add(
-                    "output format " + f.cliName() + ", was " + invocation.path("outputFormat")));
-    match
-        .model()
-        .filter(m -> !m.equals(invocation.path("model").asText(null)))
-        .ifPresent(
-            m ->
-                misses.add(
-                    "model "
-                        + m
-                        + ", was "
-                        + (invocation.hasNonNull("model") ? invocation.path("model") : "absent")));
     return misses;
+  }
+
+  /** {@code value} as JSON, compact. */
+  private static String json(Object value) {
+    return JSON.valueToTree(value).toString();
   }
 }

@@ -1,18 +1,13 @@
 package dev.agentdouble.junit.internal;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
-import com.github.tomakehurst.wiremock.matching.MatchResult;
-import com.github.tomakehurst.wiremock.matching.StringValuePattern;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.recorder.command.CommandRegistry;
@@ -39,8 +34,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Pattern;
-import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * {@code agentdouble serve}: the control plane of the JUnit extension on its own, for test runners
@@ -87,7 +80,8 @@ public final class Serve implements AutoCloseable {
       The API, at the URL printed, with the same header (answers are JSON):
         POST URL/queue        a tape's NDJSON, or builtin:NAME: answers the next invocation
         POST URL/stubs        {"match":{...},"tapes":[...],"repeatLast":false}: answers those
-                              the match lets through (prompt, argv, model, outputFormat)
+                              the match lets through (prompt, argv, model, outputFormat,
+                              stoppedBy, cwd, stdin, env: InvocationPattern's words)
         GET  URL/invocations  what the fakes were asked, oldest first, with the tape each got
         GET  URL/unused       the enqueued tapes no invocation has taken
         POST URL/reset        forgets the queue, the stubs and the invocations (DIR's tapes stay)
@@ -245,7 +239,7 @@ public final class Serve implements AutoCloseable {
     Serve serve = new Serve(plane, names);
     List<NoTapeReport.Candidate> folder = new ArrayList<>();
     for (Stub stub : stubs) {
-      folder.add(new NoTapeReport.Candidate(stub.name(), stub.match()));
+      folder.add(NoTapeReport.Candidate.of(stub.name(), stub.match()));
     }
     plane.onNoTape(
         PATH + "/invocations",
@@ -403,44 +397,7 @@ public final class Serve implements AutoCloseable {
 
   /** {@code mapping} with a condition on the invocation JSON for each of {@code match}'s. */
   static MappingBuilder conditions(MappingBuilder mapping, Match match) {
-    if (match.prompt().isPresent()) {
-      mapping.withRequestBody(
-          matchingJsonPath(InvocationRecord.PATH_PROMPT, new FindPattern(match.prompt().get())));
-    }
-    for (String element : match.argv()) {
-      // WireMock matches a JSON path's array result element by element: "argv has this element"
-      mapping.withRequestBody(matchingJsonPath(InvocationRecord.PATH_ARGV, equalTo(element)));
-    }
-    if (match.outputFormat().isPresent()) {
-      mapping.withRequestBody(
-          matchingJsonPath(
-              InvocationRecord.PATH_OUTPUT_FORMAT, equalTo(match.outputFormat().get().cliName())));
-    }
-    if (match.model().isPresent()) {
-      mapping.withRequestBody(
-          matchingJsonPath(InvocationRecord.PATH_MODEL, equalTo(match.model().get())));
-    }
-    return mapping;
-  }
-
-  /**
-   * A regular expression <em>found</em> in the value, as {@code match.prompt} is (WireMock's {@code
-   * matching} must match the whole value, with {@code DOTALL}). Java syntax and default flags,
-   * exactly as the fake agent applies it to {@code AGENTDOUBLE_TAPES}.
-   */
-  public static final class FindPattern extends StringValuePattern {
-    private final Pattern pattern;
-
-    // WireMock's own (shaded) Jackson reads stub patterns: the annotation is its copy's
-    public FindPattern(@JsonProperty("find") String regex) {
-      super(regex);
-      this.pattern = Pattern.compile(regex);
-    }
-
-    @Override
-    public MatchResult match(String value) {
-      return MatchResult.of(value != null && pattern.matcher(value).find());
-    }
+    return InvocationConditions.of(match).toRequestMapping(mapping);
   }
 
   /**

@@ -15,8 +15,6 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.tape.Match;
-import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TapeReader;
@@ -144,7 +142,16 @@ final class ServeApi {
         throw new ApiError(400, "stubs: unknown key \"" + key + "\"; " + STUB_SHAPE);
       }
     }
-    Match match = match(spec.path("match"));
+    JsonNode node = spec.path("match");
+    if (!node.isMissingNode() && !node.isNull() && !node.isObject()) {
+      throw new ApiError(400, "stubs: \"match\" must be an object; " + STUB_SHAPE);
+    }
+    MatchWords.Parsed match;
+    try {
+      match = MatchWords.parse(node);
+    } catch (MatchWords.Refused e) {
+      throw new ApiError(400, "stubs: " + e.getMessage());
+    }
     JsonNode tapes = spec.path("tapes");
     if (!tapes.isArray() || tapes.isEmpty()) {
       throw new ApiError(400, "stubs: \"tapes\" must be a non-empty array; " + STUB_SHAPE);
@@ -158,8 +165,17 @@ final class ServeApi {
       replies.add(Serve.retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
     }
     sequences++;
-    stubMatches.add(new NoTapeReport.Candidate("stub " + sequences, match));
-    Stubs.Sequence sequence = stubs.sequence(mapping -> Serve.conditions(mapping, match));
+    String name = "stub " + sequences;
+    stubMatches.add(
+        match.tapeMatch().isPresent()
+            ? NoTapeReport.Candidate.of(name, match.tapeMatch().get())
+            : new NoTapeReport.Candidate(
+                name,
+                invocation ->
+                    match
+                        .conditions()
+                        .mismatches(new String(invocation.json(), StandardCharsets.UTF_8))));
+    Stubs.Sequence sequence = stubs.sequence(match.conditions()::toRequestMapping);
     for (int i = 0; i < replies.size(); i++) {
       sequence.reply(
           replies.get(i), "stub " + sequences + " reply " + (i + 1), Optional.empty(), true);
@@ -275,68 +291,6 @@ final class ServeApi {
     return trimmed.startsWith("builtin:") && !trimmed.contains("\n")
         ? Optional.of(trimmed.substring("builtin:".length()))
         : Optional.empty();
-  }
-
-  /** The match conditions of a stub: those of a tape's {@code match}. */
-  private static Match match(JsonNode node) {
-    if (node.isMissingNode() || node.isNull()) {
-      return Match.ANY;
-    }
-    if (!node.isObject()) {
-      throw new ApiError(400, "stubs: \"match\" must be an object; " + STUB_SHAPE);
-    }
-    Optional<String> prompt = Optional.empty();
-    List<String> argv = new ArrayList<>();
-    Optional<OutputFormat> format = Optional.empty();
-    Optional<String> model = Optional.empty();
-    for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
-      String key = keys.next();
-      JsonNode value = node.get(key);
-      switch (key) {
-        case "prompt" -> prompt = Optional.of(text(value, "match.prompt"));
-        case "model" -> model = Optional.of(text(value, "match.model"));
-        case "outputFormat" -> {
-          String name = text(value, "match.outputFormat");
-          format =
-              Optional.of(
-                  OutputFormat.fromTapeName(name)
-                      .orElseThrow(
-                          () ->
-                              new ApiError(
-                                  400,
-                                  "stubs: match.outputFormat must be text, json, stream-json or"
-                                      + " acp, was \""
-                                      + name
-                                      + "\"")));
-        }
-        case "argv" -> {
-          if (!value.isArray()) {
-            throw new ApiError(400, "stubs: match.argv must be an array of strings");
-          }
-          for (JsonNode element : value) {
-            argv.add(text(element, "match.argv[]"));
-          }
-        }
-        default ->
-            throw new ApiError(
-                400,
-                "stubs: unknown match condition \""
-                    + key
-                    + "\"; the conditions are prompt, argv, model and outputFormat");
-      }
-    }
-    try {
-      return new Match(prompt, argv, format, model);
-    } catch (IllegalArgumentException e) {
-      throw new ApiError(400, "stubs: " + e.getMessage());
-    }
-  }
-
-  private static String text(JsonNode value, String what) {
-    if (!value.isTextual()) {
-      throw new ApiError(400, "stubs: " + what + " must be a string");
-    }
-    return value.asText();
   }
 
   // ---- answers --------------------------------------------------------------------------------

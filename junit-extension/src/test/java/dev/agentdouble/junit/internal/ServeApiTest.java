@@ -287,6 +287,32 @@ class ServeApiTest {
     assertThat(fix3.err()).isEqualTo("folder\n");
   }
 
+  /** The words of InvocationPattern and TextMatch, as JSON (MatchVocabularyTest walks them all). */
+  @Test
+  void aStubTakesTheWordsOfAnInvocationPattern() throws Exception {
+    Serve serve = serve();
+    ObjectNode spec = JSON.createObjectNode();
+    ObjectNode match = spec.putObject("match");
+    match.putObject("prompt").put("containing", "fix");
+    match.putArray("argv").add("--trust").addObject().put("matching", "--output-format=?");
+    match.putObject("model").put("absent", true);
+    match.putObject("cwd").put("containing", "/");
+    spec.putArray("tapes").add(tape("fixed", 0));
+    call(serve, "POST", "/stubs", spec.toString());
+
+    Runs.Result fix = fake(serve, "-p", "--trust", "--output-format", "text", "please FIX it");
+    Runs.Result fixed = fake(serve, "-p", "--trust", "--output-format", "text", "fix the bug");
+    Runs.Result withModel =
+        fake(
+            serve, "-p", "--trust", "--output-format", "text", "--model", "composer-2.5", "fix it");
+
+    assertThat(fix.exit()).isEqualTo(70);
+    assertThat(fix.err()).contains("closest: stub 1; it missed: prompt fix, was \"please FIX it\"");
+    assertThat(fixed.err()).isEqualTo("fixed\n");
+    assertThat(withModel.exit()).isEqualTo(70);
+    assertThat(withModel.err()).contains("it missed: model (absent), was \"composer-2.5\"");
+  }
+
   @Test
   void resetForgetsTheQueueTheStubsAndTheInvocationsAndKeepsTheFolder() throws Exception {
     Path folder = Files.createDirectory(dir.resolve("tapes"));
@@ -332,7 +358,13 @@ class ServeApiTest {
     Answer unknown = call(serve, "POST", "/queue", "builtin:usage-limt");
     Answer empty = call(serve, "POST", "/queue", "");
     Answer notJson = call(serve, "POST", "/stubs", "match: fix");
-    Answer badKey = call(serve, "POST", "/stubs", "{\"match\":{\"cwd\":\"/x\"},\"tapes\":[\"x\"]}");
+    Answer badKey = call(serve, "POST", "/stubs", "{\"match\":{\"pwd\":\"/x\"},\"tapes\":[\"x\"]}");
+    Answer badOperator =
+        call(
+            serve,
+            "POST",
+            "/stubs",
+            "{\"match\":{\"cwd\":{\"startsWith\":\"/x\"}},\"tapes\":[\"builtin:hang\"]}");
     Answer noTapes = call(serve, "POST", "/stubs", "{\"match\":{\"prompt\":\"x\"}}");
     Answer badRegex =
         call(
@@ -347,13 +379,19 @@ class ServeApiTest {
     assertThat(notJson.status()).isEqualTo(400);
     assertThat(notJson.json().get("error").asText()).startsWith("stubs: the body is not JSON");
     assertThat(badKey.json().get("error").asText())
-        .startsWith("stubs: unknown match condition \"cwd\"");
+        .startsWith("stubs: unknown match condition \"pwd\"");
+    assertThat(badOperator.json().get("error").asText())
+        .isEqualTo(
+            "stubs: match.cwd: unknown operator \"startsWith\"; the operators are equalTo,"
+                + " equalToIgnoringCase, containing, notContaining, matching, notMatching,"
+                + " containingMatch, absent");
     assertThat(noTapes.json().get("error").asText())
         .startsWith("stubs: \"tapes\" must be a non-empty array");
     assertThat(badRegex.json().get("error").asText())
         .startsWith("stubs: match.prompt is not a valid regular expression");
     assertThat(wrongMethod.status()).isEqualTo(405);
-    for (Answer a : List.of(badTape, unknown, empty, notJson, badKey, noTapes, badRegex)) {
+    for (Answer a :
+        List.of(badTape, unknown, empty, notJson, badKey, badOperator, noTapes, badRegex)) {
       assertThat(a.json().toString()).doesNotContain("Exception", "\tat ");
     }
   }
