@@ -16,11 +16,9 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Plays a tape: validates all of it first (a bad tape writes nothing on stdout), then writes each
@@ -94,19 +92,6 @@ public final class Player {
    * and the value ends (the frame's closing brace) in the tape.
    */
   public record BigValue(int line, long lineStart, long valueStart, long valueEnd) {}
-
-  /**
-   * Validates {@code source}, or takes what an earlier run found of the same file: a tape file of
-   * {@link ValidationCache#MIN_TAPE} bytes or more with a folder for the cache. Any other tape is
-   * just validated, without loading the cache's classes: the start-up path of small tapes stays as
-   * it was.
-   */
-  static Checked validate(TapeSource source, Optional<Path> folder) throws IOException {
-    if (folder.isPresent() && source.fileSize().orElse(0) >= ValidationCache.MIN_TAPE) {
-      return new ValidationCache(folder.get()).checked(source);
-    }
-    return validate(source);
-  }
 
   /** Reads the whole tape once, checking every line; returns what replay needs to know. */
   public static Checked validate(TapeSource source) throws IOException {

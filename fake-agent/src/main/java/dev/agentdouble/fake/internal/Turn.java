@@ -13,6 +13,7 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -157,7 +158,7 @@ final class Turn {
       source = chosen.source();
       journal.tape = source.name();
       try (TapeSource played = source) {
-        checked = Player.validate(played, settings.replayCache());
+        checked = validate(played, settings.replayCache());
         Ending stop = face.admit(this);
         if (stop == null) {
           stop = face.transform(this);
@@ -286,5 +287,18 @@ final class Turn {
     long high = (random.nextLong() & ~0xF000L) | 0x4000L;
     long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
     return new UUID(high, low).toString();
+  }
+
+  /**
+   * Validates {@code source}, or takes what an earlier run found of the same file: a tape file of
+   * {@link ValidationCache#MIN_TAPE} bytes or more with a folder for the cache. Any other tape is
+   * just validated, without loading the cache's classes: the start-up path of small tapes stays as
+   * it was.
+   */
+  static Player.Checked validate(TapeSource source, Optional<Path> folder) throws IOException {
+    if (folder.isPresent() && source.fileSize().orElse(0) >= ValidationCache.MIN_TAPE) {
+      return new ValidationCache(folder.get()).checked(source);
+    }
+    return Player.validate(source);
   }
 }

@@ -201,10 +201,10 @@ class ValidationCacheTest {
     Path big = settled(bigTape('a', 0));
 
     try (TapeSource source = TapeSource.of(small)) {
-      Player.validate(source, Optional.of(folder));
+      Turn.validate(source, Optional.of(folder));
     }
     try (TapeSource source = TapeSource.of(big)) {
-      Player.validate(source, Optional.empty());
+      Turn.validate(source, Optional.empty());
     }
 
     assertThat(folder).doesNotExist();

@@ -12,7 +12,6 @@ import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.recorder.command.CommandRegistry;
 import dev.agentdouble.recorder.command.UsageException;
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
@@ -365,7 +364,7 @@ public final class Serve implements AutoCloseable {
         throw new IllegalStateException("reading from memory failed", e);
       }
       if (!(timing instanceof Timing.Recorded)) {
-        bytes = TapeWriter.toBytes(retime(tape, timing));
+        bytes = TapeWriter.toBytes(ServeApi.retime(tape, timing));
       }
       stubs.add(
           new Stub(file.getFileName().toString(), tape.header().match().orElse(Match.ANY), bytes));
@@ -398,24 +397,6 @@ public final class Serve implements AutoCloseable {
   /** {@code mapping} with a condition on the invocation JSON for each of {@code match}'s. */
   static MappingBuilder conditions(MappingBuilder mapping, Match match) {
     return InvocationConditions.of(match).toRequestMapping(mapping);
-  }
-
-  /**
-   * The tape with its frame times rewritten as the fake's {@code AGENTDOUBLE_TIMING=spec} would
-   * schedule them, so that a fake replaying it as recorded writes each frame at the same moment.
-   */
-  static Tape retime(Tape tape, Timing timing) {
-    List<Frame> frames = new ArrayList<>(tape.frames().size());
-    long lastT = 0;
-    long lastScheduled = 0;
-    for (Frame frame : tape.frames()) {
-      long t = frame.t();
-      long scheduled = timing.due(t, lastT, lastScheduled);
-      lastT = t;
-      lastScheduled = scheduled;
-      frames.add(frame.at(scheduled));
-    }
-    return new Tape(tape.header(), frames);
   }
 
   // ---- the command line -----------------------------------------------------------------------

@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeException;
 import dev.agentdouble.tape.TapeReader;
@@ -120,7 +121,7 @@ final class ServeApi {
             .map(p -> p.firstValue())
             .orElse(
                 builtin(body).map(n -> "builtin:" + n).orElse("queued #" + (stubs.queued() + 1)));
-    stubs.enqueue(Serve.retime(tape, timing), name);
+    stubs.enqueue(retime(tape, timing), name);
     ObjectNode answer = JSON.createObjectNode().put("queued", name).put("position", stubs.queued());
     return json(201, answer);
   }
@@ -162,7 +163,7 @@ final class ServeApi {
         throw new ApiError(
             400, "stubs: tapes[" + i + "] must be a string: a tape's NDJSON, or builtin:NAME");
       }
-      replies.add(Serve.retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
+      replies.add(retime(tape("stubs: tapes[" + i + "]", tapes.get(i).asText()), timing));
     }
     sequences++;
     String name = "stub " + sequences;
@@ -316,5 +317,23 @@ final class ServeApi {
       super(message);
       this.status = status;
     }
+  }
+
+  /**
+   * The tape with its frame times rewritten as the fake's {@code AGENTDOUBLE_TIMING=spec} would
+   * schedule them, so that a fake replaying it as recorded writes each frame at the same moment.
+   */
+  static Tape retime(Tape tape, Timing timing) {
+    List<Frame> frames = new ArrayList<>(tape.frames().size());
+    long lastT = 0;
+    long lastScheduled = 0;
+    for (Frame frame : tape.frames()) {
+      long t = frame.t();
+      long scheduled = timing.due(t, lastT, lastScheduled);
+      lastT = t;
+      lastScheduled = scheduled;
+      frames.add(frame.at(scheduled));
+    }
+    return new Tape(tape.header(), frames);
   }
 }

@@ -466,12 +466,12 @@ class ServeTest {
                 Frame.OutBytes.text(1050, "c"),
                 new Frame.Exit(3001, 0)));
 
-    assertThat(times(Serve.retime(tape, Timing.parse("fast")))).containsExactly(0L, 0L, 0L, 0L);
-    assertThat(times(Serve.retime(tape, Timing.parse("recorded"))))
+    assertThat(times(ServeApi.retime(tape, Timing.parse("fast")))).containsExactly(0L, 0L, 0L, 0L);
+    assertThat(times(ServeApi.retime(tape, Timing.parse("recorded"))))
         .containsExactly(100L, 1000L, 1050L, 3001L);
-    assertThat(times(Serve.retime(tape, Timing.parse("scale:0.5"))))
+    assertThat(times(ServeApi.retime(tape, Timing.parse("scale:0.5"))))
         .containsExactly(50L, 500L, 525L, 1501L);
-    assertThat(times(Serve.retime(tape, Timing.parse("max-gap:200"))))
+    assertThat(times(ServeApi.retime(tape, Timing.parse("max-gap:200"))))
         .containsExactly(100L, 300L, 350L, 550L);
   }
 
