@@ -1,7 +1,7 @@
 package dev.agentdouble.fake;
 
 import dev.agentdouble.fake.internal.Impersonation;
-import dev.agentdouble.fake.internal.Signals;
+import dev.agentdouble.fake.internal.process.Signals;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;

@@ -32,10 +32,10 @@ class ClassDataSharingTest {
    */
   private static final List<String> REPLAY =
       List.of(
-          "dev.agentdouble.fake.internal.ProfileResource",
-          "dev.agentdouble.fake.internal.PackageResource",
-          "dev.agentdouble.fake.internal.TapeSelection",
-          "dev.agentdouble.fake.internal.Player",
+          "dev.agentdouble.fake.internal.profile.ProfileResource",
+          "dev.agentdouble.fake.internal.profile.PackageResource",
+          "dev.agentdouble.fake.internal.source.TapeSelection",
+          "dev.agentdouble.fake.internal.run.Player",
           "dev.agentdouble.tape.TapeScanner",
           "dev.agentdouble.tape.HeaderCodec");
 

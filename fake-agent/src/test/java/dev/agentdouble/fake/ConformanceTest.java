@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.fake.CaptureCommandLines.CommandLine;
 import dev.agentdouble.fake.CaptureCommandLines.Origin;
-import dev.agentdouble.fake.internal.Profiles;
+import dev.agentdouble.fake.internal.profile.Profiles;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;

@@ -4,7 +4,7 @@ import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.agentdouble.fake.internal.SettledTape;
+import dev.agentdouble.fake.internal.run.SettledTape;
 import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Frame;

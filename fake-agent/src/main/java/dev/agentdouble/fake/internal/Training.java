@@ -2,6 +2,13 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.Main;
+import dev.agentdouble.fake.internal.process.Death;
+import dev.agentdouble.fake.internal.process.Owner;
+import dev.agentdouble.fake.internal.process.ProcessClock;
+import dev.agentdouble.fake.internal.process.Signals;
+import dev.agentdouble.fake.internal.run.ValidationCache;
+import dev.agentdouble.fake.internal.source.TapeSelection;
+import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.OutputFormat;
 import java.io.ByteArrayInputStream;

@@ -1,0 +1,388 @@
+package dev.agentdouble.fake.internal.profile;
+
+import dev.agentdouble.fake.internal.profile.CliCommand.Argument;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TextStyle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The built-in profiles: one resource of this package per CLI version, {@code profile-<name>.txt},
+ * read by this one interpreter. What differs between versions is in those files, never in code: the
+ * version line, the defaults of a run, the order of checks, the command tree (options with their
+ * arity, hidden options, subcommands, aliases, and the help texts commander prints from them), the
+ * texts, the shapes of the subcommands' answers, the model list ({@code models-<name>.txt}, which
+ * the profile names). A new CLI version is a new file; {@code profiles.txt} names the default.
+ *
+ * <p>The format, line by line (UTF-8): blank lines and lines starting with {@code #} (after any
+ * indentation) are skipped; every other line is {@code <key> <value>} or a bare {@code <key>},
+ * indented by two spaces under the line it belongs to. In a value, {@code \n} is a newline and
+ * {@code \\} a backslash. Keys at the top:
+ *
+ * <ul>
+ *   <li>{@code version}, {@code email}, {@code model} (display name), {@code models} (the model
+ *       list's resource), {@code logged-in}, {@code api-key-valid}, {@code trust-gate}, {@code
+ *       auth-first} ({@code true} or {@code false}), {@code default-output-format} ({@code text},
+ *       {@code json}, {@code stream-json}), {@code text-style} ({@code actions}, {@code final}),
+ *       {@code stdin} ({@code read-before-run}, {@code run-then-await-eof});
+ *   <li>{@code checks}: the checks of a print run, in order, by their names in {@link RunCheck};
+ *   <li>{@code json} ({@code pretty} or {@code compact}), {@code status-user-info} (keys), {@code
+ *       status-signed-out-message}, {@code about-latest}: the shapes of {@code status} and {@code
+ *       about};
+ *   <li>{@code message <key> <text>}: a text ({@code {workspace}} stands for the path in {@code
+ *       trust-required});
+ *   <li>{@code acp}: the description {@code agent acp --help} shows;
+ *   <li>{@code command <name>}: the root command, with under it {@code description}, {@code alias},
+ *       {@code action false} (a group such as {@code mcp}), {@code argument <term> [description]}
+ *       ({@code [prompt...]}, {@code <identifier>}), {@code option <flags>} with {@code help} and
+ *       {@code choices} under it, {@code hidden <flags>} (accepted, left out of help), and its
+ *       {@code command}s, in the order help lists them.
+ * </ul>
+ *
+ * <p>Start-up: a run reads its profile once, from the jar already open for the process ({@link
+ * PackageResource}); the reader makes no lambda and loads no JSON class.
+ */
+final class ProfileResource {
+  /** The resource that names the default profile. */
+  static final String INDEX = "profiles.txt";
+
+  private static final String PREFIX = "profile-";
+  private static final String SUFFIX = ".txt";
+
+  /** The key of the hidden {@code acp} command's description, and the command's name. */
+  private static final String ACP = "acp";
+
+  private static final Map<String, Profile> LOADED = new HashMap<>();
+
+  private ProfileResource() {}
+
+  /** One line of a resource: its key, its value, and the lines indented under it. */
+  record Node(String source, int line, String key, String value, List<Node> children) {
+    String where() {
+      return source + ":" + line;
+    }
+
+    IllegalStateException problem(String problem) {
+      return new IllegalStateException(where() + ": " + problem);
+    }
+  }
+
+  /** The name of the default profile, as {@value #INDEX} gives it. */
+  static String defaultName() {
+    for (Node n : parse(INDEX, text(INDEX))) {
+      if (n.key().equals("default")) {
+        return n.value();
+      }
+    }
+    throw new IllegalStateException(INDEX + ": no \"default\" line");
+  }
+
+  /**
+   * The names of the built-in profiles, in reverse order of their names: {@code documented}, then
+   * the versions, the newest first.
+   */
+  static List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (String file : PackageResource.list(PREFIX, SUFFIX)) {
+      names.add(0, file.substring(PREFIX.length(), file.length() - SUFFIX.length()));
+    }
+    return names;
+  }
+
+  /** The built-in profile {@code name}, read once per process; empty when there is none. */
+  static synchronized Optional<Profile> load(String name) {
+    Profile loaded = LOADED.get(name);
+    if (loaded != null) {
+      return Optional.of(loaded);
+    }
+    if (!isName(name)) {
+      return Optional.empty();
+    }
+    String file = PREFIX + name + SUFFIX;
+    Optional<byte[]> bytes = PackageResource.find(file);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    Profile profile = profile(name, parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
+    LOADED.put(name, profile);
+    return Optional.of(profile);
+  }
+
+  /** A name that can only be a resource of this package: no folder, nothing hidden. */
+  private static boolean isName(String name) {
+    return !name.isEmpty()
+        && name.charAt(0) != '.'
+        && name.indexOf('/') < 0
+        && name.indexOf('\\') < 0;
+  }
+
+  private static String text(String file) {
+    return new String(PackageResource.read(file), StandardCharsets.UTF_8);
+  }
+
+  /** The lines of {@code text} as a tree: the top-level lines, each with its indented ones. */
+  static List<Node> parse(String source, String text) {
+    List<Node> top = new ArrayList<>();
+    List<List<Node>> open = new ArrayList<>(); // open.get(d): where a line of depth d goes
+    open.add(top);
+    int number = 0;
+    for (String raw : text.split("\n", -1)) {
+      number++;
+      int spaces = 0;
+      while (spaces < raw.length() && raw.charAt(spaces) == ' ') {
+        spaces++;
+      }
+      String line = raw.substring(spaces);
+      if (line.isEmpty() || line.charAt(0) == '#') {
+        continue;
+      }
+      if (spaces % 2 != 0 || spaces / 2 >= open.size()) {
+        throw new IllegalStateException(
+            source + ":" + number + ": indented by " + spaces + " spaces; two under its parent");
+      }
+      int depth = spaces / 2;
+      int space = line.indexOf(' ');
+      String key = space < 0 ? line : line.substring(0, space);
+      String value = space < 0 ? "" : unescape(source, number, line.substring(space + 1));
+      Node node = new Node(source, number, key, value, new ArrayList<>());
+      open.get(depth).add(node);
+      while (open.size() > depth + 1) {
+        open.remove(open.size() - 1);
+      }
+      open.add(node.children());
+    }
+    return top;
+  }
+
+  private static String unescape(String source, int number, String value) {
+    if (value.indexOf('\\') < 0) {
+      return value;
+    }
+    StringBuilder sb = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c != '\\') {
+        sb.append(c);
+        continue;
+      }
+      char next = i + 1 < value.length() ? value.charAt(i + 1) : ' ';
+      if (next == 'n') {
+        sb.append('\n');
+      } else if (next == '\\') {
+        sb.append('\\');
+      } else {
+        throw new IllegalStateException(
+            source + ":" + number + ": \\" + next + "; a value escapes only \\n and \\\\");
+      }
+      i++;
+    }
+    return sb.toString();
+  }
+
+  /** The profile the top-level lines {@code top} of the resource of {@code name} describe. */
+  static Profile profile(String name, List<Node> top) {
+    Map<String, Node> one = new HashMap<>();
+    Map<String, String> messages = new HashMap<>();
+    for (Node n : top) {
+      if (n.key().equals("message")) {
+        int space = n.value().indexOf(' ');
+        if (space < 0) {
+          throw n.problem("a message is \"message <key> <text>\"");
+        }
+        messages.put(n.value().substring(0, space), n.value().substring(space + 1));
+      } else if (one.put(n.key(), n) != null) {
+        throw n.problem("\"" + n.key() + "\" given twice");
+      }
+    }
+    String source = top.isEmpty() ? name : top.get(0).source();
+    for (String key : one.keySet()) {
+      if (!KEYS.contains(key)) {
+        throw one.get(key).problem("unknown key \"" + key + "\"; a profile has " + KEYS);
+      }
+    }
+    List<RunCheck> checks = new ArrayList<>();
+    Node checkLine = required(source, one, "checks");
+    for (String check : words(checkLine)) {
+      Optional<RunCheck> c = RunCheck.named(check);
+      if (c.isEmpty()) {
+        throw checkLine.problem("unknown check \"" + check + "\"; one of " + RunCheck.NAMES);
+      }
+      checks.add(c.get());
+    }
+    Optional<String> signedOut =
+        one.containsKey("status-signed-out-message")
+            ? Optional.of(one.get("status-signed-out-message").value())
+            : Optional.empty();
+    Node json = one.get("json");
+    if (json == null || !(json.value().equals("pretty") || json.value().equals("compact"))) {
+      throw new IllegalStateException(source + ": \"json\" must be pretty or compact");
+    }
+    Profile.Surface surface =
+        new Profile.Surface(
+            name,
+            command(required(source, one, "command")),
+            leaf(ACP, required(source, one, ACP).value()),
+            checks,
+            json.value().equals("pretty"),
+            words(required(source, one, "status-user-info")),
+            signedOut,
+            bool(required(source, one, "about-latest")),
+            messages);
+    Node stdin = required(source, one, "stdin");
+    Profile.StdinRule rule = null;
+    for (Profile.StdinRule r : Profile.StdinRule.values()) {
+      if (r.name().equals(stdin.value().toUpperCase(Locale.ROOT).replace('-', '_'))) {
+        rule = r;
+      }
+    }
+    if (rule == null) {
+      throw stdin.problem("\"stdin\" must be read-before-run or run-then-await-eof");
+    }
+    Node format = required(source, one, "default-output-format");
+    Optional<OutputFormat> outputFormat = OutputFormat.fromCliName(format.value());
+    if (outputFormat.isEmpty()) {
+      throw format.problem("\"default-output-format\" must be text, json or stream-json");
+    }
+    Node style = required(source, one, "text-style");
+    Optional<TextStyle> textStyle = TextStyle.fromName(style.value());
+    if (textStyle.isEmpty()) {
+      throw style.problem("\"text-style\" must be actions or final");
+    }
+    String model = required(source, one, "model").value();
+    return new Profile(
+        name,
+        required(source, one, "version").value(),
+        bool(required(source, one, "logged-in")),
+        required(source, one, "email").value(),
+        outputFormat.get(),
+        textStyle.get(),
+        model,
+        ModelCatalog.resource(required(source, one, "models").value()),
+        Optional.empty(),
+        new Profile.Behaviour(
+            surface,
+            bool(required(source, one, "trust-gate")),
+            bool(required(source, one, "auth-first")),
+            rule),
+        bool(required(source, one, "api-key-valid")));
+  }
+
+  private static final List<String> KEYS =
+      List.of(
+          "version",
+          "logged-in",
+          "email",
+          "model",
+          "models",
+          "api-key-valid",
+          "default-output-format",
+          "text-style",
+          "trust-gate",
+          "auth-first",
+          "stdin",
+          "checks",
+          "json",
+          "status-user-info",
+          "status-signed-out-message",
+          "about-latest",
+          "acp",
+          "command");
+
+  /** A {@code command} line and the lines under it. */
+  private static CliCommand command(Node node) {
+    Optional<String> alias = Optional.empty();
+    String description = "";
+    boolean action = true;
+    List<CliOption> options = new ArrayList<>();
+    List<Argument> arguments = new ArrayList<>();
+    List<CliCommand> subcommands = new ArrayList<>();
+    for (Node n : node.children()) {
+      switch (n.key()) {
+        case "alias" -> alias = Optional.of(n.value());
+        case "description" -> description = n.value();
+        case "action" -> action = bool(n);
+        case "argument" -> arguments.add(argument(n));
+        case "option" -> options.add(option(n));
+        case "hidden" -> options.add(CliOption.hidden(n.value()));
+        case "command" -> subcommands.add(command(n));
+        default ->
+            throw n.problem(
+                "unknown key \""
+                    + n.key()
+                    + "\" in a command; it has alias, description, action, argument, option,"
+                    + " hidden, command");
+      }
+    }
+    return new CliCommand(
+        node.value(), alias, description, options, arguments, subcommands, action);
+  }
+
+  /** {@code option <flags>} with its {@code help} and {@code choices}. */
+  private static CliOption option(Node node) {
+    String help = "";
+    List<String> choices = List.of();
+    for (Node n : node.children()) {
+      switch (n.key()) {
+        case "help" -> help = n.value();
+        case "choices" -> choices = words(n);
+        default -> throw n.problem("unknown key \"" + n.key() + "\"; an option has help, choices");
+      }
+    }
+    return CliOption.choice(node.value(), choices, help);
+  }
+
+  /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */
+  private static Argument argument(Node node) {
+    int space = node.value().indexOf(' ');
+    String term = space < 0 ? node.value() : node.value().substring(0, space);
+    String description = space < 0 ? "" : node.value().substring(space + 1);
+    boolean required = term.startsWith("<") && term.endsWith(">");
+    if (!required && !(term.startsWith("[") && term.endsWith("]"))) {
+      throw node.problem("an argument is <name> or [name], with ... when variadic");
+    }
+    String name = term.substring(1, term.length() - 1);
+    boolean variadic = name.endsWith("...");
+    if (variadic) {
+      name = name.substring(0, name.length() - 3);
+    }
+    return new Argument(name, required, variadic, description);
+  }
+
+  private static CliCommand leaf(String name, String description) {
+    return new CliCommand(
+        name, Optional.empty(), description, List.of(), List.of(), List.of(), true);
+  }
+
+  private static Node required(String source, Map<String, Node> one, String key) {
+    Node n = one.get(key);
+    if (n == null) {
+      throw new IllegalStateException(source + ": no \"" + key + "\" line");
+    }
+    return n;
+  }
+
+  private static boolean bool(Node n) {
+    if (n.value().equals("true")) {
+      return true;
+    }
+    if (n.value().equals("false")) {
+      return false;
+    }
+    throw n.problem("\"" + n.key() + "\" must be true or false");
+  }
+
+  private static List<String> words(Node n) {
+    List<String> words = new ArrayList<>();
+    for (String w : n.value().split(" ")) {
+      if (!w.isEmpty()) {
+        words.add(w);
+      }
+    }
+    return words;
+  }
+}

@@ -1,0 +1,55 @@
+package dev.agentdouble.fake.internal.profile;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where a {@link Profile} comes from: {@value Profile#ENV} names a built-in ({@link
+ * ProfileResource}, one resource per CLI version) or a JSON file ({@link ProfileFile}).
+ */
+public final class Profiles {
+  private Profiles() {}
+
+  /**
+   * The profile {@code env} names in {@value Profile#ENV}: a built-in name or a JSON file; the
+   * default built-in profile when unset or empty.
+   *
+   * @throws ProfileException when the file cannot be read or is not a valid profile
+   */
+  public static Profile load(Map<String, String> env) throws ProfileException {
+    String value = env.get(Profile.ENV);
+    if (value == null || value.isEmpty()) {
+      return byDefault();
+    }
+    Optional<Profile> builtIn = builtIn(value);
+    if (builtIn.isPresent()) {
+      return builtIn.get();
+    }
+    return read(value);
+  }
+
+  /** The built-in profile of this name, if there is one. */
+  public static Optional<Profile> builtIn(String name) {
+    return ProfileResource.load(name);
+  }
+
+  /** The default built-in profile: the newest real CLI. */
+  public static Profile byDefault() {
+    return ProfileResource.load(ProfileResource.defaultName()).orElseThrow();
+  }
+
+  /** The names of the built-in profiles, in order: what a message offers. */
+  public static List<String> builtInNames() {
+    return ProfileResource.names();
+  }
+
+  /**
+   * Reads a profile file. Only this path loads the JSON parser.
+   *
+   * @param file the path as the user gave it, used in messages
+   */
+  public static Profile read(String file) throws ProfileException {
+    return ProfileFile.read(file);
+  }
+}

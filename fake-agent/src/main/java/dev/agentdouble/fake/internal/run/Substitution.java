@@ -1,0 +1,390 @@
+package dev.agentdouble.fake.internal.run;
+
+import dev.agentdouble.fake.internal.process.ByteBuf;
+import dev.agentdouble.json.JsonCursor;
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Vars;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Replaces a tape's recorded volatile values with live ones in the JSON text of stdout lines,
+ * without re-serialising anything else. Rules (docs/tape-format.md, "Variables"):
+ *
+ * <ul>
+ *   <li>{@code sessionId}: a JSON string equal to it;
+ *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by {@code
+ *       /} (the longer variable wins when both fit);
+ *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
+ *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string under
+ *       the key {@code apiKeySource}, when the key came by flag or environment;
+ *   <li>{@code model} (not a variable: the model {@code --model} chose): the string under the key
+ *       {@code model} of the system init event, a line that starts {@code
+ *       {"type":"system","subtype":"init"};
+ *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under {@code
+ *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
+ * </ul>
+ *
+ * Values are matched in the JSON text as the CLI escapes them (JavaScript's {@code
+ * JSON.stringify}). A match always starts at an unescaped quote: in well-formed JSON such a quote
+ * followed by the value's first character opens a string, so no substring of a longer string is
+ * ever touched.
+ */
+public final class Substitution {
+  /**
+   * Live values; empty where the run keeps what was recorded.
+   *
+   * @param model the display name of the model {@code --model} chose, for the init event
+   */
+  public record Live(
+      Optional<String> sessionId,
+      Optional<String> cwd,
+      Optional<String> home,
+      Optional<String> prompt,
+      OptionalLong epochMs,
+      Optional<String> apiKeySource,
+      Optional<String> model) {
+    /** Live values with the tape's model kept. */
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs,
+        Optional<String> apiKeySource) {
+      this(sessionId, cwd, home, prompt, epochMs, apiKeySource, Optional.empty());
+    }
+
+    /** Live values with the tape's {@code apiKeySource} kept. */
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs) {
+      this(sessionId, cwd, home, prompt, epochMs, Optional.empty());
+    }
+  }
+
+  private record Rule(byte[] needle, byte[] replacement, boolean prefix) {}
+
+  private static final byte[] TIMESTAMP = "\"timestamp_ms\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] STARTED = "\"startedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMPLETED =
+      "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] API_KEY_SOURCE =
+      "\"apiKeySource\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] INIT =
+      "{\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MODEL = "\"model\":\"".getBytes(StandardCharsets.US_ASCII);
+
+  private final Rule[] strings;
+  private final long shift;
+  private final byte[] promptNeedle;
+  private final String recordedPrompt;
+  private final byte[] promptReplacement;
+  private final byte[] apiKeySource;
+  private final byte[] model;
+  private final List<long[]> matches = new ArrayList<>();
+  private final List<byte[]> replacements = new ArrayList<>();
+
+  private Substitution(
+      List<Rule> strings,
+      long shift,
+      String recordedPrompt,
+      String livePrompt,
+      Optional<String> apiKeySource,
+      Optional<String> model) {
+    this.strings = strings.toArray(new Rule[0]);
+    this.apiKeySource =
+        apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
+    this.model = model.isPresent() ? jsonInner(model.get()) : null;
+    this.shift = shift;
+    this.recordedPrompt = recordedPrompt;
+    if (recordedPrompt != null) {
+      this.promptNeedle = JsonText.quote(recordedPrompt).getBytes(StandardCharsets.UTF_8);
+      this.promptReplacement = JsonText.quote(livePrompt).getBytes(StandardCharsets.UTF_8);
+    } else {
+      this.promptNeedle = null;
+      this.promptReplacement = null;
+    }
+  }
+
+  /** The substitution from a tape's variables to the live run's values. */
+  public static Substitution of(Vars recorded, Live live) {
+    List<Rule> rules = new ArrayList<>();
+    addRule(rules, recorded.sessionId(), live.sessionId(), false);
+    addRule(rules, recorded.cwd(), live.cwd(), true);
+    addRule(rules, recorded.home(), live.home(), true);
+    long shift = 0;
+    if (recorded.epochMs().isPresent() && live.epochMs().isPresent()) {
+      shift = live.epochMs().getAsLong() - recorded.epochMs().getAsLong();
+    }
+    String recordedPrompt = null;
+    String livePrompt = null;
+    if (recorded.prompt().isPresent()
+        && live.prompt().isPresent()
+        && !recorded.prompt().get().equals(live.prompt().get())) {
+      recordedPrompt = recorded.prompt().get();
+      livePrompt = live.prompt().get();
+    }
+    return new Substitution(
+        rules, shift, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
+  }
+
+  private static byte[] jsonInner(String value) {
+    String quoted = JsonText.quote(value);
+    return quoted.substring(1, quoted.length() - 1).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void addRule(
+      List<Rule> rules, Optional<String> recorded, Optional<String> live, boolean prefix) {
+    if (recorded.isEmpty()
+        || live.isEmpty()
+        || recorded.get().equals(live.get())
+        || recorded.get().isEmpty()) {
+      return;
+    }
+    String quoted = JsonText.quote(recorded.get());
+    char first = quoted.charAt(1);
+    if (first == ',' || first == ':' || first == ']' || first == '}' || first <= ' ') {
+      return; // could not be told apart from a closing quote; documented as not substituted
+    }
+    String inner = JsonText.quote(live.get());
+    rules.add(
+        new Rule(
+            quoted.substring(0, quoted.length() - 1).getBytes(StandardCharsets.UTF_8),
+            inner.substring(1, inner.length() - 1).getBytes(StandardCharsets.UTF_8),
+            prefix));
+  }
+
+  /** Whether anything would ever change. */
+  public boolean active() {
+    return strings.length > 0
+        || shift != 0
+        || promptNeedle != null
+        || apiKeySource != null
+        || model != null;
+  }
+
+  /**
+   * Appends {@code buf[off, off+len)}, one JSON value, to {@code out} with live values in place of
+   * recorded ones.
+   */
+  public void apply(byte[] buf, int off, int len, ByteBuf out) {
+    if (!active()) {
+      out.append(buf, off, len);
+      return;
+    }
+    matches.clear();
+    replacements.clear();
+    boolean promptCandidate = false;
+    int end = off + len;
+    boolean init = model != null && len >= INIT.length && regionMatches(buf, off, end, INIT);
+    for (int i = off; i < end; i++) {
+      if (buf[i] != '"' || !unescaped(buf, off, i)) {
+        continue;
+      }
+      Rule best = null;
+      for (Rule rule : strings) {
+        byte[] n = rule.needle;
+        int after = i + n.length;
+        if (after < end
+            && regionMatches(buf, i, end, n)
+            && (buf[after] == '"' || (rule.prefix && buf[after] == '/'))
+            && (best == null || n.length > best.needle.length)) {
+          best = rule;
+        }
+      }
+      if (best != null) {
+        add(i + 1, best.needle.length - 1, best.replacement);
+        continue;
+      }
+      if (shift != 0) {
+        if (regionMatches(buf, i, end, TIMESTAMP)) {
+          i = shiftDigits(buf, i + TIMESTAMP.length, end, false);
+          continue;
+        }
+        if (regionMatches(buf, i, end, STARTED)) {
+          i = shiftDigits(buf, i + STARTED.length, end, true);
+          continue;
+        }
+        if (regionMatches(buf, i, end, COMPLETED)) {
+          i = shiftDigits(buf, i + COMPLETED.length, end, true);
+          continue;
+        }
+      }
+      if (init && regionMatches(buf, i, end, MODEL)) {
+        int from = i + MODEL.length;
+        int close = from;
+        while (close < end && buf[close] != '"') {
+          close += buf[close] == '\\' ? 2 : 1;
+        }
+        if (close < end) {
+          add(from, close - from, model);
+          i = close;
+          init = false; // the init event's own model, not one nested further on
+        }
+        continue;
+      }
+      if (apiKeySource != null && regionMatches(buf, i, end, API_KEY_SOURCE)) {
+        int from = i + API_KEY_SOURCE.length;
+        int close = from;
+        while (close < end && buf[close] != '"' && buf[close] != '\\') {
+          close++;
+        }
+        if (close < end && buf[close] == '"') {
+          add(from, close - from, apiKeySource);
+          i = close;
+        }
+        continue;
+      }
+      if (promptNeedle != null
+          && i + promptNeedle.length <= end
+          && regionMatches(buf, i, end, promptNeedle)) {
+        promptCandidate = true;
+      }
+    }
+    if (promptCandidate) {
+      addPromptMatches(buf, off, len);
+    }
+    if (matches.isEmpty()) {
+      out.append(buf, off, len);
+      return;
+    }
+    if (promptCandidate) {
+      sortMatches();
+    }
+    int pos = off;
+    for (int m = 0; m < matches.size(); m++) {
+      long[] match = matches.get(m);
+      int start = (int) match[0];
+      out.append(buf, pos, start - pos);
+      out.append(replacements.get(m));
+      pos = start + (int) match[1];
+    }
+    out.append(buf, pos, end - pos);
+  }
+
+  private void add(int start, int length, byte[] replacement) {
+    matches.add(new long[] {start, length});
+    replacements.add(replacement);
+  }
+
+  private int shiftDigits(byte[] buf, int from, int end, boolean quoted) {
+    int i = from;
+    boolean negative = i < end && buf[i] == '-';
+    if (negative) {
+      i++;
+    }
+    int digitsStart = i;
+    long value = 0;
+    while (i < end && buf[i] >= '0' && buf[i] <= '9' && i - digitsStart < 18) {
+      value = value * 10 + (buf[i] - '0');
+      i++;
+    }
+    boolean wellEnded =
+        i > digitsStart
+            && (i == end
+                || (quoted
+                    ? buf[i] == '"'
+                    : buf[i] != '.'
+                        && buf[i] != 'e'
+                        && buf[i] != 'E'
+                        && (buf[i] < '0' || buf[i] > '9')));
+    if (wellEnded) {
+      long shifted = (negative ? -value : value) + shift;
+      add(from, i - from, Long.toString(shifted).getBytes(StandardCharsets.US_ASCII));
+    }
+    return i - 1;
+  }
+
+  /** Finds the prompt where the rules allow it: the user event's message.content[].text. */
+  private void addPromptMatches(byte[] buf, int off, int len) {
+    List<Integer> offsets = new ArrayList<>();
+    String type = null;
+    JsonCursor c = new JsonCursor(buf, off, len);
+    try {
+      if (c.next() != JsonCursor.Token.START_OBJECT) {
+        return;
+      }
+      while (c.next() == JsonCursor.Token.FIELD_NAME) {
+        String name = c.text();
+        JsonCursor.Token value = c.next();
+        if (name.equals("type") && value == JsonCursor.Token.STRING) {
+          type = c.text();
+        } else if (name.equals("message") && value == JsonCursor.Token.START_OBJECT) {
+          while (c.next() == JsonCursor.Token.FIELD_NAME) {
+            String field = c.text();
+            JsonCursor.Token v = c.next();
+            if (field.equals("content") && v == JsonCursor.Token.START_ARRAY) {
+              JsonCursor.Token part;
+              while ((part = c.next()) != JsonCursor.Token.END_ARRAY) {
+                if (part != JsonCursor.Token.START_OBJECT) {
+                  c.skipChildren(part);
+                  continue;
+                }
+                while (c.next() == JsonCursor.Token.FIELD_NAME) {
+                  String partField = c.text();
+                  JsonCursor.Token pv = c.next();
+                  if (partField.equals("text") && pv == JsonCursor.Token.STRING) {
+                    if (recordedPrompt.equals(c.text())) {
+                      offsets.add(c.tokenStart());
+                    }
+                  } else {
+                    c.skipChildren(pv);
+                  }
+                }
+              }
+            } else {
+              c.skipChildren(v);
+            }
+          }
+        } else {
+          c.skipChildren(value);
+        }
+      }
+    } catch (JsonCursor.Malformed e) {
+      return; // the line was validated before replay; nothing to substitute in what cannot parse
+    }
+    if (!"user".equals(type)) {
+      return;
+    }
+    for (int at : offsets) {
+      add(at, promptNeedle.length, promptReplacement);
+    }
+  }
+
+  private void sortMatches() {
+    // insertion sort: a line holds a handful of matches, and no comparator is loaded at start-up
+    for (int i = 1; i < matches.size(); i++) {
+      for (int j = i; j > 0 && matches.get(j - 1)[0] > matches.get(j)[0]; j--) {
+        matches.set(j, matches.set(j - 1, matches.get(j)));
+        replacements.set(j, replacements.set(j - 1, replacements.get(j)));
+      }
+    }
+  }
+
+  private static boolean unescaped(byte[] buf, int lineStart, int quote) {
+    int backslashes = 0;
+    for (int i = quote - 1; i >= lineStart && buf[i] == '\\'; i--) {
+      backslashes++;
+    }
+    return (backslashes & 1) == 0;
+  }
+
+  private static boolean regionMatches(byte[] buf, int at, int end, byte[] needle) {
+    if (at + needle.length > end) {
+      return false;
+    }
+    for (int k = 0; k < needle.length; k++) {
+      if (buf[at + k] != needle[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,160 @@
+package dev.agentdouble.fake.internal.source;
+
+import dev.agentdouble.catalog.CatalogGenerated;
+import dev.agentdouble.catalog.CatalogIndex;
+import java.io.ByteArrayInputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A tape that can be read more than once: matched, validated, then played. A tape file is opened
+ * once, on the first read, and every read goes through that open file: a tape replaced by a rename
+ * while the run goes on (a test writing its next tape) does not change what this run plays, so what
+ * was checked is what is replayed.
+ */
+public record TapeSource(String name, Opener opener) implements Closeable {
+  /** Opens the tape's bytes from their start. */
+  public interface Opener {
+    InputStream open() throws IOException;
+
+    /** Lets go of what the reads share (an open file); nothing by default. */
+    default void close() throws IOException {}
+
+    /** The tape's file, when it is one. */
+    default Optional<Path> file() {
+      return Optional.empty();
+    }
+
+    /** The open file every read goes through, when the tape is a file. */
+    default Optional<FileChannel> channel() throws IOException {
+      return Optional.empty();
+    }
+  }
+
+  /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
+  public static TapeSource of(Path file) {
+    return new TapeSource(
+        file.toString(),
+        new Opener() {
+          private FileChannel channel;
+
+          @Override
+          public InputStream open() throws IOException {
+            return new FromStart(channel().get());
+          }
+
+          @Override
+          public Optional<Path> file() {
+            return Optional.of(file);
+          }
+
+          @Override
+          public Optional<FileChannel> channel() throws IOException {
+            if (channel == null) {
+              channel = FileChannel.open(file, StandardOpenOption.READ);
+            }
+            return Optional.of(channel);
+          }
+
+          @Override
+          public void close() throws IOException {
+            if (channel != null) {
+              channel.close();
+            }
+          }
+        });
+  }
+
+  /**
+   * A built-in tape, {@code builtin:NAME}: a resource on the class path, or, for a generated one,
+   * its bytes, built once (a tape is opened twice: validated, then played).
+   */
+  public static TapeSource builtin(CatalogIndex.Item item) {
+    return new TapeSource(
+        "builtin:" + item.name(),
+        new Opener() {
+          private byte[] generated;
+
+          @Override
+          public InputStream open() throws IOException {
+            if (!item.generated()) {
+              return CatalogIndex.open(item);
+            }
+            if (generated == null) {
+              generated = CatalogGenerated.build(item.name()).toBytes();
+            }
+            return new ByteArrayInputStream(generated);
+          }
+        });
+  }
+
+  /** The tape's bytes from the start; closing the stream leaves the tape open for the next. */
+  public InputStream open() throws IOException {
+    return opener.open();
+  }
+
+  /** The tape's file, when it is one. */
+  public Optional<Path> file() {
+    return opener.file();
+  }
+
+  /** The size of a tape file, which this opens; empty for any other tape. */
+  public OptionalLong fileSize() throws IOException {
+    Optional<FileChannel> channel = opener.channel();
+    return channel.isPresent() ? OptionalLong.of(channel.get().size()) : OptionalLong.empty();
+  }
+
+  /** The open file every read goes through, opened on first use, when the tape is a file. */
+  public Optional<FileChannel> channel() throws IOException {
+    return opener.channel();
+  }
+
+  @Override
+  public void close() throws IOException {
+    opener.close();
+  }
+
+  /** An open file read from its start with positional reads, which never move the file. */
+  private static final class FromStart extends InputStream {
+    private final FileChannel channel;
+    private long position;
+
+    FromStart(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      int n = channel.read(ByteBuffer.wrap(b, off, len), position);
+      if (n > 0) {
+        position += n;
+      }
+      return n;
+    }
+
+    /** Moves on without reading: a skipped line never comes into memory. */
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = Math.max(0, Math.min(n, channel.size() - position));
+      position += skipped;
+      return skipped;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n <= 0 ? -1 : one[0] & 0xff;
+    }
+  }
+}

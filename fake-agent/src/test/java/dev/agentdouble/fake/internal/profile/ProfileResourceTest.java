@@ -1,0 +1,89 @@
+package dev.agentdouble.fake.internal.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentdouble.cursor.CursorMessages;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ProfileResourceTest {
+  @Test
+  void linesNestByTwoSpacesAndSkipCommentsAndBlankLines() {
+    List<ProfileResource.Node> top =
+        ProfileResource.parse(
+            "t.txt",
+            "# a comment\nversion 1\n\ncommand agent\n  # inside\n  description A b\nacp\n");
+
+    assertThat(top)
+        .extracting(ProfileResource.Node::key)
+        .containsExactly("version", "command", "acp");
+    assertThat(top.get(1).children())
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.key()).isEqualTo("description");
+              assertThat(n.value()).isEqualTo("A b");
+              assertThat(n.line()).isEqualTo(6);
+            });
+    assertThat(top.get(2).value()).isEmpty();
+  }
+
+  @Test
+  void aValueEscapesNewlinesAndBackslashesOnly() {
+    assertThat(ProfileResource.parse("t.txt", "m a\\nb\\\\c").get(0).value()).isEqualTo("a\nb\\c");
+    assertThatThrownBy(() -> ProfileResource.parse("t.txt", "x\nm a\\tb"))
+        .hasMessage("t.txt:2: \\t; a value escapes only \\n and \\\\");
+  }
+
+  @Test
+  void anIndentationOutOfStepIsNamedWithItsLine() {
+    assertThatThrownBy(() -> ProfileResource.parse("t.txt", "a\n    b"))
+        .hasMessage("t.txt:2: indented by 4 spaces; two under its parent");
+    assertThatThrownBy(() -> ProfileResource.parse("t.txt", "a\n b"))
+        .hasMessageStartingWith("t.txt:2: indented by 1 spaces");
+  }
+
+  @Test
+  void anUnknownKeyOrCheckIsNamedWithItsLine() {
+    assertThatThrownBy(
+            () -> ProfileResource.profile("x", ProfileResource.parse("p.txt", "colour blue")))
+        .hasMessageStartingWith("p.txt:1: unknown key \"colour\"; a profile has [version, ");
+    assertThatThrownBy(
+            () -> ProfileResource.profile("x", ProfileResource.parse("p.txt", "checks auth vibes")))
+        .hasMessageStartingWith("p.txt:1: unknown check \"vibes\"; one of [auth, api-key, ");
+  }
+
+  @Test
+  void aNameThatIsNoResourceIsNoBuiltInProfile() {
+    assertThat(Profiles.builtIn("../profile-2026.10")).isEmpty();
+    assertThat(Profiles.builtIn("/etc/passwd")).isEmpty();
+    assertThat(Profiles.builtIn("")).isEmpty();
+    assertThat(Profiles.builtIn("2025.01")).isEmpty();
+  }
+
+  @Test
+  void theDefaultIsTheNewestRealCliAndEveryBuiltInIsListed() {
+    assertThat(ProfileResource.defaultName()).isEqualTo(BuiltIn.CLI_2026_10);
+    assertThat(Profiles.byDefault()).isEqualTo(BuiltIn.profile(BuiltIn.CLI_2026_10));
+    assertThat(Profiles.builtInNames())
+        .startsWith(BuiltIn.DOCUMENTED)
+        .contains(BuiltIn.CLI_2026_10);
+  }
+
+  /** The texts a profile holds are the CLI's, byte for byte, as the catalog's tapes carry them. */
+  @ParameterizedTest
+  @MethodSource("dev.agentdouble.fake.internal.profile.BuiltIn#surfaces")
+  void everyProfileHoldsTheCliTexts(Profile.Surface surface) {
+    assertThat(surface.message("trust-required").replace("{workspace}", "/w/x"))
+        .isEqualTo(CursorMessages.trustRequired("/w/x"));
+    assertThat(surface.message("auth-required")).isEqualTo(CursorMessages.AUTH_REQUIRED);
+    assertThat(surface.message("models-signed-out"))
+        .isIn(CursorMessages.AUTH_REQUIRED, CursorMessages.AUTH_REQUIRED_FOR_MODELS);
+    assertThat(surface.message("models-tip")).startsWith("Tip: use --model <id>");
+    assertThat(surface.acp().description())
+        .isEqualTo("Start the Cursor Agent as an ACP (Agent Client Protocol) server");
+  }
+}

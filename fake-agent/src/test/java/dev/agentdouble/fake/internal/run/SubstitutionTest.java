@@ -1,0 +1,125 @@
+package dev.agentdouble.fake.internal.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdouble.fake.internal.process.ByteBuf;
+import dev.agentdouble.tape.Vars;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class SubstitutionTest {
+  static final String SID = "0f6fa7cf-4483-4a6d-ab20-21fb703f6e97";
+  static final Vars RECORDED =
+      Vars.NONE
+          .sessionId(SID)
+          .cwd("/home/user/project")
+          .home("/home/user")
+          .prompt("say \"hi\"")
+          .epochMs(1_000_000);
+
+  private static String apply(Vars vars, Substitution.Live live, String json) {
+    ByteBuf out = new ByteBuf();
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    Substitution.of(vars, live).apply(bytes, 0, bytes.length, out);
+    return new String(out.data, 0, out.size, StandardCharsets.UTF_8);
+  }
+
+  private static Substitution.Live live(
+      String sid, String cwd, String home, String prompt, long epoch) {
+    return new Substitution.Live(
+        Optional.ofNullable(sid),
+        Optional.ofNullable(cwd),
+        Optional.ofNullable(home),
+        Optional.ofNullable(prompt),
+        epoch < 0 ? OptionalLong.empty() : OptionalLong.of(epoch));
+  }
+
+  @Test
+  void replacesTheSessionIdOnlyWhereAStringEqualsIt() {
+    String json =
+        "{\"session_id\":\"" + SID + "\",\"text\":\"id " + SID + "\",\"a\":[\"" + SID + "-x\"]}";
+
+    assertThat(apply(RECORDED, live("NEW-SESSION", null, null, null, -1), json))
+        .isEqualTo(
+            "{\"session_id\":\"NEW-SESSION\",\"text\":\"id "
+                + SID
+                + "\",\"a\":[\""
+                + SID
+                + "-x\"]}");
+  }
+
+  @Test
+  void replacesCwdWhereAStringEqualsItOrStartsWithItAndASlash() {
+    String json =
+        "{\"cwd\":\"/home/user/project\",\"path\":\"/home/user/project/a.ts\","
+            + "\"other\":\"/home/user/projects\",\"cmd\":\"cd /home/user/project\"}";
+
+    assertThat(apply(RECORDED, live(null, "/w", null, null, -1), json))
+        .isEqualTo(
+            "{\"cwd\":\"/w\",\"path\":\"/w/a.ts\",\"other\":\"/home/user/projects\","
+                + "\"cmd\":\"cd /home/user/project\"}");
+  }
+
+  @Test
+  void theLongerOfCwdAndHomeWins() {
+    String json = "[\"/home/user/project/x\",\"/home/user/.cursor/y\"]";
+
+    assertThat(apply(RECORDED, live(null, "/w", "/h", null, -1), json))
+        .isEqualTo("[\"/w/x\",\"/h/.cursor/y\"]");
+  }
+
+  @Test
+  void neverMatchesInsideAStringBehindAnEscapedQuote() {
+    String json = "{\"text\":\"say \\\"" + SID + "\\\" now\",\"sid\":\"" + SID + "\"}";
+
+    assertThat(apply(RECORDED, live("NEW-SESSION", null, null, null, -1), json))
+        .isEqualTo("{\"text\":\"say \\\"" + SID + "\\\" now\",\"sid\":\"NEW-SESSION\"}");
+  }
+
+  @Test
+  void replacesThePromptOnlyInTheUserEventsText() {
+    String user =
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+            + "\"text\":\"say \\\"hi\\\"\"}]},\"session_id\":\""
+            + SID
+            + "\"}";
+    String assistant =
+        "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
+            + "\"text\",\"text\":\"say \\\"hi\\\"\"}]}}";
+    Substitution.Live live = live(null, null, null, "new\nprompt", -1);
+
+    assertThat(apply(RECORDED, live, user)).contains("\"text\":\"new\\nprompt\"");
+    assertThat(apply(RECORDED, live, assistant)).isEqualTo(assistant);
+  }
+
+  @Test
+  void shiftsTimestampsAsNumbersAndAsDigitStrings() {
+    String json =
+        "{\"timestamp_ms\":1000500,\"tool_call\":{\"startedAtMs\":\"1000100\","
+            + "\"completedAtMs\":\"1000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}";
+
+    assertThat(apply(RECORDED, live(null, null, null, null, 5_000_000), json))
+        .isEqualTo(
+            "{\"timestamp_ms\":5000500,\"tool_call\":{\"startedAtMs\":\"5000100\","
+                + "\"completedAtMs\":\"5000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}");
+  }
+
+  @Test
+  void changesNothingWhenLiveValuesEqualTheRecordedOnes() {
+    Substitution same =
+        Substitution.of(
+            RECORDED, live(SID, "/home/user/project", "/home/user", "say \"hi\"", 1_000_000));
+
+    assertThat(same.active()).isFalse();
+  }
+
+  @Test
+  void escapesLiveValuesAsJson() {
+    String json = "{\"cwd\":\"/home/user/project\"}";
+
+    assertThat(apply(RECORDED, live(null, "C:\\work \"x\"", null, null, -1), json))
+        .isEqualTo("{\"cwd\":\"C:\\\\work \\\"x\\\"\"}");
+  }
+}
