@@ -17,9 +17,9 @@ import java.util.Optional;
  * codes: the account, the API key, {@code --output-format}, the workspace trust gate, the values of
  * {@code --resume}, {@code --new-session-id}, {@code --allowed-tools}, {@code
  * --conversation-history-file}, {@code --system-prompt}, the prompt and the model ({@link
- * ModelCatalog}). Which of them a version makes, and in which order, is its profile's {@code
- * checks} line ({@link Profile.Surface#checks()}). A run that passes every check is replayed from
- * its tape.
+ * dev.agentdouble.fake.internal.profile.ModelCatalog}). Which of them a version makes, and in which
+ * order, is its profile's {@code checks} line ({@link Profile.Surface#checks()}). A run that passes
+ * every check is replayed from its tape.
  */
 public final class Checks {
   /**

@@ -80,7 +80,7 @@ public final class Subcommands {
    *   <li>{@code install-shell-integration}, {@code uninstall-shell-integration}: a line saying it
    *       was done, exit 0, no file touched.
    *   <li>{@code worker}: not impersonated (a worker connects to Cursor and runs until stopped);
-   *       AgentDouble's own problem, exit {@value Impersonation#OWN_PROBLEM}.
+   *       AgentDouble's own problem, exit {@value dev.agentdouble.contract.ExitStatus#OWN_PROBLEM}.
    * </ul>
    */
   public static Optional<Answer> answer(CliArgs args, Profile profile) {

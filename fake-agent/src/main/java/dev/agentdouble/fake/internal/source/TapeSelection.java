@@ -82,7 +82,7 @@ public final class TapeSelection {
 
   /**
    * The tape of {@code AGENTDOUBLE_TAPE} or {@code AGENTDOUBLE_TAPES}; a control server ({@code
-   * AGENTDOUBLE_URL}) is asked by the run's {@link Turn} instead.
+   * AGENTDOUBLE_URL}) is asked by the run's {@link dev.agentdouble.fake.internal.run.Turn} instead.
    */
   public static Result select(Map<String, String> env, Request request) throws IOException {
     String tape = env.get(FakeEnvironment.TAPE);
