@@ -1,5 +1,6 @@
 package dev.agentdouble.fake;
 
+import dev.agentdouble.testing.Output;
 import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,7 +80,7 @@ final class FakeProcess {
 
   /** Everything {@code in} gives, once it has ended. */
   static CompletableFuture<byte[]> drain(InputStream in) {
-    return new TestProcess.Output(in).ended();
+    return new Output(in).ended();
   }
 
   /** Kills {@code p} and its descendants. */
@@ -112,7 +113,7 @@ final class FakeProcess {
   }
 
   /** Reads a stream on its own thread; what has arrived so far can be looked at any time. */
-  static final class Drain extends TestProcess.Output {
+  static final class Drain extends Output {
     Drain(InputStream in) {
       super(in);
     }

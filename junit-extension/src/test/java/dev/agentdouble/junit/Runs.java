@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import dev.agentdouble.testing.Output;
 import dev.agentdouble.testing.TestProcess;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -48,9 +49,7 @@ public final class Runs {
 
   /** What {@code in} gives until its end, read on another thread. */
   public static CompletableFuture<String> drain(InputStream in) {
-    return new TestProcess.Output(in)
-        .ended()
-        .thenApply(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    return new Output(in).ended().thenApply(bytes -> new String(bytes, StandardCharsets.UTF_8));
   }
 
   /**
