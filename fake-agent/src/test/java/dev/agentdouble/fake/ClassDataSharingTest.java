@@ -3,14 +3,14 @@ package dev.agentdouble.fake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.Launch;
-import java.io.File;
+import dev.agentdouble.testing.TestProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,20 +155,15 @@ class ClassDataSharingTest {
   record Run(int exit, String out) {}
 
   private Run run(List<String> command, Map<String, String> env) throws Exception {
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(command + ": still running after 120 s");
-    }
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+    TestProcess.Result r =
+        TestProcess.command(command)
+            .directory(dir)
+            .mergeErrors()
+            .noStdin()
+            .withoutEnv("AGENTDOUBLE_")
+            .env(env)
+            .patience(Duration.ofSeconds(120))
+            .run();
+    return new Run(r.exit(), r.out());
   }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.testing.TestProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -197,8 +198,8 @@ class FakeAgentTest {
     assertThat(r.out()).isEqualTo(INIT + "\n");
 
     // perl (part of every Debian) tells a death by signal from an exit status
-    ProcessBuilder perl =
-        new ProcessBuilder(
+    TestProcess.Result perl =
+        TestProcess.command(
                 "perl",
                 "-e",
                 "system(@ARGV); print $? & 127, \" \", $? >> 8",
@@ -207,17 +208,12 @@ class FakeAgentTest {
                 "--output-format",
                 "stream-json",
                 "x")
-            .redirectErrorStream(true);
-    perl.environment()
-        .putAll(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"));
-    Process p = perl.start();
-    p.getOutputStream().close();
-    String status;
-    try (var in = p.getInputStream()) {
-      status = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    p.waitFor(30, TimeUnit.SECONDS);
-    assertThat(status).endsWith("9 0");
+            .mergeErrors()
+            .env(env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"))
+            .stdin(new byte[0])
+            .patience(FakeProcess.TIMEOUT)
+            .run();
+    assertThat(perl.out()).endsWith("9 0");
   }
 
   @Test
@@ -782,22 +778,16 @@ class FakeAgentTest {
   @Test
   void refusesTheInteractiveModeOnATerminal() throws Exception {
     // script(1) gives the fake a pseudo-terminal for stdin and stdout
-    ProcessBuilder pb =
-        new ProcessBuilder("script", "-qec", FakeProcess.launcher() + " hello", "/dev/null");
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
-    String output;
-    try {
-      p.getOutputStream().close();
-      output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    } finally {
-      FakeProcess.kill(p);
-    }
-    assertThat(output)
+    TestProcess.Result r =
+        TestProcess.command("script", "-qec", FakeProcess.launcher() + " hello", "/dev/null")
+            .withoutEnv("AGENTDOUBLE_")
+            .mergeErrors()
+            .stdin(new byte[0])
+            .patience(FakeProcess.TIMEOUT)
+            .run();
+    assertThat(r.out())
         .contains("agentdouble: the interactive mode is not impersonated; run with -p");
-    assertThat(p.exitValue()).isEqualTo(70);
+    assertThat(r.exit()).isEqualTo(70);
   }
 
   @Test

@@ -1,12 +1,9 @@
 package dev.agentdouble.fake;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.io.ByteArrayOutputStream;
+import dev.agentdouble.testing.Output;
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /** Runs the real launcher through real pipes, with a bounded wait. */
 final class FakeProcess {
@@ -69,64 +65,27 @@ final class FakeProcess {
 
   /** Runs to the end with {@code stdin} written then closed. */
   static Result run(Path launcher, Map<String, String> env, byte[] stdin, String... args) {
-    return run(builder(launcher, env, List.of(args)), stdin, args);
+    return run(builder(launcher, env, List.of(args)), stdin);
   }
 
   /** Runs to the end in the working folder {@code cwd}, with stdin closed at once. */
   static Result runIn(Path cwd, Map<String, String> env, String... args) {
-    return run(builder(launcher(), env, List.of(args)).directory(cwd.toFile()), new byte[0], args);
+    return run(builder(launcher(), env, List.of(args)).directory(cwd.toFile()), new byte[0]);
   }
 
-  private static Result run(ProcessBuilder builder, byte[] stdin, String... args) {
-    try {
-      Process p = builder.start();
-      CompletableFuture<byte[]> out = drain(p.getInputStream());
-      CompletableFuture<byte[]> err = drain(p.getErrorStream());
-      try (OutputStream in = p.getOutputStream()) {
-        in.write(stdin);
-      } catch (IOException e) {
-        // the fake may not read stdin at all
-      }
-      if (!p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        kill(p);
-        throw new AssertionError(
-            "fake agent did not end within " + TIMEOUT + ": " + String.join(" ", args));
-      }
-      return new Result(
-          out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+  private static Result run(ProcessBuilder builder, byte[] stdin) {
+    TestProcess.Result r = TestProcess.of(builder).stdin(stdin).patience(TIMEOUT).run();
+    return new Result(r.stdout(), r.stderr(), r.exit());
   }
 
+  /** Everything {@code in} gives, once it has ended. */
   static CompletableFuture<byte[]> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (in) {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            in.transferTo(bytes);
-            return bytes.toByteArray();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        },
-        command -> {
-          Thread t = new Thread(command, "drain");
-          t.setDaemon(true);
-          t.start();
-        });
+    return new Output(in).ended();
   }
 
+  /** Kills {@code p} and its descendants. */
   static void kill(Process p) {
-    p.descendants().forEach(ProcessHandle::destroyForcibly);
-    p.destroyForcibly();
-    try {
-      p.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    TestProcess.kill(p);
   }
 
   /**
@@ -154,53 +113,18 @@ final class FakeProcess {
   }
 
   /** Reads a stream on its own thread; what has arrived so far can be looked at any time. */
-  static final class Drain {
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final Thread thread;
-
+  static final class Drain extends Output {
     Drain(InputStream in) {
-      thread =
-          new Thread(
-              () -> {
-                byte[] buf = new byte[1 << 16];
-                try (in) {
-                  int n;
-                  while ((n = in.read(buf)) > 0) {
-                    synchronized (bytes) {
-                      bytes.write(buf, 0, n);
-                    }
-                  }
-                } catch (IOException e) {
-                  // the process was killed
-                }
-              },
-              "drain");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    byte[] bytes() {
-      synchronized (bytes) {
-        return bytes.toByteArray();
-      }
+      super(in);
     }
 
     void awaitSize(int size) {
-      await()
-          .atMost(FakeProcess.TIMEOUT)
-          .until(
-              () -> {
-                synchronized (bytes) {
-                  return bytes.size() >= size;
-                }
-              });
+      awaitSize(size, TIMEOUT);
     }
 
     /** Everything, once the stream has ended. */
-    byte[] awaitEnd() throws InterruptedException {
-      thread.join(FakeProcess.TIMEOUT.toMillis());
-      assertThat(thread.isAlive()).as("stream still open after " + FakeProcess.TIMEOUT).isFalse();
-      return bytes();
+    byte[] awaitEnd() {
+      return awaitEnd(TIMEOUT);
     }
   }
 }

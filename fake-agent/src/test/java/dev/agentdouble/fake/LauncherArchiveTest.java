@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.agentdouble.files.PrivateFolder;
-import java.io.File;
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,20 +71,15 @@ class LauncherArchiveTest {
     Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-rw-rw-"));
     List<String> command = new ArrayList<>(List.of(as));
     command.addAll(List.of(lib.resolveSibling("bin/cursor-agent").toString(), "--version"));
-    Path out = dir.resolve("out.txt");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
-    Process p = pb.start();
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("the launcher still runs after 60 s");
-    }
-    assertThat(p.exitValue()).as(Files.readString(out)).isZero();
+    TestProcess.Result r =
+        TestProcess.command(command)
+            .mergeErrors()
+            .noStdin()
+            .withoutEnv("AGENTDOUBLE_")
+            .env("JAVA_HOME", java.getParent().getParent().toString())
+            .patience(Duration.ofSeconds(60))
+            .run();
+    assertThat(r.exit()).as(r.out()).isZero();
     return Files.readAllLines(log, StandardCharsets.UTF_8);
   }
 

@@ -3,17 +3,17 @@ package dev.agentdouble.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.Release;
-import java.io.File;
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -154,32 +154,26 @@ final class ConsumerBuild {
             "-Dmaven.repo.local=" + repo,
             "-DargLine=-Djava.io.tmpdir=" + tmp,
             "test");
-    Path log = dir.resolve("mvn.log");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(project.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    pb.environment()
-        .keySet()
-        .removeIf(
-            k -> k.startsWith("AGENTDOUBLE_") || k.startsWith("MAVEN_") || k.equals("M2_HOME"));
-    pb.environment().put("JAVA_HOME", javaHome.toString());
-    pb.environment().put("MAVEN_OPTS", "-Djava.io.tmpdir=" + tmp);
-    pb.environment().put("TMPDIR", tmp.toString());
-    Process p = pb.start();
-    try {
-      if (!p.waitFor(12, TimeUnit.MINUTES)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        throw new AssertionError(
-            "mvn test in the consumer project took over 12 minutes:\n" + tail(log));
+    try (TestProcess mvn =
+        TestProcess.command(command)
+            .directory(project)
+            .mergeErrors()
+            .noStdin()
+            .withoutEnv("AGENTDOUBLE_", "MAVEN_", "M2_HOME")
+            .env("JAVA_HOME", javaHome.toString())
+            .env("MAVEN_OPTS", "-Djava.io.tmpdir=" + tmp)
+            .env("TMPDIR", tmp.toString())
+            .patience(Duration.ofMinutes(12))
+            .start()) {
+      int exit;
+      try {
+        exit = mvn.waitFor();
+      } finally {
+        // the log, kept with the folder of a failed test
+        Files.writeString(dir.resolve("mvn.log"), mvn.out(), StandardCharsets.UTF_8);
       }
-    } finally {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      return new Run(maven, exit, mvn.out(), tmp);
     }
-    return new Run(maven, p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), tmp);
   }
 
   /**
@@ -219,11 +213,6 @@ final class ConsumerBuild {
         """
             .formatted(cache.toUri()));
     return settings;
-  }
-
-  private static String tail(Path log) throws IOException {
-    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 120), lines.size()));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.Release;
+import dev.agentdouble.testing.TestProcess;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -262,25 +264,11 @@ class DistributionIT {
 
   /** Runs {@code command} in {@code folder}, stdin closed, bounded; its stdout and stderr. */
   private Run run(List<String> command, Path folder, Map<String, String> env) throws Exception {
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(folder.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile());
+    ProcessBuilder pb = new ProcessBuilder(command).directory(folder.toFile());
     if (path != null) {
       environment(pb, env);
     }
-    Process p = pb.start();
-    if (!p.waitFor(2, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new AssertionError(command + " took over 2 minutes");
-    }
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    TestProcess.Result r = TestProcess.of(pb).noStdin().patience(Duration.ofMinutes(2)).run();
+    return new Run(r.exit(), r.out(), r.err());
   }
 }

@@ -1,17 +1,15 @@
 package dev.agentdouble.junit;
 
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.IOException;
+import dev.agentdouble.testing.Output;
+import dev.agentdouble.testing.TestProcess;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs an executable as the code under test would, stdin from /dev/null, with a bounded wait. Used
@@ -36,70 +34,29 @@ public final class Runs {
    * JVM may have inherited that configure the fake ({@code AGENTDOUBLE_*}) are removed first.
    */
   public static Result run(Path executable, Map<String, String> env, int seconds, String... args) {
+    TestProcess.Result r =
+        start(executable, env, List.of(args)).patience(Duration.ofSeconds(seconds)).run();
+    return new Result(r.out(), r.err(), r.exit());
+  }
+
+  /** {@code executable ARGS} with {@code env} added, stdin from /dev/null, to start. */
+  static TestProcess.Builder start(Path executable, Map<String, String> env, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(executable.toString());
-    command.addAll(List.of(args));
-    try {
-      ProcessBuilder pb = new ProcessBuilder(command);
-      pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-      pb.environment().putAll(env);
-      pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      Process p = pb.start();
-      CompletableFuture<String> out = drain(p.getInputStream());
-      CompletableFuture<String> err = drain(p.getErrorStream());
-      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("no exit within " + seconds + "s: " + command);
-      }
-      return new Result(
-          out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), p.exitValue());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    command.addAll(args);
+    return TestProcess.command(command).withoutEnv("AGENTDOUBLE_").env(env).noStdin();
   }
 
   /** What {@code in} gives until its end, read on another thread. */
   public static CompletableFuture<String> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (in) {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            in.transferTo(bytes);
-            return bytes.toString(StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
+    return new Output(in).ended().thenApply(bytes -> new String(bytes, StandardCharsets.UTF_8));
   }
 
   /**
-   * Makes {@code file} an executable written by a child process: a file this JVM wrote may still be
-   * open for writing in a process another test's thread forked meanwhile, and running it would then
-   * fail with "Text file busy" (ETXTBSY). The copy's only writer was the child.
+   * Makes {@code file} an executable written by a child process (see {@link
+   * TestProcess#executable}).
    */
   static Path executable(Path file) {
-    try {
-      Process cp =
-          new ProcessBuilder(
-                  "/bin/sh",
-                  "-c",
-                  "cp \"$1\" \"$1.x\" && chmod 755 \"$1.x\" && mv \"$1.x\" \"$1\"",
-                  "sh",
-                  file.toString())
-              .redirectErrorStream(true)
-              .start();
-      String out = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!cp.waitFor(30, TimeUnit.SECONDS) || cp.exitValue() != 0) {
-        throw new IllegalStateException("cannot make " + file + " executable: " + out);
-      }
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return TestProcess.executable(file);
   }
 }

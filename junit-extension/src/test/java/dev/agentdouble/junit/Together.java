@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.InvocationRecord;
-import java.io.File;
+import dev.agentdouble.testing.TestProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,41 +35,22 @@ public final class Together {
    */
   public static Map<String, Runs.Result> run(
       Path executable, Map<String, String> env, List<String> prompts) {
-    Map<String, Process> runs = new LinkedHashMap<>();
-    Map<String, CompletableFuture<String>> outs = new LinkedHashMap<>();
-    Map<String, CompletableFuture<String>> errs = new LinkedHashMap<>();
+    Map<String, TestProcess> runs = new LinkedHashMap<>();
     try {
       for (String prompt : prompts) {
-        ProcessBuilder pb =
-            new ProcessBuilder(
-                executable.toString(), "-p", "--trust", "--output-format", "stream-json", prompt);
-        pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-        pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Process p = pb.start();
-        runs.put(prompt, p);
-        outs.put(prompt, Runs.drain(p.getInputStream()));
-        errs.put(prompt, Runs.drain(p.getErrorStream()));
+        List<String> args = List.of("-p", "--trust", "--output-format", "stream-json", prompt);
+        runs.put(
+            prompt, Runs.start(executable, env, args).patience(Duration.ofSeconds(120)).start());
       }
       Map<String, Runs.Result> ended = new LinkedHashMap<>();
-      for (Map.Entry<String, Process> run : runs.entrySet()) {
-        String prompt = run.getKey();
-        Process p = run.getValue();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-          throw new AssertionError("no exit within 120s: " + prompt);
-        }
-        ended.put(
-            prompt,
-            new Runs.Result(
-                outs.get(prompt).get(10, TimeUnit.SECONDS),
-                errs.get(prompt).get(10, TimeUnit.SECONDS),
-                p.exitValue()));
+      for (Map.Entry<String, TestProcess> run : runs.entrySet()) {
+        TestProcess p = run.getValue();
+        int exit = p.waitFor();
+        ended.put(run.getKey(), new Runs.Result(p.out(), p.err(), exit));
       }
       return ended;
-    } catch (Exception e) {
-      throw new AssertionError(e);
     } finally {
-      runs.values().forEach(Process::destroyForcibly);
+      runs.values().forEach(TestProcess::close);
     }
   }
 

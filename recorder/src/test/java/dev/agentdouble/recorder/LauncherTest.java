@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.script.Script;
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -205,21 +206,14 @@ class LauncherTest {
     Path loggedOut = Cli.write(dir, "profile.json", "{\"loggedIn\":false}");
     List<String> command =
         List.of(Cli.root().resolve("agentdouble").toString(), "demo", "--timing", "fast");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-    pb.environment().put("AGENTDOUBLE_PROFILE", loggedOut.toString());
-    pb.environment().put("AGENTDOUBLE_TEXT_STYLE", "final");
-    try {
-      Process p = pb.start();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).isZero();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    TestProcess.Result demo =
+        TestProcess.command(command)
+            .directory(dir)
+            .env("PATH", bin + ":" + System.getenv("PATH"))
+            .env("AGENTDOUBLE_PROFILE", loggedOut.toString())
+            .env("AGENTDOUBLE_TEXT_STYLE", "final")
+            .patience(Duration.ofSeconds(60))
+            .run();
+    assertThat(demo.exit()).as(demo.err()).isZero();
   }
 }

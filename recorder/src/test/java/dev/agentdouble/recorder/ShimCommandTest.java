@@ -3,11 +3,10 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.script.Script;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import dev.agentdouble.testing.TestProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +46,8 @@ class ShimCommandTest {
     assertThat(bin.resolve("cursor-agent")).isExecutable();
     assertThat(bin.resolve("agent")).isExecutable();
     // env -i: nothing but PATH reaches the shim, as with consumers that scrub their children
-    Process p =
-        new ProcessBuilder(
+    TestProcess.Result r =
+        TestProcess.command(
                 "env",
                 "-i",
                 "PATH=" + bin + ":/usr/bin:/bin",
@@ -58,12 +57,11 @@ class ShimCommandTest {
                 "--output-format",
                 "json",
                 "hi")
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isZero();
-    assertThat(out).contains("\"result\":\"Hello from the shim.\"");
+            .noStdin()
+            .patience(Duration.ofSeconds(60))
+            .run();
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("\"result\":\"Hello from the shim.\"");
     assertThat(Files.readString(journal)).contains("\"prompt\":\"hi\"");
   }
 
