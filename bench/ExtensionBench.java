@@ -1,8 +1,8 @@
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.junit.FakeAgent;
-import dev.agentdouble.junit.internal.ControlPlane;
-import dev.agentdouble.junit.internal.FakeAgentRuntime;
-import dev.agentdouble.junit.internal.Shim;
+import dev.agentdouble.junit.internal.control.ControlPlane;
+import dev.agentdouble.junit.internal.process.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.process.Shim;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

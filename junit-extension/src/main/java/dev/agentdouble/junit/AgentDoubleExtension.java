@@ -1,14 +1,14 @@
 package dev.agentdouble.junit;
 
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.junit.internal.AgentTapes;
-import dev.agentdouble.junit.internal.Deadline;
-import dev.agentdouble.junit.internal.FieldInjection;
-import dev.agentdouble.junit.internal.Guard;
-import dev.agentdouble.junit.internal.KeptFolder;
-import dev.agentdouble.junit.internal.SharedPlane;
-import dev.agentdouble.junit.internal.TestEnd;
-import dev.agentdouble.junit.internal.Watchdog;
+import dev.agentdouble.junit.internal.extension.AgentTapes;
+import dev.agentdouble.junit.internal.extension.Deadline;
+import dev.agentdouble.junit.internal.extension.FieldInjection;
+import dev.agentdouble.junit.internal.extension.Guard;
+import dev.agentdouble.junit.internal.extension.KeptFolder;
+import dev.agentdouble.junit.internal.extension.SharedPlane;
+import dev.agentdouble.junit.internal.extension.TestEnd;
+import dev.agentdouble.junit.internal.extension.Watchdog;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package dev.agentdouble.junit;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
-import dev.agentdouble.junit.internal.InvocationConditions;
+import dev.agentdouble.junit.internal.match.InvocationConditions;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.agentdouble.junit;
 
-import dev.agentdouble.junit.internal.TapeFiles;
+import dev.agentdouble.junit.internal.handle.TapeFiles;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.variants.Variants;
 import java.util.ArrayList;

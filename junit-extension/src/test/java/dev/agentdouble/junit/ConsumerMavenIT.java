@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
@@ -140,8 +141,9 @@ class ConsumerMavenIT {
   /**
    * What Maven Central asks of each module (name, description, url, licence, scm, developers: the
    * modules inherit the last four from the parent; the BOM, which inherits nothing, has its own),
-   * sources and javadoc jars, archives whose entries all carry the build's fixed time (so two
-   * builds of one commit make the same bytes), and a release profile that signs and publishes.
+   * sources and javadoc jars (the javadoc of the API users call: no {@code .internal} package nor
+   * its rooms), archives whose entries all carry the build's fixed time (so two builds of one
+   * commit make the same bytes), and a release profile that signs and publishes.
    */
   @Test
   void everyPublishedModuleIsReadyForMavenCentral() throws IOException {
@@ -173,6 +175,11 @@ class ConsumerMavenIT {
                       assertThat(e.getLastModifiedTime().toMillis())
                           .as("%s in %s", e.getName(), jar.getFileName())
                           .isCloseTo(fixed, Offset.offset(2000L)));
+          if (suffix.equals("-javadoc.jar")) {
+            assertThat(zip.stream().map(ZipEntry::getName))
+                .as("%s: packages of the API users call only", jar.getFileName())
+                .noneMatch(name -> name.contains("/internal/"));
+          }
         }
       }
     }

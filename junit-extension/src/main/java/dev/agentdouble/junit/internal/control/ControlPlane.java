@@ -1,0 +1,305 @@
+package dev.agentdouble.junit.internal.control;
+
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.common.Notifier;
+import com.github.tomakehurst.wiremock.common.url.PathParams;
+import com.github.tomakehurst.wiremock.core.Admin;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.extension.Extensions;
+import com.github.tomakehurst.wiremock.extension.Parameters;
+import com.github.tomakehurst.wiremock.extension.ServeEventListener;
+import com.github.tomakehurst.wiremock.extension.requestfilter.RequestFilterAction;
+import com.github.tomakehurst.wiremock.extension.requestfilter.RequestWrapper;
+import com.github.tomakehurst.wiremock.extension.requestfilter.StubRequestFilterV2;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.standalone.MappingsSource;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.stubbing.StubMappings;
+import com.github.tomakehurst.wiremock.verification.notmatched.NotMatchedRenderer;
+import com.github.tomakehurst.wiremock.verification.notmatched.PlainTextStubNotMatchedRenderer;
+import dev.agentdouble.contract.ControlSecret;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The WireMock server every fake agent of this JVM asks which tape to replay. Bound to loopback on
+ * a free port; tests keep to their own URL path, so stubs never cross between tests.
+ *
+ * <p>Loopback is shared with every local user, so the server answers only requests that carry its
+ * {@link #secret()} ({@link ControlSecret}): anything else, the admin API included (reading the
+ * invocations, adding stubs, shutting down), gets HTTP 401 from the {@link Gatekeeper} on its
+ * headers alone, and never reaches WireMock (no stub, no journal). With the secret, WireMock's
+ * admin API only reads. The secret is compared in constant time and taken off the request before
+ * WireMock journals it. The server's own Java API ({@link #server()}) is not HTTP and needs no
+ * secret.
+ */
+public final class ControlPlane implements AutoCloseable {
+  private final WireMockServer server;
+  private final String secret;
+  private final Arrivals arrivals;
+  private final Map<String, Function<String, String>> reports;
+  private final Claims claims;
+
+  private ControlPlane(
+      WireMockServer server,
+      String secret,
+      Arrivals arrivals,
+      Map<String, Function<String, String>> reports,
+      Claims claims) {
+    this.server = server;
+    this.secret = secret;
+    this.arrivals = arrivals;
+    this.reports = reports;
+    this.claims = claims;
+  }
+
+  /** Starts a server on 127.0.0.1 and a free port. */
+  public static ControlPlane start() {
+    return start(0);
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one), with a new secret. A port that
+   * cannot be bound throws WireMock's {@code FatalStartupException}.
+   */
+  public static ControlPlane start(int port) {
+    return start(port, OptionalInt.empty());
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 and {@code port} (0: a free one), with a new secret, whose request
+   * journal keeps the last {@code journalLimit} requests (all of them when empty), so that a server
+   * that runs for a long suite holds a bounded memory.
+   */
+  public static ControlPlane start(int port, OptionalInt journalLimit) {
+    return start(port, journalLimit, request -> Optional.empty());
+  }
+
+  /**
+   * As {@link #start(int, OptionalInt)}, with an API: a request with the secret that {@code api}
+   * answers gets that answer, before any stub sees it.
+   */
+  public static ControlPlane start(
+      int port, OptionalInt journalLimit, Function<Request, Optional<ResponseDefinition>> api) {
+    String secret = ControlSecret.generate();
+    Arrivals arrivals = new Arrivals();
+    Map<String, Function<String, String>> reports = new ConcurrentHashMap<>();
+    Claims claims = new Claims();
+    quietSlf4j();
+    WireMockConfiguration options =
+        options()
+            .bindAddress("127.0.0.1")
+            .port(port)
+            .containerThreads(16)
+            .jettyAcceptors(1)
+            .notifier(QUIET)
+            .mappingSource(NO_MAPPINGS)
+            .extensions(new StubGuard(api, claims), arrivals)
+            .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
+    journalLimit.ifPresent(options::maxRequestJournalEntries);
+    Gatekeeper.guard(options, secret);
+    WireMockServer server = new WireMockServer(options);
+    server.start();
+    return new ControlPlane(server, secret, arrivals, reports, claims);
+  }
+
+  /**
+   * WireMock's own copy of SLF4J, with no provider on a user's test classpath, would warn about it
+   * on stderr; nothing of WireMock's is logged anyway (its notifier is quiet).
+   */
+  private static void quietSlf4j() {
+    if (System.getProperty(SLF4J_VERBOSITY) == null) {
+      System.setProperty(SLF4J_VERBOSITY, "ERROR");
+    }
+  }
+
+  private static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
+
+  /**
+   * Says why an invocation POSTed to {@code path} got no tape, in the fake's own terms (its prompt,
+   * argv, model, format, cwd, and the closest stub), instead of WireMock's near-miss table: {@code
+   * report} gets the invocation JSON and returns the text the fake prints.
+   */
+  public AutoCloseable onNoTape(String path, Function<String, String> report) {
+    reports.put(path, report);
+    return () -> reports.remove(path);
+  }
+
+  /** The 404 answer to a request no stub answers: our report where one is registered. */
+  private static final class NoTape extends NotMatchedRenderer {
+    private final Map<String, Function<String, String>> reports;
+    private final NotMatchedRenderer wireMocks;
+
+    NoTape(Map<String, Function<String, String>> reports, Extensions extensions) {
+      this.reports = reports;
+      this.wireMocks = new PlainTextStubNotMatchedRenderer(extensions);
+    }
+
+    @Override
+    protected ResponseDefinition render(Admin admin, ServeEvent event) {
+      String url = event.getRequest().getUrl();
+      Function<String, String> report = reports.get(url);
+      if (report == null) {
+        return wireMocks.execute(admin, event, PathParams.empty());
+      }
+      String text;
+      try {
+        text = report.apply(event.getRequest().getBodyAsString());
+      } catch (RuntimeException e) {
+        text = "no stub and no queued tape answers this invocation (" + e + ")";
+      }
+      return ResponseDefinitionBuilder.responseDefinition()
+          .withStatus(404)
+          .withHeader("Content-Type", "text/plain; charset=utf-8")
+          .withBody(text + "\n")
+          .build();
+    }
+  }
+
+  /**
+   * Hands each invocation POSTed to {@code path} (the URL, exactly) to {@code claim}, one at a time
+   * and in the order they arrive, before any stub sees it, until the returned handle is closed: the
+   * stub whose id it returns answers the invocation (see {@link Claims} and {@link Stubs}).
+   */
+  public AutoCloseable onInvocation(String path, Function<Request, Optional<UUID>> claim) {
+    return claims.register(path, claim);
+  }
+
+  /**
+   * Calls {@code listener} with the body of every POST whose URL path matches {@code path} (a
+   * regular expression), as the server answers it, until the returned handle is closed: waits are
+   * fed by this, never by polling the journal.
+   */
+  public AutoCloseable onPost(String path, Consumer<String> listener) {
+    Object key = new Object();
+    arrivals.listeners.put(key, new Arrivals.Listener(Pattern.compile(path), listener));
+    return () -> arrivals.listeners.remove(key);
+  }
+
+  public WireMockServer server() {
+    return server;
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:41234}. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  /**
+   * What the fake agents must send in {@link ControlSecret#HEADER}: their {@link
+   * ControlSecret#ENV}.
+   */
+  public String secret() {
+    return secret;
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+
+  /**
+   * Requests to stubs, all with the secret (the {@link Gatekeeper} let no other through): they go
+   * on without it, to the API if it answers them, else to the stubs, numbered and, a fake's
+   * invocation, claimed ({@link Claims}).
+   */
+  private record StubGuard(Function<Request, Optional<ResponseDefinition>> api, Claims claims)
+      implements StubRequestFilterV2 {
+    @Override
+    public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
+      // header names are case-insensitive, and WireMock's removeHeader is not
+      RequestWrapper.Builder wrapped = RequestWrapper.create();
+      for (String key : request.getAllHeaderKeys()) {
+        if (key.equalsIgnoreCase(ControlSecret.HEADER)) {
+          wrapped.removeHeader(key);
+        }
+      }
+      Optional<ResponseDefinition> answer = api.apply(request);
+      if (answer.isPresent()) {
+        return RequestFilterAction.stopWith(answer.get());
+      }
+      return RequestFilterAction.continueWith(claims.arrive(wrapped.wrap(request)));
+    }
+
+    @Override
+    public String getName() {
+      return "agentdouble-secret-stubs";
+    }
+  }
+
+  /**
+   * Where WireMock loads stubs from as it starts (and would save them to): nowhere. Its default is
+   * {@code src/test/resources/mappings} in the working folder, where a user's own WireMock stubs
+   * live; loaded here, they would answer the fakes.
+   */
+  @SuppressWarnings("removal") // remove(StubMapping) must be implemented while it exists
+  private static final MappingsSource NO_MAPPINGS =
+      new MappingsSource() {
+        @Override
+        public void loadMappingsInto(StubMappings stubMappings) {}
+
+        @Override
+        public void save(List<StubMapping> stubMappings) {}
+
+        @Override
+        public void save(StubMapping stubMapping) {}
+
+        @Override
+        public void remove(StubMapping stubMapping) {}
+
+        @Override
+        public void removeAll() {}
+      };
+
+  private static final Notifier QUIET =
+      new Notifier() {
+        @Override
+        public void info(String message) {}
+
+        @Override
+        public void error(String message) {}
+
+        @Override
+        public void error(String message, Throwable t) {}
+      };
+
+  /** Passes each answered request on to the listeners whose path it matches. */
+  private static final class Arrivals implements ServeEventListener {
+    record Listener(Pattern path, Consumer<String> body) {}
+
+    final Map<Object, Listener> listeners = new ConcurrentHashMap<>();
+
+    @Override
+    public String getName() {
+      return "agentdouble-arrivals";
+    }
+
+    @Override
+    public void beforeResponseSent(ServeEvent event, Parameters parameters) {
+      Request request = event.getRequest();
+      if (!"POST".equals(request.getMethod().getName())) {
+        return;
+      }
+      String path = request.getUrl();
+      int query = path.indexOf('?');
+      String bare = query < 0 ? path : path.substring(0, query);
+      for (Listener listener : listeners.values()) {
+        if (listener.path().matcher(bare).matches()) {
+          listener.body().accept(request.getBodyAsString());
+        }
+      }
+    }
+  }
+}

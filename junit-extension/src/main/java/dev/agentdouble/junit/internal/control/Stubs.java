@@ -1,0 +1,254 @@
+package dev.agentdouble.junit.internal.control;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.matching.RequestPattern;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.Timing;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.TapeWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * What answers one fake agent's invocations: its queue (first in, first out) and its sequences of
+ * replies to patterns. Each invocation is handed its tape here, one at a time in the order the
+ * invocations reached the control plane ({@link ControlPlane#onInvocation}), so a queued tape or a
+ * reply goes to exactly one invocation however many arrive together; WireMock then answers with the
+ * stub of that tape and journals the invocation. Removed when the fake ends.
+ *
+ * <p>Which answers, first to last: the sequences whose pattern the invocation matches and that have
+ * a reply left (or repeat their last), the one whose reply was added last first, as WireMock orders
+ * stubs of one priority; then the next queued tape; else nothing, and the stubs that need no claim
+ * (the folder of {@code agentdouble serve}) or the report of no tape answer it.
+ */
+public final class Stubs {
+  /** Before the folder's tapes of {@code agentdouble serve}, which need no claim. */
+  private static final int PRIORITY = 5;
+
+  /** A tape to answer with: the id of its stub, its name, when it was added, whether it must be. */
+  private record Reply(UUID stub, String name, long added, boolean mustBeUsed) {}
+
+  private final WireMockServer server;
+  private final String path;
+  private final AutoCloseable claims;
+
+  // guarded by this
+  private final List<Reply> queue = new ArrayList<>();
+  private int queueTaken;
+  private final List<Sequence> sequences = new ArrayList<>();
+  private final List<UUID> stubs = new ArrayList<>();
+  private long added;
+
+  /** Bumped by {@link #clear()}: a sequence made before it is forgotten. */
+  private int generation;
+
+  /**
+   * What answers the invocations of the fake that POSTs them to {@code path} of {@code plane}; only
+   * one at a time per path.
+   */
+  public Stubs(ControlPlane plane, String path) {
+    this.server = plane.server();
+    this.path = path;
+    this.claims = plane.onInvocation(path, this::claim);
+  }
+
+  /** How many tapes were enqueued. */
+  public synchronized int queued() {
+    return queue.size();
+  }
+
+  /** The next invocation no sequence answers gets {@code tape}, after those enqueued before. */
+  public void enqueue(Tape tape, String name) {
+    enqueue(tape, name, Optional.empty());
+  }
+
+  /**
+   * As {@link #enqueue(Tape, String)}, replayed with {@code timing} instead of the fake's own when
+   * one is given.
+   */
+  public synchronized void enqueue(Tape tape, String name, Optional<Timing> timing) {
+    queue.add(add(tape, name, timing, true));
+  }
+
+  /** A new sequence: replies to the invocations {@code match} lets through. */
+  public synchronized Sequence sequence(UnaryOperator<MappingBuilder> match) {
+    Sequence sequence =
+        new Sequence(match.apply(post(urlEqualTo(path))).build().getRequest(), generation);
+    sequences.add(sequence);
+    return sequence;
+  }
+
+  /**
+   * The replies to the invocations one pattern lets through, in order: the first matching
+   * invocation gets the first reply, and so on; after the last, the repeated one if any, else they
+   * are left to the queue.
+   */
+  public final class Sequence {
+    private final RequestPattern pattern;
+    private final int generation;
+    private final List<Reply> replies = new ArrayList<>();
+    private int taken;
+    private Reply repeat;
+
+    private Sequence(RequestPattern pattern, int generation) {
+      this.pattern = pattern;
+      this.generation = generation;
+    }
+
+    /**
+     * The next invocation this sequence answers after the replies added before gets {@code tape},
+     * replayed with {@code timing} when given; a reply that need not be used ({@code mustBeUsed}
+     * false: a replayed recording) is left out of {@link #unusedReplies()}.
+     */
+    public void reply(Tape tape, String name, Optional<Timing> timing, boolean mustBeUsed) {
+      synchronized (Stubs.this) {
+        check();
+        replies.add(add(tape, name, timing, mustBeUsed));
+      }
+    }
+
+    /** Every invocation this sequence answers after all its replies gets {@code tape}. */
+    public void repeat(Tape tape, String name, Optional<Timing> timing) {
+      synchronized (Stubs.this) {
+        check();
+        repeat = add(tape, name, timing, false);
+      }
+    }
+
+    private void check() {
+      if (generation != Stubs.this.generation) {
+        throw new IllegalStateException(
+            "this stub was made before the fake was reset; make it again after reset()");
+      }
+    }
+
+    /** The reply the next invocation it answers gets, if any. */
+    private Optional<Reply> due() {
+      return taken < replies.size() ? Optional.of(replies.get(taken)) : Optional.ofNullable(repeat);
+    }
+  }
+
+  /**
+   * The stub that answers {@code invocation}, taken from its sequence or the queue; called by the
+   * control plane one invocation at a time, in the order they arrived.
+   */
+  private synchronized Optional<UUID> claim(Request invocation) {
+    Sequence answering = null;
+    Reply reply = null;
+    for (Sequence sequence : sequences) {
+      Optional<Reply> due = sequence.due();
+      if (due.isPresent()
+          && (reply == null || due.get().added() > reply.added())
+          && sequence.pattern.match(invocation).isExactMatch()) {
+        answering = sequence;
+        reply = due.get();
+      }
+    }
+    if (answering != null) {
+      if (answering.taken < answering.replies.size()) {
+        answering.taken++;
+      }
+      return Optional.of(reply.stub());
+    }
+    if (queueTaken < queue.size()) {
+      return Optional.of(queue.get(queueTaken++).stub());
+    }
+    return Optional.empty();
+  }
+
+  /** The names of the enqueued tapes no invocation has taken. */
+  public synchronized List<String> unused() {
+    return queue.subList(queueTaken, queue.size()).stream().map(Reply::name).toList();
+  }
+
+  /** The names of the sequences' replies no invocation has taken (repeats aside). */
+  public synchronized List<String> unusedReplies() {
+    List<String> unused = new ArrayList<>();
+    for (Sequence sequence : sequences) {
+      for (Reply reply : sequence.replies.subList(sequence.taken, sequence.replies.size())) {
+        if (reply.mustBeUsed()) {
+          unused.add(reply.name());
+        }
+      }
+    }
+    return unused;
+  }
+
+  /** The bodies of the invocations no stub answered, oldest first. */
+  public List<Unmatched> unmatched() {
+    List<Unmatched> unmatched = new ArrayList<>();
+    List<LoggedRequest> requests = new ArrayList<>(server.findAllUnmatchedRequests());
+    requests.sort(Claims.inOrderOfArrival());
+    for (LoggedRequest request : requests) {
+      if (request.getUrl().equals(path)) {
+        unmatched.add(new Unmatched(request.getBodyAsString()));
+      }
+    }
+    return unmatched;
+  }
+
+  /** An invocation no stub answered: the JSON the fake sent. */
+  public record Unmatched(String body) {}
+
+  /** Removes every stub of this fake and stops answering its invocations. */
+  public void remove() {
+    try {
+      claims.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop claiming the invocations to " + path, e);
+    }
+    removeStubs();
+  }
+
+  /** Removes every stub and forgets the queue and the sequences: as new, for a fake reset. */
+  public synchronized void clear() {
+    removeStubs();
+    queue.clear();
+    queueTaken = 0;
+    sequences.clear();
+    generation++;
+  }
+
+  private synchronized void removeStubs() {
+    for (UUID stub : stubs) {
+      server.removeStub(stub);
+    }
+    stubs.clear();
+  }
+
+  /** The stub that answers with {@code tape} the invocations claimed for it. */
+  private Reply add(Tape tape, String name, Optional<Timing> timing, boolean mustBeUsed) {
+    UUID id = UUID.randomUUID();
+    server.stubFor(
+        post(urlEqualTo(path))
+            .withId(id)
+            .withHeader(Claims.CLAIM_HEADER, equalTo(id.toString()))
+            .atPriority(PRIORITY)
+            .willReturn(tapeResponse(tape, name, timing)));
+    stubs.add(id);
+    return new Reply(id, name, ++added, mustBeUsed);
+  }
+
+  private static ResponseDefinitionBuilder tapeResponse(
+      Tape tape, String name, Optional<Timing> timing) {
+    ResponseDefinitionBuilder response =
+        aResponse()
+            .withStatus(200)
+            .withHeader("Content-Type", "application/x-ndjson")
+            .withHeader(ControlSecret.TAPE_HEADER, name);
+    timing.ifPresent(t -> response.withHeader(ControlSecret.TIMING_HEADER, t.toString()));
+    return response.withBody(TapeWriter.toBytes(tape));
+  }
+}

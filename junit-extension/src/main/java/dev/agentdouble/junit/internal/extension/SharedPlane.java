@@ -1,0 +1,52 @@
+package dev.agentdouble.junit.internal.extension;
+
+import dev.agentdouble.junit.internal.control.ControlPlane;
+import dev.agentdouble.junit.internal.process.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.process.WorkFolder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * What every fake of a JVM shares, kept in the root context's store: the control plane, the fake's
+ * runtime and the work folder.
+ */
+public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path work)
+    implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+
+  /** Cleans the work folders of JVMs killed outright, then starts this JVM's. */
+  public static SharedPlane start() {
+    try {
+      Path work = WorkFolder.create();
+      // the fake's runtime (its class-data sharing archive, made by a child JVM when the cache
+      // has none) is got while WireMock starts: the first test of a JVM waits for the longer
+      CompletableFuture<FakeAgentRuntime> runtime =
+          CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), SharedPlane::thread);
+      ControlPlane plane = ControlPlane.start();
+      try {
+        return new SharedPlane(plane, runtime.join(), work);
+      } catch (CompletionException e) {
+        plane.close();
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
+    }
+  }
+
+  /** Runs {@code task} on a thread of its own, which does not keep the JVM alive. */
+  private static void thread(Runnable task) {
+    Thread t = new Thread(task, "agentdouble-runtime");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
+  public void close() {
+    plane.close();
+    WorkFolder.close(work); // stays when a failed test's folder is kept inside
+  }
+}

@@ -1,0 +1,36 @@
+package dev.agentdouble.junit.internal.extension;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One daemon thread per test run that acts at {@link Deadline}s: a test blocked reading a fake
+ * cannot stop it. Kept in the root context's store, and shut down with it.
+ */
+public final class Watchdog implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  private final ScheduledThreadPoolExecutor executor =
+      new ScheduledThreadPoolExecutor(
+          1,
+          task -> {
+            Thread t = new Thread(task, "agentdouble-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
+
+  public Watchdog() {
+    executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Runs {@code action} after {@code delay}, unless cancelled first. */
+  public ScheduledFuture<?> schedule(Runnable action, Duration delay) {
+    return executor.schedule(action, delay.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

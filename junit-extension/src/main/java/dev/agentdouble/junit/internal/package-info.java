@@ -1,2 +1,0 @@
-/** How the extension works: the control plane, shims, work folders, deadlines and {@code serve}. */
-package dev.agentdouble.junit.internal;
