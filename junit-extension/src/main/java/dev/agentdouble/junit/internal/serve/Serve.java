@@ -14,7 +14,6 @@ import dev.agentdouble.junit.internal.control.ControlPlane;
 import dev.agentdouble.junit.internal.control.Stubs;
 import dev.agentdouble.junit.internal.match.InvocationConditions;
 import dev.agentdouble.junit.internal.match.NoTapeReport;
-import dev.agentdouble.recorder.command.CommandRegistry;
 import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.Tape;
@@ -53,10 +52,6 @@ import java.util.concurrent.CountDownLatch;
 final class Serve implements AutoCloseable {
   /** The URL path the fake agents are given; they POST to {@code PATH/invocations}. */
   public static final String PATH = "/agentdouble/serve";
-
-  static final int OK = CommandRegistry.OK;
-  static final int FAILED = CommandRegistry.FAILED;
-  static final int USAGE = CommandRegistry.USAGE;
 
   static final String HELP =
       """
@@ -128,7 +123,7 @@ final class Serve implements AutoCloseable {
     Serve serve = started.serve();
     Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
     serve.awaitClose();
-    return OK;
+    return ExitStatus.OK;
   }
 
   /**
@@ -208,19 +203,19 @@ final class Serve implements AutoCloseable {
     } catch (UsageException e) {
       err.println("agentdouble: " + e.getMessage());
       err.println("Run 'agentdouble serve --help' for usage.");
-      return new Started(USAGE, null);
+      return new Started(ExitStatus.USAGE, null);
     }
     if (options.help()) {
       out.print(HELP);
       out.flush();
-      return new Started(OK, null);
+      return new Started(ExitStatus.OK, null);
     }
     List<Stub> stubs;
     try {
       stubs = options.tapes() == null ? List.of() : load(options.tapes(), options.timing());
     } catch (Failure | TapeException e) {
       err.println("agentdouble: " + e.getMessage());
-      return new Started(FAILED, null);
+      return new Started(ExitStatus.FAILED, null);
     }
     ServeApi api = new ServeApi(PATH, options.timing());
     ControlPlane plane;
@@ -231,7 +226,7 @@ final class Serve implements AutoCloseable {
     } catch (RuntimeException e) {
       err.println(
           "agentdouble: cannot listen on 127.0.0.1:" + options.port() + ": " + rootMessage(e));
-      return new Started(FAILED, null);
+      return new Started(ExitStatus.FAILED, null);
     }
     List<String> names = new ArrayList<>();
     for (int i = 0; i < stubs.size(); i++) {
@@ -267,7 +262,7 @@ final class Serve implements AutoCloseable {
             + serve.url()
             + "; stop with Ctrl-C or SIGTERM");
     err.flush();
-    return new Started(OK, serve);
+    return new Started(ExitStatus.OK, serve);
   }
 
   /**

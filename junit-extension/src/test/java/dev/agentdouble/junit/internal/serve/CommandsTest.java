@@ -2,8 +2,8 @@ package dev.agentdouble.junit.internal.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.recorder.AgentDoubleCommand;
-import dev.agentdouble.recorder.command.CommandRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -81,7 +81,7 @@ class CommandsTest {
   void anUnknownCommandListsServeToo() {
     Result r = run("record-all");
 
-    assertThat(r.exit()).isEqualTo(CommandRegistry.USAGE);
+    assertThat(r.exit()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.err())
         .isEqualTo(
             "agentdouble: unknown command 'record-all'; commands are demo, "
@@ -102,7 +102,7 @@ class CommandsTest {
   void servesUsageErrorsExit2() {
     Result r = run("serve", "--port", "80000", "--tapes", dir.toString());
 
-    assertThat(r.exit()).isEqualTo(CommandRegistry.USAGE);
+    assertThat(r.exit()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.out()).isEmpty();
     assertThat(r.err())
         .isEqualTo(
@@ -114,7 +114,7 @@ class CommandsTest {
   void serveFailsWithoutTapesWithoutServing() {
     Result r = run("serve", "--tapes", dir.toString());
 
-    assertThat(r.exit()).isEqualTo(CommandRegistry.FAILED);
+    assertThat(r.exit()).isEqualTo(ExitStatus.FAILED);
     assertThat(r.out()).isEmpty();
     assertThat(r.err())
         .isEqualTo("agentdouble: " + dir + ": no *.tape.ndjson files in the folder\n");
