@@ -47,8 +47,6 @@ import java.util.OptionalLong;
  * terminals, streams) comes in through the constructor, so it runs the same in tests.
  */
 public final class Impersonation {
-  /** The exit status of AgentDouble's own problems: bad tape, no tape, no match. */
-  public static final int OWN_PROBLEM = ExitStatus.OWN_PROBLEM;
 
   /**
    * The tape header key that says the run's workspace is not trusted ({@code "trust":"untrusted"}):
@@ -439,7 +437,7 @@ public final class Impersonation {
 
   private Ending ownProblem(Journal journal, String message) {
     writeErr("agentdouble: " + message + "\n");
-    return end(journal, new Frame.Exit(0, OWN_PROBLEM), message);
+    return end(journal, new Frame.Exit(0, ExitStatus.OWN_PROBLEM), message);
   }
 
   /** Writes the journal line, once; returns {@code ending}. */

@@ -241,7 +241,7 @@ final class AcpReplay {
             String message = live == null ? json : withId(json, live);
             if (turnMode && id != null && id.equals(promptId)) {
               promptResponse = message; // sent by the turn, once it is in the journal
-              return new Frame.Exit(0, 0);
+              return new Frame.Exit(0, ExitStatus.OK);
             }
             wire.send(message);
           }
@@ -305,7 +305,8 @@ final class AcpReplay {
   private Optional<Ending> inSession(AcpWire.Message recorded, int line) {
     AcpWire.Message live = wire.take();
     if (live.kind() == AcpWire.Kind.END) {
-      return Optional.of(new Frame.Exit(0, 0)); // the client went away: the session ends
+      return Optional.of(
+          new Frame.Exit(0, ExitStatus.OK)); // the client went away: the session ends
     }
     if (live.kind() == AcpWire.Kind.FAILED) {
       writeErr(live.problem());

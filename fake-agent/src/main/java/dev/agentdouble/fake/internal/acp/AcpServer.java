@@ -139,7 +139,7 @@ public final class AcpServer {
       }
       switch (m.kind()) {
         case END -> {
-          return new Frame.Exit(0, 0);
+          return new Frame.Exit(0, ExitStatus.OK);
         }
         case FAILED -> {
           writeErr(m.problem());
@@ -690,13 +690,13 @@ public final class AcpServer {
         return turn.header().format() == OutputFormat.ACP ? replay(turn) : render(turn);
       } catch (AcpRendering.Cancelled e) {
         response = AcpWire.result(requestId, "{\"stopReason\":\"cancelled\"}");
-        return new Frame.Exit(0, 0);
+        return new Frame.Exit(0, ExitStatus.OK);
       } catch (AcpPermission.Failed e) {
         // the client's answer, not the fake, ended the turn
         return turn.failed(e.getMessage(), false);
       } catch (AcpRendering.Finished e) {
         response = AcpWire.result(requestId, "{\"stopReason\":\"end_turn\"}");
-        return new Frame.Exit(0, 0);
+        return new Frame.Exit(0, ExitStatus.OK);
       }
     }
 

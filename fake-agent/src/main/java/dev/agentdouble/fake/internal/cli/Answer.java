@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.cli;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.tape.Frame;
 import java.util.Objects;
 
@@ -20,10 +21,10 @@ public record Answer(String stdout, String stderr, Frame.Exit exit) {
   }
 
   static Answer out(String stdout) {
-    return new Answer(stdout, "", 0);
+    return new Answer(stdout, "", ExitStatus.OK);
   }
 
   static Answer fail(String stderr) {
-    return new Answer("", stderr, 1);
+    return new Answer("", stderr, ExitStatus.CLI_FAILED);
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.cli;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.RunCheck;
@@ -237,7 +238,8 @@ public final class Checks {
       return null;
     }
     return new Stop(
-        "allowed-tools", new Answer("", CursorMessages.invalidAllowedTools(invalid), 0));
+        "allowed-tools",
+        new Answer("", CursorMessages.invalidAllowedTools(invalid), ExitStatus.OK));
   }
 
   /**
@@ -253,7 +255,7 @@ public final class Checks {
     if (!Files.isRegularFile(path)) {
       return new Stop(
           "conversation-history-file",
-          new Answer("", CursorMessages.conversationHistoryMissing(file), 0));
+          new Answer("", CursorMessages.conversationHistoryMissing(file), ExitStatus.OK));
     }
     // read as Node's readFileSync(file, "utf8") reads it: bytes that are not UTF-8 become U+FFFD
     String contents = new String(Files.readAllBytes(path), StandardCharsets.UTF_8);

@@ -1,5 +1,7 @@
 package dev.agentdouble.fake.internal.cli;
 
+import dev.agentdouble.contract.ExitStatus;
+
 /** What {@link CliParser} made of a command line: arguments to act on, or a usage error. */
 public sealed interface ParseResult permits ParseResult.Parsed, ParseResult.UsageError {
 
@@ -12,6 +14,6 @@ public sealed interface ParseResult permits ParseResult.Parsed, ParseResult.Usag
    */
   record UsageError(String stderr) implements ParseResult {
     /** The exit status the CLI gives a usage error. */
-    public static final int EXIT = 1;
+    public static final int EXIT = ExitStatus.CLI_USAGE;
   }
 }

@@ -4,8 +4,8 @@ import static dev.agentdouble.fake.internal.cli.Argv.parsed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
-import dev.agentdouble.fake.internal.Impersonation;
 import dev.agentdouble.fake.internal.profile.BuiltIn;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.json.Json;
@@ -259,7 +259,7 @@ class SubcommandsCli202610Test {
   void aWorkerIsNotImpersonated() {
     Answer worker = answer("worker", "--pool");
 
-    assertThat(worker.exit().code()).isEqualTo(Impersonation.OWN_PROBLEM);
+    assertThat(worker.exit().code()).isEqualTo(ExitStatus.OWN_PROBLEM);
     assertThat(worker.stdout()).isEmpty();
     assertThat(worker.stderr())
         .startsWith("agentdouble: 'agent worker' is not impersonated")
