@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Of the runs left waiting for their stdin, which failed the test and which only get a note. */
-class StrictnessTest {
+class StrictnessRulesTest {
   @Test
   void aRunThatAskedForATapeIsANoteOneThatNeverAskedIsAProblem() {
     List<String> notes = new ArrayList<>();
