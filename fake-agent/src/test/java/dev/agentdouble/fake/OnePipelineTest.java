@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
+import dev.agentdouble.testing.Sources;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,23 +99,12 @@ class OnePipelineTest {
   }
 
   /** The main sources of the fake that hold {@code code}, by file name. */
-  private static List<String> sourcesHolding(String code) throws IOException {
-    Path sources = FakeProcess.root().resolve("fake-agent/src/main/java");
-    try (Stream<Path> all = Files.walk(sources)) {
-      return all.filter(f -> f.toString().endsWith(".java"))
-          .filter(f -> read(f).contains(code))
-          .map(f -> f.getFileName().toString())
-          .sorted()
-          .toList();
-    }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  private static List<String> sourcesHolding(String code) {
+    return Sources.mainContaining(code).stream()
+        .filter(f -> f.startsWith("fake-agent/"))
+        .map(f -> Path.of(f).getFileName().toString())
+        .sorted()
+        .toList();
   }
 
   @Test

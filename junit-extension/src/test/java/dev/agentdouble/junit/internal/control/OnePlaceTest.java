@@ -2,13 +2,8 @@ package dev.agentdouble.junit.internal.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.testing.Sources;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,38 +12,16 @@ import org.junit.jupiter.api.Test;
  * only (the fake's tape selection and serve's report both ask it), in every module's main code.
  */
 class OnePlaceTest {
-  /** The main sources of every module that contain {@code text}, relative to the root. */
-  private static List<String> mainSourcesContaining(String text) throws IOException {
-    Path root = Path.of(System.getProperty("agentdouble.root", "..")).toAbsolutePath().normalize();
-    try (Stream<Path> files = Files.walk(root, 12)) {
-      return files
-          .filter(f -> f.toString().endsWith(".java"))
-          .filter(f -> root.relativize(f).toString().matches("[\\w-]+/src/main/java/.*"))
-          .filter(f -> read(f).contains(text))
-          .map(f -> root.relativize(f).toString())
-          .sorted()
-          .toList();
-    }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   @Test
   void anInvocationIsMadeFromTheInvocationRecordInOnePlace() throws IOException {
-    assertThat(mainSourcesContaining("new Invocation("))
+    assertThat(Sources.mainContaining("new Invocation("))
         .containsExactly(
             "junit-extension/src/main/java/dev/agentdouble/junit/internal/control/Invocations.java");
   }
 
   @Test
   void aTapesMatchIsEvaluatedInOnePlace() throws IOException {
-    assertThat(mainSourcesContaining(".promptPattern()"))
+    assertThat(Sources.mainContaining(".promptPattern()"))
         .containsExactly("fixtures/src/main/java/dev/agentdouble/contract/MatchMiss.java");
   }
 }
