@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.fake.internal.source.TapeSelection;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -16,10 +16,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,80 +39,6 @@ class ControlClientTest {
           1,
           Map.of(),
           Optional.empty());
-
-  /**
-   * A server on 127.0.0.1 that answers one connection: reads the request (head and body), then
-   * writes {@code answer} and, when {@code holdOpen}, keeps the connection open without writing
-   * more until the client goes away.
-   */
-  private static final class RawServer implements AutoCloseable {
-    private final ServerSocket server;
-    private final Thread thread;
-    private final CountDownLatch done = new CountDownLatch(1);
-
-    RawServer(String answer, boolean holdOpen, long dripMs) throws IOException {
-      server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-      thread =
-          new Thread(
-              () -> {
-                try (Socket s = server.accept()) {
-                  readRequest(s.getInputStream());
-                  OutputStream out = s.getOutputStream();
-                  byte[] bytes = answer.getBytes(StandardCharsets.ISO_8859_1);
-                  if (dripMs > 0) {
-                    for (int i = 0; ; i = (i + 1) % bytes.length) {
-                      out.write(bytes[i]);
-                      out.flush();
-                      Thread.sleep(dripMs);
-                    }
-                  }
-                  out.write(bytes);
-                  out.flush();
-                  if (holdOpen) {
-                    // until the client closes its end
-                    while (s.getInputStream().read() >= 0) {
-                      // nothing
-                    }
-                  }
-                } catch (IOException | InterruptedException e) {
-                  // the client went away
-                } finally {
-                  done.countDown();
-                }
-              },
-              "raw-server");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    URI uri() {
-      return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/x/invocations");
-    }
-
-    String url() {
-      return "http://127.0.0.1:" + server.getLocalPort() + "/x";
-    }
-
-    @Override
-    public void close() throws IOException {
-      server.close();
-    }
-
-    private static void readRequest(InputStream in) throws IOException {
-      StringBuilder head = new StringBuilder();
-      while (!head.toString().endsWith("\r\n\r\n")) {
-        int b = in.read();
-        if (b < 0) {
-          return;
-        }
-        head.append((char) b);
-      }
-      String lower = head.toString().toLowerCase(Locale.ROOT);
-      int at = lower.indexOf("content-length:");
-      int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip());
-      in.readNBytes(length);
-    }
-  }
 
   /**
    * A server on 127.0.0.1 that answers one connection with a 404 whose body is {@link #PAGE} bytes
@@ -356,6 +280,69 @@ class ControlClientTest {
                   + server.url()
                   + " gave no complete answer within 300 ms; is the test (or "
                   + "`agentdouble serve`) stuck?");
+    }
+  }
+
+  @Test
+  void theInvocationIsPostedWithTheSecretInItsHeader() throws Exception {
+    try (RawServer server = new RawServer("HTTP/1.1 404 Not Found\r\n\r\n", false, 0)) {
+      ControlClient.ask(server.url(), "s3cret", CALL, DEADLINE_MS);
+
+      assertThat(server.request())
+          .isEqualTo(
+              "POST /x/invocations HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + server.port()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + CALL.json().length
+                  + "\r\nX-AgentDouble-Secret: s3cret\r\nConnection: close\r\n\r\n"
+                  + new String(CALL.json(), StandardCharsets.ISO_8859_1));
+    }
+  }
+
+  @Test
+  void aRunStoppedEarlyIsReportedWithoutASecretWhenNoneIsSet() throws Exception {
+    try (RawServer server = new RawServer("HTTP/1.1 204 No Content\r\n\r\n", false, 0)) {
+      ControlClient.report(server.url(), "", CALL, "trust-gate");
+
+      byte[] stopped =
+          new InvocationRecord(
+                  CALL.argv(),
+                  CALL.prompt(),
+                  CALL.cwd(),
+                  CALL.outputFormat(),
+                  CALL.model(),
+                  CALL.stdin(),
+                  CALL.pid(),
+                  CALL.env(),
+                  Optional.of("trust-gate"))
+              .json();
+      assertThat(server.request())
+          .isEqualTo(
+              "POST /x/invocations/stopped HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + server.port()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + stopped.length
+                  + "\r\nConnection: close\r\n\r\n"
+                  + new String(stopped, StandardCharsets.ISO_8859_1));
+    }
+  }
+
+  @Test
+  void aPermissionAnswerIsPostedUnderItsPath() throws Exception {
+    try (RawServer server = new RawServer("HTTP/1.1 204 No Content\r\n\r\n", false, 0)) {
+      ControlClient.permission(server.url(), "s3cret", 7, 2, "allow-once");
+
+      byte[] answer = new PermissionAnswer(7, 2, "allow-once").json();
+      assertThat(server.request())
+          .isEqualTo(
+              "POST /x/"
+                  + PermissionAnswer.PATH
+                  + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + server.port()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + answer.length
+                  + "\r\nX-AgentDouble-Secret: s3cret\r\nConnection: close\r\n\r\n"
+                  + new String(answer, StandardCharsets.ISO_8859_1));
     }
   }
 
