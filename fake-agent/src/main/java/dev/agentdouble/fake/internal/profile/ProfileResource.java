@@ -17,7 +17,8 @@ import java.util.Optional;
  * version line, the defaults of a run, the order of checks, the command tree (options with their
  * arity, hidden options, subcommands, aliases, and the help texts commander prints from them), the
  * texts, the shapes of the subcommands' answers, the model list ({@code models-<name>.txt}, which
- * the profile names). A new CLI version is a new file; {@code profiles.txt} names the default.
+ * the profile names). A new CLI version is a new file, most often a small one: {@code base <name>}
+ * and what differs from that version; {@code profiles.txt} names the default.
  *
  * <p>The format, line by line (UTF-8): blank lines and lines starting with {@code #} (after any
  * indentation) are skipped; every other line is {@code <key> <value>} or a bare {@code <key>},
@@ -41,11 +42,15 @@ import java.util.Optional;
  *       {@code action false} (a group such as {@code mcp}), {@code argument <term> [description]}
  *       ({@code [prompt...]}, {@code <identifier>}), {@code option <flags>} with {@code help} and
  *       {@code choices} under it, {@code hidden <flags>} (accepted, left out of help), and its
- *       {@code command}s, in the order help lists them.
+ *       {@code command}s, in the order help lists them;
+ *   <li>{@code base <name>}: the lines of that built-in profile, which this file's lines replace,
+ *       extend or, with {@code drop-command <name>} and {@code drop-option <flags>} in a command,
+ *       remove ({@link ProfileOverlay}).
  * </ul>
  *
- * <p>Start-up: a run reads its profile once, from the jar already open for the process ({@link
- * PackageResource}); the reader makes no lambda and loads no JSON class.
+ * <p>Start-up: a run reads its profile once, and its base once if it names one, from the jar
+ * already open for the process ({@link PackageResource}); the reader makes no lambda and loads no
+ * JSON class.
  */
 final class ProfileResource {
   /** The resource that names the default profile. */
@@ -100,6 +105,17 @@ final class ProfileResource {
     if (loaded != null) {
       return Optional.of(loaded);
     }
+    Optional<List<Node>> top = top(name);
+    if (top.isEmpty()) {
+      return Optional.empty();
+    }
+    Profile profile = profile(name, top.get());
+    LOADED.put(name, profile);
+    return Optional.of(profile);
+  }
+
+  /** The lines of the built-in profile {@code name}'s resource; empty when there is none. */
+  static Optional<List<Node>> top(String name) {
     if (!isName(name)) {
       return Optional.empty();
     }
@@ -108,9 +124,7 @@ final class ProfileResource {
     if (bytes.isEmpty()) {
       return Optional.empty();
     }
-    Profile profile = profile(name, parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
-    LOADED.put(name, profile);
-    return Optional.of(profile);
+    return Optional.of(parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
   }
 
   /** A name that can only be a resource of this package: no folder, nothing hidden. */
@@ -184,8 +198,28 @@ final class ProfileResource {
     return sb.toString();
   }
 
-  /** The profile the top-level lines {@code top} of the resource of {@code name} describe. */
+  /**
+   * The profile the top-level lines {@code top} of the resource of {@code name} describe, laid over
+   * the built-in profile they name as their {@code base} if they name one ({@link ProfileOverlay}).
+   */
   static Profile profile(String name, List<Node> top) {
+    for (Node n : top) {
+      if (n.key().equals(ProfileOverlay.BASE)) {
+        // a field of the parameter's type: the verifier loads no class of the overlay for it
+        return profile(name, top, ProfileOverlay.BUILT_INS);
+      }
+    }
+    return read(name, top.isEmpty() ? name : top.get(0).source(), top);
+  }
+
+  /** {@link #profile(String, List)} with the bases it may name from {@code bases}. */
+  static Profile profile(String name, List<Node> top, ProfileOverlay.Bases bases) {
+    return read(
+        name, top.isEmpty() ? name : top.get(0).source(), ProfileOverlay.resolve(name, top, bases));
+  }
+
+  /** The profile of the lines {@code top}, a base's laid over already; {@code source} names it. */
+  private static Profile read(String name, String source, List<Node> top) {
     Map<String, Node> one = new HashMap<>();
     Map<String, String> messages = new HashMap<>();
     for (Node n : top) {
@@ -199,7 +233,6 @@ final class ProfileResource {
         throw n.problem("\"" + n.key() + "\" given twice");
       }
     }
-    String source = top.isEmpty() ? name : top.get(0).source();
     for (String key : one.keySet()) {
       if (!KEYS.contains(key)) {
         throw one.get(key).problem("unknown key \"" + key + "\"; a profile has " + KEYS);
@@ -310,6 +343,8 @@ final class ProfileResource {
         case "option" -> options.add(option(n));
         case "hidden" -> options.add(CliOption.hidden(n.value()));
         case "command" -> subcommands.add(command(n));
+        case "drop-command", "drop-option" ->
+            throw n.problem("\"" + n.key() + "\" edits a base; this profile names none");
         default ->
             throw n.problem(
                 "unknown key \""
