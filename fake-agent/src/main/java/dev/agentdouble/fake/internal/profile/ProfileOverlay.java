@@ -1,6 +1,5 @@
 package dev.agentdouble.fake.internal.profile;
 
-import dev.agentdouble.fake.internal.profile.ProfileResource.Node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,8 +16,8 @@ import java.util.Optional;
  * command {@code drop-command <name>} and {@code drop-option <flags>} remove the base's. A base may
  * name a base of its own.
  *
- * <p>Only a profile with a base loads this class ({@link ProfileResource#profile(String, List)}
- * looks for the line): the default one reads its resource alone.
+ * <p>Only a profile with a base loads this class (the reader looks for the line first): the default
+ * one reads its resource alone.
  */
 final class ProfileOverlay {
   /** The key that names the base. */
@@ -32,16 +31,11 @@ final class ProfileOverlay {
   /** Where the bases come from: the lines of the profile of a name. */
   interface Bases {
     /** The top-level lines of the profile {@code name}; empty when there is none. */
-    Optional<List<Node>> top(String name);
-  }
+    Optional<List<ProfileLine>> top(String name);
 
-  /** The built-in profiles, the bases of the built-in profiles. */
-  static final Bases BUILT_INS = new BuiltIns();
-
-  private static final class BuiltIns implements Bases {
-    @Override
-    public Optional<List<Node>> top(String name) {
-      return ProfileResource.top(name);
+    /** The names a base may have, for a message. */
+    default List<String> names() {
+      return List.of();
     }
   }
 
@@ -51,14 +45,15 @@ final class ProfileOverlay {
    * The lines of the profile {@code name}, whose own lines are {@code top}: those of its base (and
    * of the base's base) with its own laid over them, without the {@code base} line.
    */
-  static List<Node> resolve(String name, List<Node> top, Bases bases) {
+  static List<ProfileLine> resolve(String name, List<ProfileLine> top, Bases bases) {
     return resolve(name, top, bases, new ArrayList<>());
   }
 
-  private static List<Node> resolve(String name, List<Node> top, Bases bases, List<String> chain) {
-    Node base = null;
-    List<Node> own = new ArrayList<>();
-    for (Node n : top) {
+  private static List<ProfileLine> resolve(
+      String name, List<ProfileLine> top, Bases bases, List<String> chain) {
+    ProfileLine base = null;
+    List<ProfileLine> own = new ArrayList<>();
+    for (ProfileLine n : top) {
       if (!n.key().equals(BASE)) {
         own.add(n);
       } else if (base != null) {
@@ -74,21 +69,22 @@ final class ProfileOverlay {
     if (chain.contains(base.value())) {
       throw base.problem("a cycle of bases: " + String.join(" -> ", chain) + " -> " + base.value());
     }
-    Optional<List<Node>> under = bases.top(base.value());
+    Optional<List<ProfileLine>> under = bases.top(base.value());
     if (under.isEmpty()) {
       throw base.problem(
           "unknown base \""
               + base.value()
               + "\"; a base is a built-in profile: "
-              + String.join(", ", ProfileResource.names()));
+              + String.join(", ", bases.names()));
     }
     return lay(resolve(base.value(), under.get(), bases, chain), own, "the base");
   }
 
   /** The lines {@code under} with {@code over} laid on them; {@code where} names them in errors. */
-  private static List<Node> lay(List<Node> under, List<Node> over, String where) {
-    List<Node> lines = new ArrayList<>(under);
-    for (Node n : over) {
+  private static List<ProfileLine> lay(
+      List<ProfileLine> under, List<ProfileLine> over, String where) {
+    List<ProfileLine> lines = new ArrayList<>(under);
+    for (ProfileLine n : over) {
       if (n.key().equals(DROP_COMMAND) || n.key().equals(DROP_OPTION)) {
         String kind = n.key().equals(DROP_COMMAND) ? COMMAND : OPTION;
         int at = find(lines, kind + " " + n.value());
@@ -109,16 +105,16 @@ final class ProfileOverlay {
   }
 
   /** The command {@code over} laid on the base's {@code under} (null when the base has none). */
-  private static Node edited(Node under, Node over) {
-    List<Node> children =
+  private static ProfileLine edited(ProfileLine under, ProfileLine over) {
+    List<ProfileLine> children =
         lay(
             under == null ? List.of() : under.children(),
             over.children(),
             "command \"" + over.value() + "\"" + (under == null ? "" : " of the base"));
-    return new Node(over.source(), over.line(), over.key(), over.value(), children);
+    return new ProfileLine(over.source(), over.line(), over.key(), over.value(), children);
   }
 
-  private static int find(List<Node> lines, String identity) {
+  private static int find(List<ProfileLine> lines, String identity) {
     for (int i = 0; i < lines.size(); i++) {
       if (identity(lines.get(i)).equals(identity)) {
         return i;
@@ -128,7 +124,7 @@ final class ProfileOverlay {
   }
 
   /** What a line replaces: see the class's description. */
-  private static String identity(Node n) {
+  private static String identity(ProfileLine n) {
     String value = n.value();
     switch (n.key()) {
       case "message" -> {

@@ -66,20 +66,9 @@ final class ProfileResource {
 
   private ProfileResource() {}
 
-  /** One line of a resource: its key, its value, and the lines indented under it. */
-  record Node(String source, int line, String key, String value, List<Node> children) {
-    String where() {
-      return source + ":" + line;
-    }
-
-    IllegalStateException problem(String problem) {
-      return new IllegalStateException(where() + ": " + problem);
-    }
-  }
-
   /** The name of the default profile, as {@value #INDEX} gives it. */
   static String defaultName() {
-    for (Node n : parse(INDEX, text(INDEX))) {
+    for (ProfileLine n : parse(INDEX, text(INDEX))) {
       if (n.key().equals("default")) {
         return n.value();
       }
@@ -105,7 +94,7 @@ final class ProfileResource {
     if (loaded != null) {
       return Optional.of(loaded);
     }
-    Optional<List<Node>> top = top(name);
+    Optional<List<ProfileLine>> top = top(name);
     if (top.isEmpty()) {
       return Optional.empty();
     }
@@ -115,7 +104,7 @@ final class ProfileResource {
   }
 
   /** The lines of the built-in profile {@code name}'s resource; empty when there is none. */
-  static Optional<List<Node>> top(String name) {
+  private static Optional<List<ProfileLine>> top(String name) {
     if (!isName(name)) {
       return Optional.empty();
     }
@@ -125,6 +114,21 @@ final class ProfileResource {
       return Optional.empty();
     }
     return Optional.of(parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
+  }
+
+  /** The built-in profiles as bases: only a profile that names a base loads this class. */
+  private static final class BuiltIns implements ProfileOverlay.Bases {
+    static final ProfileOverlay.Bases BASES = new BuiltIns();
+
+    @Override
+    public Optional<List<ProfileLine>> top(String name) {
+      return ProfileResource.top(name);
+    }
+
+    @Override
+    public List<String> names() {
+      return ProfileResource.names();
+    }
   }
 
   /** A name that can only be a resource of this package: no folder, nothing hidden. */
@@ -140,9 +144,9 @@ final class ProfileResource {
   }
 
   /** The lines of {@code text} as a tree: the top-level lines, each with its indented ones. */
-  static List<Node> parse(String source, String text) {
-    List<Node> top = new ArrayList<>();
-    List<List<Node>> open = new ArrayList<>(); // open.get(d): where a line of depth d goes
+  static List<ProfileLine> parse(String source, String text) {
+    List<ProfileLine> top = new ArrayList<>();
+    List<List<ProfileLine>> open = new ArrayList<>(); // open.get(d): where a line of depth d goes
     open.add(top);
     int number = 0;
     for (String raw : text.split("\n", -1)) {
@@ -163,7 +167,7 @@ final class ProfileResource {
       int space = line.indexOf(' ');
       String key = space < 0 ? line : line.substring(0, space);
       String value = space < 0 ? "" : unescape(source, number, line.substring(space + 1));
-      Node node = new Node(source, number, key, value, new ArrayList<>());
+      ProfileLine node = new ProfileLine(source, number, key, value, new ArrayList<>());
       open.get(depth).add(node);
       while (open.size() > depth + 1) {
         open.remove(open.size() - 1);
@@ -202,27 +206,27 @@ final class ProfileResource {
    * The profile the top-level lines {@code top} of the resource of {@code name} describe, laid over
    * the built-in profile they name as their {@code base} if they name one ({@link ProfileOverlay}).
    */
-  static Profile profile(String name, List<Node> top) {
-    for (Node n : top) {
+  static Profile profile(String name, List<ProfileLine> top) {
+    for (ProfileLine n : top) {
       if (n.key().equals(ProfileOverlay.BASE)) {
         // a field of the parameter's type: the verifier loads no class of the overlay for it
-        return profile(name, top, ProfileOverlay.BUILT_INS);
+        return profile(name, top, BuiltIns.BASES);
       }
     }
     return read(name, top.isEmpty() ? name : top.get(0).source(), top);
   }
 
   /** {@link #profile(String, List)} with the bases it may name from {@code bases}. */
-  static Profile profile(String name, List<Node> top, ProfileOverlay.Bases bases) {
+  static Profile profile(String name, List<ProfileLine> top, ProfileOverlay.Bases bases) {
     return read(
         name, top.isEmpty() ? name : top.get(0).source(), ProfileOverlay.resolve(name, top, bases));
   }
 
   /** The profile of the lines {@code top}, a base's laid over already; {@code source} names it. */
-  private static Profile read(String name, String source, List<Node> top) {
-    Map<String, Node> one = new HashMap<>();
+  private static Profile read(String name, String source, List<ProfileLine> top) {
+    Map<String, ProfileLine> one = new HashMap<>();
     Map<String, String> messages = new HashMap<>();
-    for (Node n : top) {
+    for (ProfileLine n : top) {
       if (n.key().equals("message")) {
         int space = n.value().indexOf(' ');
         if (space < 0) {
@@ -239,7 +243,7 @@ final class ProfileResource {
       }
     }
     List<RunCheck> checks = new ArrayList<>();
-    Node checkLine = required(source, one, "checks");
+    ProfileLine checkLine = required(source, one, "checks");
     for (String check : words(checkLine)) {
       Optional<RunCheck> c = RunCheck.named(check);
       if (c.isEmpty()) {
@@ -251,7 +255,7 @@ final class ProfileResource {
         one.containsKey("status-signed-out-message")
             ? Optional.of(one.get("status-signed-out-message").value())
             : Optional.empty();
-    Node json = one.get("json");
+    ProfileLine json = one.get("json");
     if (json == null || !(json.value().equals("pretty") || json.value().equals("compact"))) {
       throw new IllegalStateException(source + ": \"json\" must be pretty or compact");
     }
@@ -266,7 +270,7 @@ final class ProfileResource {
             signedOut,
             bool(required(source, one, "about-latest")),
             messages);
-    Node stdin = required(source, one, "stdin");
+    ProfileLine stdin = required(source, one, "stdin");
     Profile.StdinRule rule = null;
     for (Profile.StdinRule r : Profile.StdinRule.values()) {
       if (r.name().equals(stdin.value().toUpperCase(Locale.ROOT).replace('-', '_'))) {
@@ -276,12 +280,12 @@ final class ProfileResource {
     if (rule == null) {
       throw stdin.problem("\"stdin\" must be read-before-run or run-then-await-eof");
     }
-    Node format = required(source, one, "default-output-format");
+    ProfileLine format = required(source, one, "default-output-format");
     Optional<OutputFormat> outputFormat = OutputFormat.fromCliName(format.value());
     if (outputFormat.isEmpty()) {
       throw format.problem("\"default-output-format\" must be text, json or stream-json");
     }
-    Node style = required(source, one, "text-style");
+    ProfileLine style = required(source, one, "text-style");
     Optional<TextStyle> textStyle = TextStyle.fromName(style.value());
     if (textStyle.isEmpty()) {
       throw style.problem("\"text-style\" must be actions or final");
@@ -327,14 +331,14 @@ final class ProfileResource {
           "command");
 
   /** A {@code command} line and the lines under it. */
-  private static CliCommand command(Node node) {
+  private static CliCommand command(ProfileLine node) {
     Optional<String> alias = Optional.empty();
     String description = "";
     boolean action = true;
     List<CliOption> options = new ArrayList<>();
     List<Argument> arguments = new ArrayList<>();
     List<CliCommand> subcommands = new ArrayList<>();
-    for (Node n : node.children()) {
+    for (ProfileLine n : node.children()) {
       switch (n.key()) {
         case "alias" -> alias = Optional.of(n.value());
         case "description" -> description = n.value();
@@ -358,10 +362,10 @@ final class ProfileResource {
   }
 
   /** {@code option <flags>} with its {@code help} and {@code choices}. */
-  private static CliOption option(Node node) {
+  private static CliOption option(ProfileLine node) {
     String help = "";
     List<String> choices = List.of();
-    for (Node n : node.children()) {
+    for (ProfileLine n : node.children()) {
       switch (n.key()) {
         case "help" -> help = n.value();
         case "choices" -> choices = words(n);
@@ -372,7 +376,7 @@ final class ProfileResource {
   }
 
   /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */
-  private static Argument argument(Node node) {
+  private static Argument argument(ProfileLine node) {
     int space = node.value().indexOf(' ');
     String term = space < 0 ? node.value() : node.value().substring(0, space);
     String description = space < 0 ? "" : node.value().substring(space + 1);
@@ -393,15 +397,15 @@ final class ProfileResource {
         name, Optional.empty(), description, List.of(), List.of(), List.of(), true);
   }
 
-  private static Node required(String source, Map<String, Node> one, String key) {
-    Node n = one.get(key);
+  private static ProfileLine required(String source, Map<String, ProfileLine> one, String key) {
+    ProfileLine n = one.get(key);
     if (n == null) {
       throw new IllegalStateException(source + ": no \"" + key + "\" line");
     }
     return n;
   }
 
-  private static boolean bool(Node n) {
+  private static boolean bool(ProfileLine n) {
     if (n.value().equals("true")) {
       return true;
     }
@@ -411,7 +415,7 @@ final class ProfileResource {
     throw n.problem("\"" + n.key() + "\" must be true or false");
   }
 
-  private static List<String> words(Node n) {
+  private static List<String> words(ProfileLine n) {
     List<String> words = new ArrayList<>();
     for (String w : n.value().split(" ")) {
       if (!w.isEmpty()) {

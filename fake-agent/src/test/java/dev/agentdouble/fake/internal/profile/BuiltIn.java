@@ -51,7 +51,7 @@ public final class BuiltIn {
    */
   public static Profile wholeFile(String name) {
     Path kept = WHOLE_FILES.resolve("profile-" + name + ".txt");
-    List<ProfileResource.Node> top;
+    List<ProfileLine> top;
     try {
       top =
           Files.exists(kept)
@@ -63,7 +63,7 @@ public final class BuiltIn {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    for (ProfileResource.Node n : top) {
+    for (ProfileLine n : top) {
       if (n.key().equals(ProfileOverlay.BASE)) {
         throw new AssertionError(name + " names a base and has no whole file in " + WHOLE_FILES);
       }
