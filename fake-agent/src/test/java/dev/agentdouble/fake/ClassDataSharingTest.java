@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,8 @@ class ClassDataSharingTest {
     }
     assertThat(archive).isRegularFile();
 
-    for (String format : List.of("stream-json", "json", "text", "gate")) {
+    // "based": a run under a profile that names a base (2026.09), whose overlay is read too
+    for (String format : List.of("stream-json", "json", "text", "gate", "based")) {
       List<String> replay =
           new ArrayList<>(
               List.of(
@@ -72,9 +74,15 @@ class ClassDataSharingTest {
       replay.addAll(
           format.equals("gate")
               ? List.of("--output-format", "json")
-              : List.of("--trust", "--output-format", format));
+              : List.of(
+                  "--trust", "--output-format", format.equals("based") ? "stream-json" : format));
       replay.add("Say hello");
-      Run r = run(replay, Map.of("AGENTDOUBLE_TAPE", "builtin:documented-minimal"));
+      Map<String, String> env = new HashMap<>();
+      env.put("AGENTDOUBLE_TAPE", "builtin:documented-minimal");
+      if (format.equals("based")) {
+        env.put("AGENTDOUBLE_PROFILE", "2026.09");
+      }
+      Run r = run(replay, env);
       assertThat(r.exit).as("%s: %s", format, r.out).isEqualTo(format.equals("gate") ? 1 : 0);
       String log = Files.readString(dir.resolve(format + ".log"), StandardCharsets.UTF_8);
       // not one class from the jar: the first one opens it, some 10 ms of every run
@@ -85,7 +93,9 @@ class ClassDataSharingTest {
         continue;
       }
       List<String> wanted = new ArrayList<>(REPLAY);
-      if (!format.equals("stream-json")) {
+      if (format.equals("based")) {
+        wanted.add("dev.agentdouble.fake.internal.profile.ProfileOverlay");
+      } else if (!format.equals("stream-json")) {
         wanted.addAll(RENDERING);
       }
       for (String name : wanted) {

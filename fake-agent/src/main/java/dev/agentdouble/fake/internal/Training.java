@@ -6,6 +6,7 @@ import dev.agentdouble.fake.internal.process.Death;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Signals;
+import dev.agentdouble.fake.internal.profile.Profiles;
 import dev.agentdouble.fake.internal.run.ValidationCache;
 import dev.agentdouble.fake.internal.source.TapeSelection;
 import dev.agentdouble.fake.internal.source.TapeSource;
@@ -290,6 +291,11 @@ public final class Training {
               System.nanoTime(),
               1)
           .run();
+      // every built-in profile: a run under one that names a base (ProfileOverlay) takes its
+      // classes from the archive too
+      for (String name : Profiles.builtInNames()) {
+        Profiles.builtIn(name);
+      }
       // what only a process of its own loads, which the runs above, made in process, never do:
       // Main's last step tells the endings apart (each class it names is loaded by every run) and
       // ends as the tape says (Death), a waiting run watches its parent. Loaded, not run: one class

@@ -17,7 +17,8 @@ import java.util.Optional;
  * version line, the defaults of a run, the order of checks, the command tree (options with their
  * arity, hidden options, subcommands, aliases, and the help texts commander prints from them), the
  * texts, the shapes of the subcommands' answers, the model list ({@code models-<name>.txt}, which
- * the profile names). A new CLI version is a new file; {@code profiles.txt} names the default.
+ * the profile names). A new CLI version is a new file, most often a small one: {@code base <name>}
+ * and what differs from that version; {@code profiles.txt} names the default.
  *
  * <p>The format, line by line (UTF-8): blank lines and lines starting with {@code #} (after any
  * indentation) are skipped; every other line is {@code <key> <value>} or a bare {@code <key>},
@@ -41,11 +42,15 @@ import java.util.Optional;
  *       {@code action false} (a group such as {@code mcp}), {@code argument <term> [description]}
  *       ({@code [prompt...]}, {@code <identifier>}), {@code option <flags>} with {@code help} and
  *       {@code choices} under it, {@code hidden <flags>} (accepted, left out of help), and its
- *       {@code command}s, in the order help lists them.
+ *       {@code command}s, in the order help lists them;
+ *   <li>{@code base <name>}: the lines of that built-in profile, which this file's lines replace,
+ *       extend or, with {@code drop-command <name>} and {@code drop-option <flags>} in a command,
+ *       remove ({@link ProfileOverlay}).
  * </ul>
  *
- * <p>Start-up: a run reads its profile once, from the jar already open for the process ({@link
- * PackageResource}); the reader makes no lambda and loads no JSON class.
+ * <p>Start-up: a run reads its profile once, and its base once if it names one, from the jar
+ * already open for the process ({@link PackageResource}); the reader makes no lambda and loads no
+ * JSON class.
  */
 final class ProfileResource {
   /** The resource that names the default profile. */
@@ -61,20 +66,9 @@ final class ProfileResource {
 
   private ProfileResource() {}
 
-  /** One line of a resource: its key, its value, and the lines indented under it. */
-  record Node(String source, int line, String key, String value, List<Node> children) {
-    String where() {
-      return source + ":" + line;
-    }
-
-    IllegalStateException problem(String problem) {
-      return new IllegalStateException(where() + ": " + problem);
-    }
-  }
-
   /** The name of the default profile, as {@value #INDEX} gives it. */
   static String defaultName() {
-    for (Node n : parse(INDEX, text(INDEX))) {
+    for (ProfileLine n : parse(INDEX, text(INDEX))) {
       if (n.key().equals("default")) {
         return n.value();
       }
@@ -100,6 +94,17 @@ final class ProfileResource {
     if (loaded != null) {
       return Optional.of(loaded);
     }
+    Optional<List<ProfileLine>> top = top(name);
+    if (top.isEmpty()) {
+      return Optional.empty();
+    }
+    Profile profile = profile(name, top.get());
+    LOADED.put(name, profile);
+    return Optional.of(profile);
+  }
+
+  /** The lines of the built-in profile {@code name}'s resource; empty when there is none. */
+  private static Optional<List<ProfileLine>> top(String name) {
     if (!isName(name)) {
       return Optional.empty();
     }
@@ -108,9 +113,22 @@ final class ProfileResource {
     if (bytes.isEmpty()) {
       return Optional.empty();
     }
-    Profile profile = profile(name, parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
-    LOADED.put(name, profile);
-    return Optional.of(profile);
+    return Optional.of(parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
+  }
+
+  /** The built-in profiles as bases: only a profile that names a base loads this class. */
+  private static final class BuiltIns implements ProfileOverlay.Bases {
+    static final ProfileOverlay.Bases BASES = new BuiltIns();
+
+    @Override
+    public Optional<List<ProfileLine>> top(String name) {
+      return ProfileResource.top(name);
+    }
+
+    @Override
+    public List<String> names() {
+      return ProfileResource.names();
+    }
   }
 
   /** A name that can only be a resource of this package: no folder, nothing hidden. */
@@ -126,9 +144,9 @@ final class ProfileResource {
   }
 
   /** The lines of {@code text} as a tree: the top-level lines, each with its indented ones. */
-  static List<Node> parse(String source, String text) {
-    List<Node> top = new ArrayList<>();
-    List<List<Node>> open = new ArrayList<>(); // open.get(d): where a line of depth d goes
+  static List<ProfileLine> parse(String source, String text) {
+    List<ProfileLine> top = new ArrayList<>();
+    List<List<ProfileLine>> open = new ArrayList<>(); // open.get(d): where a line of depth d goes
     open.add(top);
     int number = 0;
     for (String raw : text.split("\n", -1)) {
@@ -149,7 +167,7 @@ final class ProfileResource {
       int space = line.indexOf(' ');
       String key = space < 0 ? line : line.substring(0, space);
       String value = space < 0 ? "" : unescape(source, number, line.substring(space + 1));
-      Node node = new Node(source, number, key, value, new ArrayList<>());
+      ProfileLine node = new ProfileLine(source, number, key, value, new ArrayList<>());
       open.get(depth).add(node);
       while (open.size() > depth + 1) {
         open.remove(open.size() - 1);
@@ -184,11 +202,31 @@ final class ProfileResource {
     return sb.toString();
   }
 
-  /** The profile the top-level lines {@code top} of the resource of {@code name} describe. */
-  static Profile profile(String name, List<Node> top) {
-    Map<String, Node> one = new HashMap<>();
+  /**
+   * The profile the top-level lines {@code top} of the resource of {@code name} describe, laid over
+   * the built-in profile they name as their {@code base} if they name one ({@link ProfileOverlay}).
+   */
+  static Profile profile(String name, List<ProfileLine> top) {
+    for (ProfileLine n : top) {
+      if (n.key().equals(ProfileOverlay.BASE)) {
+        // a field of the parameter's type: the verifier loads no class of the overlay for it
+        return profile(name, top, BuiltIns.BASES);
+      }
+    }
+    return read(name, top.isEmpty() ? name : top.get(0).source(), top);
+  }
+
+  /** {@link #profile(String, List)} with the bases it may name from {@code bases}. */
+  static Profile profile(String name, List<ProfileLine> top, ProfileOverlay.Bases bases) {
+    return read(
+        name, top.isEmpty() ? name : top.get(0).source(), ProfileOverlay.resolve(name, top, bases));
+  }
+
+  /** The profile of the lines {@code top}, a base's laid over already; {@code source} names it. */
+  private static Profile read(String name, String source, List<ProfileLine> top) {
+    Map<String, ProfileLine> one = new HashMap<>();
     Map<String, String> messages = new HashMap<>();
-    for (Node n : top) {
+    for (ProfileLine n : top) {
       if (n.key().equals("message")) {
         int space = n.value().indexOf(' ');
         if (space < 0) {
@@ -199,14 +237,13 @@ final class ProfileResource {
         throw n.problem("\"" + n.key() + "\" given twice");
       }
     }
-    String source = top.isEmpty() ? name : top.get(0).source();
     for (String key : one.keySet()) {
       if (!KEYS.contains(key)) {
         throw one.get(key).problem("unknown key \"" + key + "\"; a profile has " + KEYS);
       }
     }
     List<RunCheck> checks = new ArrayList<>();
-    Node checkLine = required(source, one, "checks");
+    ProfileLine checkLine = required(source, one, "checks");
     for (String check : words(checkLine)) {
       Optional<RunCheck> c = RunCheck.named(check);
       if (c.isEmpty()) {
@@ -218,7 +255,7 @@ final class ProfileResource {
         one.containsKey("status-signed-out-message")
             ? Optional.of(one.get("status-signed-out-message").value())
             : Optional.empty();
-    Node json = one.get("json");
+    ProfileLine json = one.get("json");
     if (json == null || !(json.value().equals("pretty") || json.value().equals("compact"))) {
       throw new IllegalStateException(source + ": \"json\" must be pretty or compact");
     }
@@ -233,7 +270,7 @@ final class ProfileResource {
             signedOut,
             bool(required(source, one, "about-latest")),
             messages);
-    Node stdin = required(source, one, "stdin");
+    ProfileLine stdin = required(source, one, "stdin");
     Profile.StdinRule rule = null;
     for (Profile.StdinRule r : Profile.StdinRule.values()) {
       if (r.name().equals(stdin.value().toUpperCase(Locale.ROOT).replace('-', '_'))) {
@@ -243,12 +280,12 @@ final class ProfileResource {
     if (rule == null) {
       throw stdin.problem("\"stdin\" must be read-before-run or run-then-await-eof");
     }
-    Node format = required(source, one, "default-output-format");
+    ProfileLine format = required(source, one, "default-output-format");
     Optional<OutputFormat> outputFormat = OutputFormat.fromCliName(format.value());
     if (outputFormat.isEmpty()) {
       throw format.problem("\"default-output-format\" must be text, json or stream-json");
     }
-    Node style = required(source, one, "text-style");
+    ProfileLine style = required(source, one, "text-style");
     Optional<TextStyle> textStyle = TextStyle.fromName(style.value());
     if (textStyle.isEmpty()) {
       throw style.problem("\"text-style\" must be actions or final");
@@ -294,14 +331,14 @@ final class ProfileResource {
           "command");
 
   /** A {@code command} line and the lines under it. */
-  private static CliCommand command(Node node) {
+  private static CliCommand command(ProfileLine node) {
     Optional<String> alias = Optional.empty();
     String description = "";
     boolean action = true;
     List<CliOption> options = new ArrayList<>();
     List<Argument> arguments = new ArrayList<>();
     List<CliCommand> subcommands = new ArrayList<>();
-    for (Node n : node.children()) {
+    for (ProfileLine n : node.children()) {
       switch (n.key()) {
         case "alias" -> alias = Optional.of(n.value());
         case "description" -> description = n.value();
@@ -310,6 +347,8 @@ final class ProfileResource {
         case "option" -> options.add(option(n));
         case "hidden" -> options.add(CliOption.hidden(n.value()));
         case "command" -> subcommands.add(command(n));
+        case "drop-command", "drop-option" ->
+            throw n.problem("\"" + n.key() + "\" edits a base; this profile names none");
         default ->
             throw n.problem(
                 "unknown key \""
@@ -323,10 +362,10 @@ final class ProfileResource {
   }
 
   /** {@code option <flags>} with its {@code help} and {@code choices}. */
-  private static CliOption option(Node node) {
+  private static CliOption option(ProfileLine node) {
     String help = "";
     List<String> choices = List.of();
-    for (Node n : node.children()) {
+    for (ProfileLine n : node.children()) {
       switch (n.key()) {
         case "help" -> help = n.value();
         case "choices" -> choices = words(n);
@@ -337,7 +376,7 @@ final class ProfileResource {
   }
 
   /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */
-  private static Argument argument(Node node) {
+  private static Argument argument(ProfileLine node) {
     int space = node.value().indexOf(' ');
     String term = space < 0 ? node.value() : node.value().substring(0, space);
     String description = space < 0 ? "" : node.value().substring(space + 1);
@@ -358,15 +397,15 @@ final class ProfileResource {
         name, Optional.empty(), description, List.of(), List.of(), List.of(), true);
   }
 
-  private static Node required(String source, Map<String, Node> one, String key) {
-    Node n = one.get(key);
+  private static ProfileLine required(String source, Map<String, ProfileLine> one, String key) {
+    ProfileLine n = one.get(key);
     if (n == null) {
       throw new IllegalStateException(source + ": no \"" + key + "\" line");
     }
     return n;
   }
 
-  private static boolean bool(Node n) {
+  private static boolean bool(ProfileLine n) {
     if (n.value().equals("true")) {
       return true;
     }
@@ -376,7 +415,7 @@ final class ProfileResource {
     throw n.problem("\"" + n.key() + "\" must be true or false");
   }
 
-  private static List<String> words(Node n) {
+  private static List<String> words(ProfileLine n) {
     List<String> words = new ArrayList<>();
     for (String w : n.value().split(" ")) {
       if (!w.isEmpty()) {

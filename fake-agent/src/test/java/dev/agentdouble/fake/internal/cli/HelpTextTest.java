@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class HelpTextTest {
   /** The width of the terms in the 2026.07 CLI's help, whose lines these tests compare with. */
@@ -264,5 +265,33 @@ class HelpTextTest {
     return Path.of(System.getProperty("agentdouble.shared", root.resolve("../shared").toString()))
         .toAbsolutePath()
         .normalize();
+  }
+
+  /** The help of every command of {@code chain}'s last and of those under it, in order. */
+  private static List<String> helps(List<CliCommand> chain) {
+    List<String> helps = new ArrayList<>();
+    helps.add(HelpText.render(chain));
+    for (CliCommand sub : chain.get(chain.size() - 1).subcommands()) {
+      List<CliCommand> longer = new ArrayList<>(chain);
+      longer.add(sub);
+      helps.addAll(helps(longer));
+    }
+    return helps;
+  }
+
+  /**
+   * Every built-in's help, of every command (and {@code acp}'s), is what its whole file rendered
+   * before profiles named a base (ProfileOverlayTest compares every other value).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {BuiltIn.DOCUMENTED, BuiltIn.CLI_2026_10, BuiltIn.CLI_2026_09})
+  void everyCommandsHelpIsWhatItsWholeFileRendered(String name) {
+    Profile.Surface before = BuiltIn.wholeFile(name).behaviour().surface();
+    Profile.Surface now = BuiltIn.surface(name);
+
+    List<String> helps = helps(List.of(now.root()));
+    assertThat(helps).hasSizeGreaterThan(10).isEqualTo(helps(List.of(before.root())));
+    assertThat(HelpText.render(List.of(now.root(), now.acp())))
+        .isEqualTo(HelpText.render(List.of(before.root(), before.acp())));
   }
 }

@@ -12,14 +12,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ProfileResourceTest {
   @Test
   void linesNestByTwoSpacesAndSkipCommentsAndBlankLines() {
-    List<ProfileResource.Node> top =
+    List<ProfileLine> top =
         ProfileResource.parse(
             "t.txt",
             "# a comment\nversion 1\n\ncommand agent\n  # inside\n  description A b\nacp\n");
 
-    assertThat(top)
-        .extracting(ProfileResource.Node::key)
-        .containsExactly("version", "command", "acp");
+    assertThat(top).extracting(ProfileLine::key).containsExactly("version", "command", "acp");
     assertThat(top.get(1).children())
         .singleElement()
         .satisfies(
