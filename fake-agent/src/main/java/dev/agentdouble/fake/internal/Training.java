@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.fake.internal.process.Death;
 import dev.agentdouble.fake.internal.process.Owner;
@@ -159,8 +160,16 @@ public final class Training {
       TapeSelection.Result result =
           TapeSelection.select(
               Map.of(FakeEnvironment.TAPES, folder.toString()),
-              new TapeSelection.Request(
-                  "p", List.of("-p", "p"), OutputFormat.STREAM_JSON, Optional.empty()));
+              new InvocationRecord(
+                  List.of("-p", "p"),
+                  "p",
+                  "",
+                  OutputFormat.STREAM_JSON.cliName(),
+                  Optional.empty(),
+                  Optional.empty(),
+                  0,
+                  Map.of(),
+                  Optional.empty()));
       if (result instanceof TapeSelection.Selected selected) {
         selected.source().close();
       }

@@ -2,6 +2,7 @@ package dev.agentdouble.fake.internal.acp;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.cursor.CursorAcp;
 import dev.agentdouble.fake.internal.process.ByteBuf;
@@ -26,7 +27,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -138,8 +138,7 @@ final class AcpReplay {
       return Optional.empty();
     }
     TapeSelection.Result selected =
-        TapeSelection.select(
-            env, new TapeSelection.Request("", List.of(), OutputFormat.ACP, Optional.empty()));
+        TapeSelection.select(env, InvocationRecord.empty(OutputFormat.ACP.cliName()));
     if (!(selected instanceof TapeSelection.Selected chosen)) {
       return Optional.empty(); // said when the first turn asks for it
     }

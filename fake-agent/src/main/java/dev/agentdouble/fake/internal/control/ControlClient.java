@@ -189,18 +189,7 @@ public final class ControlClient {
       if (!noSecret && !ControlSecret.sendable(secret)) {
         return;
       }
-      InvocationRecord stopped =
-          new InvocationRecord(
-              invocation.argv(),
-              invocation.prompt(),
-              invocation.cwd(),
-              invocation.outputFormat(),
-              invocation.model(),
-              invocation.stdin(),
-              invocation.pid(),
-              invocation.env(),
-              Optional.of(stoppedBy));
-      post(uri, noSecret ? null : secret, stopped.json());
+      post(uri, noSecret ? null : secret, invocation.withStoppedBy(stoppedBy).json());
     } catch (IOException | IllegalArgumentException e) {
       // nobody to tell: the run's own ending stands
     }

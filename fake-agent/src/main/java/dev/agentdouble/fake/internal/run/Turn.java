@@ -193,10 +193,7 @@ public final class Turn {
     if (url != null && !url.isEmpty()) {
       return ControlClient.ask(url, env.get(ControlSecret.ENV), invocation);
     }
-    return TapeSelection.select(
-        env,
-        new TapeSelection.Request(
-            invocation.prompt(), invocation.argv(), format, invocation.model()));
+    return TapeSelection.select(env, invocation);
   }
 
   /**

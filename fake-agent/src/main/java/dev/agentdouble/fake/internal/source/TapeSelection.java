@@ -9,7 +9,6 @@ import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.HeaderCodec;
 import dev.agentdouble.tape.Match;
-import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,24 +28,6 @@ import java.util.Optional;
  * what differed.
  */
 public final class TapeSelection {
-  /** What the invocation asked for, as far as matching is concerned. */
-  public record Request(
-      String prompt, List<String> argv, OutputFormat outputFormat, Optional<String> model) {
-    /** The request as the invocation record a tape's {@code match} is evaluated against. */
-    InvocationRecord record() {
-      return new InvocationRecord(
-          argv,
-          prompt,
-          "",
-          outputFormat.cliName(),
-          model,
-          Optional.empty(),
-          0,
-          Map.of(),
-          Optional.empty());
-    }
-  }
-
   /** The outcome: a tape, or why there is none (exit 70). */
   public sealed interface Result permits Selected, Failed {}
 
@@ -84,7 +65,8 @@ public final class TapeSelection {
    * The tape of {@code AGENTDOUBLE_TAPE} or {@code AGENTDOUBLE_TAPES}; a control server ({@code
    * AGENTDOUBLE_URL}) is asked by the run's {@link dev.agentdouble.fake.internal.run.Turn} instead.
    */
-  public static Result select(Map<String, String> env, Request request) throws IOException {
+  public static Result select(Map<String, String> env, InvocationRecord invocation)
+      throws IOException {
     String tape = env.get(FakeEnvironment.TAPE);
     if (tape != null && tape.startsWith(BUILTIN)) {
       return builtin(tape.substring(BUILTIN.length()));
@@ -104,7 +86,7 @@ public final class TapeSelection {
     }
     String folder = env.get(FakeEnvironment.TAPES);
     if (folder != null && !folder.isEmpty()) {
-      return fromFolder(Path.of(folder), request);
+      return fromFolder(Path.of(folder), invocation);
     }
     return new Failed("no tape configured: " + HOW_TO_CONFIGURE);
   }
@@ -119,7 +101,7 @@ public final class TapeSelection {
     return new Selected(TapeSource.builtin(item.get()));
   }
 
-  private static Result fromFolder(Path dir, Request request) throws IOException {
+  private static Result fromFolder(Path dir, InvocationRecord invocation) throws IOException {
     if (!Files.isDirectory(dir)) {
       return new Failed(FakeEnvironment.TAPES + "=" + dir + ": no such folder");
     }
@@ -163,7 +145,7 @@ public final class TapeSelection {
         source.close();
         throw e;
       }
-      List<String> misses = misses(match, request);
+      List<String> misses = misses(match, invocation);
       if (misses.isEmpty()) {
         return new Selected(source);
       }
@@ -187,33 +169,32 @@ public final class TapeSelection {
       sb.append("    ").append(miss).append('\n');
     }
     sb.append("  invocation: prompt ")
-        .append(quote(request.prompt()))
+        .append(quote(invocation.prompt()))
         .append(", output format ")
-        .append(request.outputFormat().cliName())
+        .append(invocation.outputFormat())
         .append(", model ")
-        .append(request.model().isPresent() ? quote(request.model().get()) : "(none)")
+        .append(invocation.model().isPresent() ? quote(invocation.model().get()) : "(none)")
         .append(", argv ")
-        .append(request.argv());
+        .append(invocation.argv());
     return new Failed(sb.toString());
   }
 
-  /** The conditions of {@code match} that {@code request} fails, each said in a short line. */
-  public static List<String> misses(Match match, Request request) {
+  /** The conditions of {@code match} that {@code invocation} fails, each said in a short line. */
+  public static List<String> misses(Match match, InvocationRecord invocation) {
     List<String> misses = new ArrayList<>();
-    for (MatchMiss miss : MatchMiss.of(match, request.record())) {
+    for (MatchMiss miss : MatchMiss.of(match, invocation)) {
       misses.add(
           switch (miss.condition()) {
             case PROMPT ->
-                "prompt /" + miss.wanted() + "/ did not match " + quote(request.prompt());
+                "prompt /" + miss.wanted() + "/ did not match " + quote(invocation.prompt());
             case ARGV -> "argv has no " + quote(miss.wanted());
             case OUTPUT_FORMAT ->
-                "output format is "
-                    + request.outputFormat().cliName()
-                    + ", tape wants "
-                    + miss.wanted();
+                "output format is " + invocation.outputFormat() + ", tape wants " + miss.wanted();
             case MODEL ->
                 "model is "
-                    + (request.model().isPresent() ? quote(request.model().get()) : "not given")
+                    + (invocation.model().isPresent()
+                        ? quote(invocation.model().get())
+                        : "not given")
                     + ", tape wants "
                     + quote(miss.wanted());
           });
