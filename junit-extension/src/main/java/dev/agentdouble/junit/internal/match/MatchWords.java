@@ -92,6 +92,34 @@ public final class MatchWords {
     }
   }
 
+  /** A text match said in words: its operator, and the text or expression it carries. */
+  public record Worded(Operator operator, String value) {}
+
+  /**
+   * {@code match} in words (the value empty for {@link Operator#ABSENT}): the one place a {@link
+   * TextMatch} is told apart by its type; every other place switches over its {@link Operator}.
+   */
+  public static Worded words(TextMatch match) {
+    if (match instanceof TextMatch.EqualTo m) {
+      return new Worded(Operator.EQUAL_TO, m.text());
+    } else if (match instanceof TextMatch.EqualToIgnoringCase m) {
+      return new Worded(Operator.EQUAL_TO_IGNORING_CASE, m.text());
+    } else if (match instanceof TextMatch.Containing m) {
+      return new Worded(Operator.CONTAINING, m.text());
+    } else if (match instanceof TextMatch.NotContaining m) {
+      return new Worded(Operator.NOT_CONTAINING, m.text());
+    } else if (match instanceof TextMatch.Matching m) {
+      return new Worded(Operator.MATCHING, m.regex());
+    } else if (match instanceof TextMatch.NotMatching m) {
+      return new Worded(Operator.NOT_MATCHING, m.regex());
+    } else if (match instanceof TextMatch.ContainingMatch m) {
+      return new Worded(Operator.CONTAINING_MATCH, m.regex());
+    } else if (match instanceof TextMatch.Absent) {
+      return new Worded(Operator.ABSENT, "");
+    }
+    throw new IllegalArgumentException("no word for " + match);
+  }
+
   /**
    * A stub's match: its conditions, and the same as a tape's {@code match} when it uses only a
    * tape's words ({@code prompt}, {@code argv}, {@code model}, {@code outputFormat} in their
@@ -135,68 +163,72 @@ public final class MatchWords {
       Field field = field(key);
       String what = "match." + key;
       tapeWords &= TAPE_WORDS.contains(key) && (value.isTextual() || field == Field.ARGV);
-      switch (field) {
-        case PROMPT -> {
-          if (value.isTextual()) {
-            prompt = Optional.of(value.asText());
-            try { // a tape's match.prompt, refused as a tape's is
-              new Match(prompt, List.of(), Optional.empty(), Optional.empty());
-            } catch (IllegalArgumentException e) {
-              throw new Refused(e.getMessage());
+      // a switch expression: a new Field does not compile until it is parsed here
+      c =
+          switch (field) {
+            case PROMPT -> {
+              if (value.isTextual()) {
+                prompt = Optional.of(value.asText());
+                try { // a tape's match.prompt, refused as a tape's is
+                  new Match(prompt, List.of(), Optional.empty(), Optional.empty());
+                } catch (IllegalArgumentException e) {
+                  throw new Refused(e.getMessage());
+                }
+              }
+              yield c.prompt(text(value, what, Operator.CONTAINING_MATCH));
             }
-          }
-          c = c.prompt(text(value, what, Operator.CONTAINING_MATCH));
-        }
-        case ARGV -> {
-          if (!value.isArray()) {
-            throw new Refused(what + " must be an array of strings or operator objects");
-          }
-          for (JsonNode element : value) {
-            if (element.isTextual()) {
-              argv.add(element.asText());
-              c = c.argv(element.asText());
-            } else {
-              tapeWords = false;
-              c = c.argv(text(element, what + "[]", Operator.EQUAL_TO));
+            case ARGV -> {
+              if (!value.isArray()) {
+                throw new Refused(what + " must be an array of strings or operator objects");
+              }
+              for (JsonNode element : value) {
+                if (element.isTextual()) {
+                  argv.add(element.asText());
+                  c = c.argv(element.asText());
+                } else {
+                  tapeWords = false;
+                  c = c.argv(text(element, what + "[]", Operator.EQUAL_TO));
+                }
+              }
+              yield c;
             }
-          }
-        }
-        case OUTPUT_FORMAT -> {
-          String name = string(value, what);
-          format =
-              Optional.of(
-                  OutputFormat.fromTapeName(name)
-                      .orElseThrow(
-                          () ->
-                              new Refused(
-                                  what
-                                      + " must be text, json, stream-json or acp, was \""
-                                      + name
-                                      + "\"")));
-          c = c.outputFormat(name);
-        }
-        case MODEL -> {
-          if (value.isTextual()) {
-            model = Optional.of(value.asText());
-          }
-          c = c.model(text(value, what, Operator.EQUAL_TO));
-        }
-        case STOPPED_BY -> c = c.stoppedBy(string(value, what));
-        case CWD -> c = c.cwd(text(value, what, Operator.EQUAL_TO));
-        case STDIN -> c = c.stdin(text(value, what, Operator.EQUAL_TO));
-        case ENV -> {
-          if (!value.isObject()) {
-            throw new Refused(what + " must be an object: {\"NAME\": TEXT, ...}");
-          }
-          for (Iterator<Map.Entry<String, JsonNode>> vars = value.fields(); vars.hasNext(); ) {
-            Map.Entry<String, JsonNode> var = vars.next();
-            c =
-                c.env(
-                    var.getKey(),
-                    text(var.getValue(), what + "." + var.getKey(), Operator.EQUAL_TO));
-          }
-        }
-      }
+            case OUTPUT_FORMAT -> {
+              String name = string(value, what);
+              format =
+                  Optional.of(
+                      OutputFormat.fromTapeName(name)
+                          .orElseThrow(
+                              () ->
+                                  new Refused(
+                                      what
+                                          + " must be text, json, stream-json or acp, was \""
+                                          + name
+                                          + "\"")));
+              yield c.outputFormat(name);
+            }
+            case MODEL -> {
+              if (value.isTextual()) {
+                model = Optional.of(value.asText());
+              }
+              yield c.model(text(value, what, Operator.EQUAL_TO));
+            }
+            case STOPPED_BY -> c.stoppedBy(string(value, what));
+            case CWD -> c.cwd(text(value, what, Operator.EQUAL_TO));
+            case STDIN -> c.stdin(text(value, what, Operator.EQUAL_TO));
+            case ENV -> {
+              if (!value.isObject()) {
+                throw new Refused(what + " must be an object: {\"NAME\": TEXT, ...}");
+              }
+              for (Iterator<Map.Entry<String, JsonNode>> vars = value.fields(); vars.hasNext(); ) {
+                Map.Entry<String, JsonNode> var = vars.next();
+                c =
+                    c.env(
+                        var.getKey(),
+                        text(var.getValue(), what + "." + var.getKey(), Operator.EQUAL_TO));
+              }
+              yield c;
+            }
+          };
     }
     if (!tapeWords) {
       return new Parsed(c, Optional.empty());

@@ -18,26 +18,23 @@ import wiremock.com.fasterxml.jackson.annotation.JsonProperty;
 final class WireMockMatch {
   private WireMockMatch() {}
 
-  /** WireMock's pattern for {@code match}. */
+  /**
+   * WireMock's pattern for {@code match}: a switch expression over its operator, so that the
+   * compiler names this place when {@link MatchWords.Operator} grows.
+   */
   public static StringValuePattern of(TextMatch match) {
-    if (match instanceof TextMatch.EqualTo m) {
-      return equalTo(m.text());
-    } else if (match instanceof TextMatch.EqualToIgnoringCase m) {
-      return equalToIgnoreCase(m.text());
-    } else if (match instanceof TextMatch.Containing m) {
-      return containing(m.text());
-    } else if (match instanceof TextMatch.NotContaining m) {
-      return notContaining(m.text());
-    } else if (match instanceof TextMatch.Matching m) {
-      return matching(m.regex());
-    } else if (match instanceof TextMatch.NotMatching m) {
-      return notMatching(m.regex());
-    } else if (match instanceof TextMatch.ContainingMatch m) {
-      return new FindPattern(m.regex());
-    } else if (match instanceof TextMatch.Absent) {
-      return absent();
-    }
-    throw new IllegalArgumentException("no WireMock pattern for " + match);
+    MatchWords.Worded words = MatchWords.words(match);
+    String value = words.value();
+    return switch (words.operator()) {
+      case EQUAL_TO -> equalTo(value);
+      case EQUAL_TO_IGNORING_CASE -> equalToIgnoreCase(value);
+      case CONTAINING -> containing(value);
+      case NOT_CONTAINING -> notContaining(value);
+      case MATCHING -> matching(value);
+      case NOT_MATCHING -> notMatching(value);
+      case CONTAINING_MATCH -> new FindPattern(value);
+      case ABSENT -> absent();
+    };
   }
 
   /**
