@@ -10,7 +10,7 @@ import com.github.tomakehurst.wiremock.matching.RequestPattern;
 import dev.agentdouble.junit.internal.match.InvocationConditions;
 import dev.agentdouble.junit.internal.match.MatchWords;
 import dev.agentdouble.junit.internal.match.MatchWords.Field;
-import dev.agentdouble.junit.internal.match.MatchWords.Operator;
+import dev.agentdouble.junit.internal.match.Operator;
 import dev.agentdouble.tape.Match;
 import dev.agentdouble.tape.OutputFormat;
 import java.lang.reflect.Method;

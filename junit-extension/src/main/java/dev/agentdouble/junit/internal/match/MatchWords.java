@@ -55,71 +55,6 @@ public final class MatchWords {
     }
   }
 
-  /** How a text is compared: its word in Java and over HTTP. */
-  public enum Operator {
-    EQUAL_TO("equalTo"),
-    EQUAL_TO_IGNORING_CASE("equalToIgnoringCase"),
-    CONTAINING("containing"),
-    NOT_CONTAINING("notContaining"),
-    MATCHING("matching"),
-    NOT_MATCHING("notMatching"),
-    CONTAINING_MATCH("containingMatch"),
-    ABSENT("absent");
-
-    private final String word;
-
-    Operator(String word) {
-      this.word = word;
-    }
-
-    /** The {@link TextMatch} factory and the key of the HTTP operator object. */
-    public String word() {
-      return word;
-    }
-
-    /** The text match of this operator with {@code value} (ignored by {@link #ABSENT}). */
-    public TextMatch of(String value) {
-      return switch (this) {
-        case EQUAL_TO -> TextMatch.equalTo(value);
-        case EQUAL_TO_IGNORING_CASE -> TextMatch.equalToIgnoringCase(value);
-        case CONTAINING -> TextMatch.containing(value);
-        case NOT_CONTAINING -> TextMatch.notContaining(value);
-        case MATCHING -> TextMatch.matching(value);
-        case NOT_MATCHING -> TextMatch.notMatching(value);
-        case CONTAINING_MATCH -> TextMatch.containingMatch(value);
-        case ABSENT -> TextMatch.absent();
-      };
-    }
-  }
-
-  /** A text match said in words: its operator, and the text or expression it carries. */
-  public record Worded(Operator operator, String value) {}
-
-  /**
-   * {@code match} in words (the value empty for {@link Operator#ABSENT}): the one place a {@link
-   * TextMatch} is told apart by its type; every other place switches over its {@link Operator}.
-   */
-  public static Worded words(TextMatch match) {
-    if (match instanceof TextMatch.EqualTo m) {
-      return new Worded(Operator.EQUAL_TO, m.text());
-    } else if (match instanceof TextMatch.EqualToIgnoringCase m) {
-      return new Worded(Operator.EQUAL_TO_IGNORING_CASE, m.text());
-    } else if (match instanceof TextMatch.Containing m) {
-      return new Worded(Operator.CONTAINING, m.text());
-    } else if (match instanceof TextMatch.NotContaining m) {
-      return new Worded(Operator.NOT_CONTAINING, m.text());
-    } else if (match instanceof TextMatch.Matching m) {
-      return new Worded(Operator.MATCHING, m.regex());
-    } else if (match instanceof TextMatch.NotMatching m) {
-      return new Worded(Operator.NOT_MATCHING, m.regex());
-    } else if (match instanceof TextMatch.ContainingMatch m) {
-      return new Worded(Operator.CONTAINING_MATCH, m.regex());
-    } else if (match instanceof TextMatch.Absent) {
-      return new Worded(Operator.ABSENT, "");
-    }
-    throw new IllegalArgumentException("no word for " + match);
-  }
-
   /**
    * A stub's match: its conditions, and the same as a tape's {@code match} when it uses only a
    * tape's words ({@code prompt}, {@code argv}, {@code model}, {@code outputFormat} in their
@@ -259,7 +194,7 @@ public final class MatchWords {
     Map.Entry<String, JsonNode> only = value.fields().next();
     Operator operator =
         Arrays.stream(Operator.values())
-            .filter(o -> o.word.equals(only.getKey()))
+            .filter(o -> o.word().equals(only.getKey()))
             .findFirst()
             .orElseThrow(
                 () ->
@@ -275,7 +210,7 @@ public final class MatchWords {
       }
       return TextMatch.absent();
     }
-    return of(operator, string(only.getValue(), what + "." + operator.word), what);
+    return of(operator, string(only.getValue(), what + "." + operator.word()), what);
   }
 
   private static TextMatch of(Operator operator, String value, String what) {
@@ -295,7 +230,7 @@ public final class MatchWords {
 
   private static String words(Enum<?>[] values) {
     return Arrays.stream(values)
-        .map(v -> v instanceof Field f ? f.word : ((Operator) v).word)
+        .map(v -> v instanceof Field f ? f.word : ((Operator) v).word())
         .collect(Collectors.joining(", "));
   }
 }

@@ -20,10 +20,10 @@ final class WireMockMatch {
 
   /**
    * WireMock's pattern for {@code match}: a switch expression over its operator, so that the
-   * compiler names this place when {@link MatchWords.Operator} grows.
+   * compiler names this place when {@link Operator} grows.
    */
   public static StringValuePattern of(TextMatch match) {
-    MatchWords.Worded words = MatchWords.words(match);
+    Operator.Worded words = Operator.words(match);
     String value = words.value();
     return switch (words.operator()) {
       case EQUAL_TO -> equalTo(value);
