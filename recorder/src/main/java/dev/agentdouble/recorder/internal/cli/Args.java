@@ -126,10 +126,6 @@ public record Args(
     if (Timing.problem(spec).isEmpty()) {
       return Timing.parse(spec);
     }
-    throw new UsageException(
-        "--timing must be fast, recorded, scale:F (F >= 0, e.g. scale:0.5) "
-            + "or max-gap:MS (e.g. max-gap:100), was '"
-            + spec
-            + "'");
+    throw new UsageException(Timing.optionProblem("--timing", spec));
   }
 }
