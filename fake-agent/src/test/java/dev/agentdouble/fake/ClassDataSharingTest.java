@@ -56,8 +56,21 @@ class ClassDataSharingTest {
     }
     assertThat(archive).isRegularFile();
 
-    // "based": a run under a profile that names a base (2026.09), whose overlay is read too
-    for (String format : List.of("stream-json", "json", "text", "gate", "based")) {
+    // "based": a run under a profile that names a base (2026.09), whose overlay is read too;
+    // "non-ascii": a json run of a tape whose text is not ASCII (the JSON cursor's UTF-8 path)
+    Path nonAscii = dir.resolve("non-ascii.tape.ndjson");
+    Files.writeString(
+        nonAscii,
+        "{\"tape\":1}\n"
+            + "{\"t\":0,\"outRaw\":\"{\\\"type\\\":\\\"system\\\",\\\"subtype\\\":\\\"init\\\","
+            + "\\\"session_id\\\":\\\"s\\\"}\\n\"}\n"
+            + "{\"t\":0,\"outRaw\":\"{\\\"type\\\":\\\"assistant\\\",\\\"message\\\":{\\\"content\\\":"
+            + "[{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"café ⚠\\\"}]},\\\"session_id\\\":\\\"s\\\"}\\n\"}\n"
+            + "{\"t\":1,\"outRaw\":\"{\\\"type\\\":\\\"result\\\",\\\"subtype\\\":\\\"success\\\","
+            + "\\\"is_error\\\":false,\\\"result\\\":\\\"café ⚠\\\",\\\"session_id\\\":\\\"s\\\"}\\n\"}\n"
+            + "{\"t\":1,\"exit\":0}\n",
+        StandardCharsets.UTF_8);
+    for (String format : List.of("stream-json", "json", "text", "gate", "based", "non-ascii")) {
       List<String> replay =
           new ArrayList<>(
               List.of(
@@ -75,10 +88,18 @@ class ClassDataSharingTest {
           format.equals("gate")
               ? List.of("--output-format", "json")
               : List.of(
-                  "--trust", "--output-format", format.equals("based") ? "stream-json" : format));
+                  "--trust",
+                  "--output-format",
+                  switch (format) {
+                    case "based" -> "stream-json";
+                    case "non-ascii" -> "json";
+                    default -> format;
+                  }));
       replay.add("Say hello");
       Map<String, String> env = new HashMap<>();
-      env.put("AGENTDOUBLE_TAPE", "builtin:documented-minimal");
+      env.put(
+          "AGENTDOUBLE_TAPE",
+          format.equals("non-ascii") ? nonAscii.toString() : "builtin:documented-minimal");
       if (format.equals("based")) {
         env.put("AGENTDOUBLE_PROFILE", "2026.09");
       }
