@@ -153,7 +153,7 @@ public final class Impersonation {
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
-      return end(journal, new Frame.Exit(0, ParseResult.UsageError.EXIT), null);
+      return end(journal, new Frame.Exit(0, ExitStatus.CLI_USAGE), null);
     }
     CliArgs args = ((ParseResult.Parsed) parsed).args();
     Optional<Answer> answer = Subcommands.answer(args, profile);

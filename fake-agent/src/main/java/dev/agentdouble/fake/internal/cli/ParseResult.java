@@ -1,7 +1,5 @@
 package dev.agentdouble.fake.internal.cli;
 
-import dev.agentdouble.contract.ExitStatus;
-
 /** What {@link CliParser} made of a command line: arguments to act on, or a usage error. */
 public sealed interface ParseResult permits ParseResult.Parsed, ParseResult.UsageError {
 
@@ -12,8 +10,5 @@ public sealed interface ParseResult permits ParseResult.Parsed, ParseResult.Usag
    * The CLI refuses the command line: print {@code stderr} (which ends with a newline) and exit 1,
    * writing nothing to stdout.
    */
-  record UsageError(String stderr) implements ParseResult {
-    /** The exit status the CLI gives a usage error. */
-    public static final int EXIT = ExitStatus.CLI_USAGE;
-  }
+  record UsageError(String stderr) implements ParseResult {}
 }
