@@ -2,6 +2,7 @@ package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.testing.Sources;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,43 +26,9 @@ class ExitStatusLiteralsTest {
               + "|System\\.exit\\(\\s*-?\\d+"
               + "|\\b\\w*(?:[Ss]tatus|[Ee]xit)\\w*\\s*=\\s*-?\\d+\\s*;");
 
-  /** {@code src} with comments, string and char literals and text blocks blanked. */
-  static String code(String src) {
-    StringBuilder out = new StringBuilder(src.length());
-    int i = 0;
-    int n = src.length();
-    while (i < n) {
-      char c = src.charAt(i);
-      int end;
-      if (src.startsWith("//", i)) {
-        end = src.indexOf('\n', i);
-        end = end < 0 ? n : end;
-      } else if (src.startsWith("/*", i)) {
-        end = src.indexOf("*/", i + 2);
-        end = end < 0 ? n : end + 2;
-      } else if (src.startsWith("\"\"\"", i)) {
-        end = src.indexOf("\"\"\"", i + 3);
-        end = end < 0 ? n : end + 3;
-      } else if (c == '"' || c == '\'') {
-        end = i + 1;
-        while (end < n && src.charAt(end) != c && src.charAt(end) != '\n') {
-          end += src.charAt(end) == '\\' ? 2 : 1;
-        }
-        end = Math.min(end + 1, n);
-      } else {
-        out.append(c);
-        i++;
-        continue;
-      }
-      out.append(' ');
-      i = end;
-    }
-    return out.toString();
-  }
-
   static List<String> bareStatuses(String src) {
     List<String> found = new ArrayList<>();
-    Matcher m = BARE_STATUS.matcher(code(src));
+    Matcher m = BARE_STATUS.matcher(Sources.withoutCommentsAndStrings(src));
     while (m.find()) {
       found.add(m.group());
     }
