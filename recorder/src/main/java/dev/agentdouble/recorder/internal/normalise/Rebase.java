@@ -222,7 +222,8 @@ public final class Rebase {
     if (firstSessionId.isEmpty()) {
       firstSessionId = event.sessionId();
     }
-    if (event.isUser() && userText.isEmpty()) {
+    // Claude Code's user events are tool results and interrupts, its prompt an argument
+    if (event.isUser() && userText.isEmpty() && keys != CliKeys.CLAUDE) {
       userText = event.text();
     }
     if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
