@@ -34,6 +34,72 @@ final class RecordedCommandLine {
           "--mode",
           "--sandbox");
 
+  /** Claude Code's options that take a value ({@code claude --help} of 2.1.328). */
+  private static final Set<String> CLAUDE_VALUE_OPTIONS =
+      Set.of(
+          "--add-dir",
+          "--agent",
+          "--agents",
+          "--allowedTools",
+          "--allowed-tools",
+          "--append-system-prompt",
+          "--autocompact",
+          "--betas",
+          "--debug-file",
+          "--disallowedTools",
+          "--disallowed-tools",
+          "--effort",
+          "--environment",
+          "--fallback-model",
+          "--file",
+          "--input-format",
+          "--json-schema",
+          "--max-budget-usd",
+          "--max-turns",
+          "--mcp-config",
+          "--model",
+          "-n",
+          "--name",
+          "--output-format",
+          "--permission-mode",
+          "--permission-prompts",
+          "--plugin-dir",
+          "--plugin-url",
+          "--remote-control-session-name-prefix",
+          "--session-id",
+          "--setting-sources",
+          "--settings",
+          "--system-prompt",
+          "--system-prompt-snapshot",
+          "--tools");
+
+  /**
+   * Claude Code's options whose value is optional: commander takes the next word for it unless it
+   * starts with {@code -} (reference/claude-code.md §1, {@code -r, --resume [value]}).
+   */
+  private static final Set<String> CLAUDE_OPTIONAL_VALUE_OPTIONS =
+      Set.of(
+          "--cloud",
+          "-d",
+          "--debug",
+          "--from-pr",
+          "--prompt-suggestions",
+          "--remote-control",
+          "-r",
+          "--resume",
+          "--teleport",
+          "-w",
+          "--worktree");
+
+  /**
+   * Whether Claude Code takes {@code next} for the value of the option {@code arg} (not for its
+   * prompt).
+   */
+  static boolean claudeValue(String arg, String next) {
+    return CLAUDE_VALUE_OPTIONS.contains(arg)
+        || (CLAUDE_OPTIONAL_VALUE_OPTIONS.contains(arg) && !next.startsWith("-"));
+  }
+
   /** The program's file name, as the tape's header names the CLI ({@code claude}). */
   static String program(List<String> command) {
     return Path.of(command.get(0)).getFileName().toString();
