@@ -38,7 +38,13 @@ import java.util.OptionalLong;
  *       digits of N in place of the random characters</td><td>no</td></tr>
  * </table>
  *
- * Ids are replaced wherever a JSON string equals them (a {@code toolCallId} in a tool's args, a
+ * A Claude Code tape ({@code "cli":"claude"}) is normalised with Claude's keys as well: line ids
+ * ({@code uuid}, {@code ..._uuid}) become {@code 00000000-0000-4000-a000-00000000000N}, message
+ * ({@code msg_...}) and tool use ({@code toolu_...}) ids keep their shape, ISO {@code timestamp}
+ * strings and {@code resetsAt} move with the run's start, and the cwd's form in {@code
+ * ~/.claude/projects/} becomes the canonical one's ({@code docs/tape-format.md}, §4).
+ *
+ * <p>Ids are replaced wherever a JSON string equals them (a {@code toolCallId} in a tool's args, a
  * {@code conversationId} equal to the session id); ids shorter than 8 characters are left alone.
  * Only whole JSON strings change (and field names, as the fake matches those too), but for the
  * cwd/home prefix; they are spliced into the line's bytes, so key order, number spelling and

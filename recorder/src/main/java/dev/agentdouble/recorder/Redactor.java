@@ -1,7 +1,10 @@
 package dev.agentdouble.recorder;
 
+import dev.agentdouble.recorder.internal.scan.Piece;
+import dev.agentdouble.recorder.internal.secrets.SecretFormats;
 import dev.agentdouble.recorder.internal.secrets.SecretScan;
 import dev.agentdouble.recorder.internal.secrets.Secrets;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +35,12 @@ import java.util.regex.Pattern;
  *       given to {@link #from} and in the tape's own header argv. In the header argv the value is
  *       always replaced; elsewhere only values of at least {@value #MIN_LENGTH} characters are
  *       looked for, so a short value cannot wreck the tape;
+ *   <li>secrets known by their shape, wherever they are found in the tape: Anthropic's keys and
+ *       OAuth tokens ({@code sk-ant-api03-...}, {@code sk-ant-oat01-...}, {@code
+ *       sk-ant-admin01-...}: {@code REDACTED:anthropic-key}) and a token after {@code Bearer}
+ *       ({@code REDACTED:bearer-token}); so Claude Code's {@code ANTHROPIC_API_KEY}, {@code
+ *       ANTHROPIC_AUTH_TOKEN} and {@code CLAUDE_CODE_OAUTH_TOKEN} go by their name and by their
+ *       shape;
  *   <li>every text a user pattern matches (in header text, in each JSON string, in raw stdout and
  *       stderr): {@code REDACTED:pattern-1} for the first pattern, and so on; each match is then
  *       replaced wherever it occurs, like any other secret.
@@ -103,17 +112,29 @@ public final class Redactor {
 
   /** The tape without the secrets, and how many replacements were made per source. */
   public Result redact(Tape tape) {
-    SecretScan.Job job = new SecretScan.Job(secrets, patterns, tape.header(), MIN_LENGTH);
+    SecretFormats formats = new SecretFormats();
+    tape.header().argv().forEach(formats::scan);
+    tape.header().vars().prompt().ifPresent(formats::scan);
+    for (Frame frame : tape.frames()) {
+      formats.scan(Piece.of(frame).bytes());
+    }
+    List<Secrets.Secret> all = new ArrayList<>(secrets);
+    all.addAll(formats.found());
+    SecretScan.Job job = new SecretScan.Job(all, patterns, tape.header(), MIN_LENGTH);
     Tape clean = SecretScan.apply(tape, job);
     return new Result(clean, job.counts());
   }
 
   /**
-   * {@code text} without the secrets: those of the environment and argv, and what the patterns
-   * match in it. For redacting what a recorder prints about a run (its command line, say).
+   * {@code text} without the secrets: those of the environment and argv, those known by their
+   * shape, and what the patterns match in it. For redacting what a recorder prints about a run (its
+   * command line, say).
    */
   public String redact(String text) {
+    SecretFormats formats = new SecretFormats();
+    formats.scan(text);
     List<Secrets.Secret> all = new ArrayList<>(secrets);
+    all.addAll(formats.found());
     for (int k = 0; k < patterns.size(); k++) {
       String source = "pattern-" + (k + 1);
       Matcher m = patterns.get(k).matcher(text);

@@ -33,6 +33,11 @@ final class Child extends TestProcess {
     return new Child(builder(command, dir, env));
   }
 
+  /** Like {@link #start}, with stdin from {@code /dev/null}, as {@code claude -p} wants it. */
+  static Child startWithoutStdin(List<String> command, Path dir, Map<String, String> env) {
+    return new Child(builder(command, dir, env).noStdin());
+  }
+
   /** Like {@link #start}, but keeping only the size and SHA-256 of what the process writes. */
   static Child startHashing(List<String> command, Path dir, Map<String, String> env) {
     return new Child(builder(command, dir, env).hashing());
@@ -41,8 +46,9 @@ final class Child extends TestProcess {
   private static Builder builder(List<String> command, Path dir, Map<String, String> env) {
     return TestProcess.command(command)
         .directory(dir)
-        // the fake's configuration and the real CLI's credentials come from the test, never the JVM
-        .withoutEnv("AGENTDOUBLE_", "CURSOR_")
+        // the fake's configuration and the real CLIs' credentials come from the test, never the
+        // JVM
+        .withoutEnv("AGENTDOUBLE_", "CURSOR_", "ANTHROPIC_", "CLAUDE_")
         // a machine whose workspaces are trusted, as those of the recorded runs were; the trust
         // gate itself is tested in fake-agent
         .env("AGENTDOUBLE_TRUST", "trusted")

@@ -544,6 +544,63 @@ class ImportCommandTest {
   }
 
   @Test
+  void aCaseWhoseExitIsNotKnownTakesItFromExitOrSaysHowToGiveIt() throws IOException {
+    Path folder = caseFolder("{\"exit\":null,\"argv\":[\"claude\",\"-p\",\"hi\"]}");
+    Path tape = dir.resolve("t.tape.ndjson");
+
+    Cli.Result unknown = Cli.run("import", "--case", folder.toString(), "--out", tape.toString());
+    Cli.Result given =
+        Cli.run("import", "--case", folder.toString(), "--exit", "1", "--out", tape.toString());
+
+    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.err())
+        .isEqualTo(
+            "agentdouble: "
+                + folder.resolve("case.json")
+                + ": \"exit\" must be the run's exit code, from 0 to 255, was null; where the"
+                + " capture does not say, give it: --exit N or --signal NAME\n");
+    assertThat(given.exit()).as("%s", given).isZero();
+    List<String> lines = lines(tape);
+    assertThat(lines.get(lines.size() - 1)).isEqualTo("{\"t\":0,\"exit\":1}");
+    assertThat(JSON.readTree(lines.get(0)).get("cli").asText()).isEqualTo("claude");
+  }
+
+  @Test
+  void cliNamesTheProgramOfACaptureWithoutACommandLine() throws IOException {
+    Path tape = dir.resolve("t.tape.ndjson");
+
+    Cli.Result r =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout("").toString(),
+            "--cli",
+            "claude",
+            "--out",
+            tape.toString());
+    Cli.Result both =
+        Cli.run(
+            "import",
+            "--stdout",
+            stdout("").toString(),
+            "--cli",
+            "claude",
+            "--out",
+            tape.toString(),
+            "--",
+            "cursor-agent",
+            "-p");
+
+    assertThat(r.exit()).as("%s", r).isZero();
+    assertThat(JSON.readTree(lines(tape).get(0)).get("cli").asText()).isEqualTo("claude");
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.err())
+        .startsWith(
+            "agentdouble: --cli claude names another program than the command line's,"
+                + " cursor-agent; give one of them\n");
+  }
+
+  @Test
   void aCaseFolderWithTheCapturesOwnOptionsIsAUsageError() throws IOException {
     Path folder = caseFolder("{\"exit\":1}");
 

@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
  *       call_PFAupCWibROFKbdASSdiHCoi\nfc_0d26...a9} becomes {@code
  *       call_000000000000000000000001\nfc_00...01};
  *   <li>a {@code model_call_id}, {@code <request id>-<turn>-<4 chars>}, keeps its turn; its request
- *       id becomes that request's stand-in and its last part the digits of N.
+ *       id becomes that request's stand-in and its last part the digits of N;
+ *   <li>Claude Code's line ids ({@code uuid}, {@code head_uuid} and the like) that are UUIDs become
+ *       {@code 00000000-0000-4000-a000-00000000000N}, its API message ids ({@code msg_...}) keep
+ *       their shape as tool call ids do, numbered on their own.
  * </ul>
  */
 final class CanonicalIds {
@@ -33,6 +36,8 @@ final class CanonicalIds {
   private final Map<String, String> requests = new LinkedHashMap<>();
   private final Map<String, String> modelCalls = new LinkedHashMap<>();
   private final Map<String, String> calls = new LinkedHashMap<>();
+  private final Map<String, String> messages = new LinkedHashMap<>();
+  private final Map<String, String> uuids = new LinkedHashMap<>();
 
   /** Notes a {@code request_id}. */
   public void request(String id) {
@@ -64,11 +69,32 @@ final class CanonicalIds {
     }
   }
 
+  /** Notes a model API message's id ({@code msg_...}). */
+  public void message(String id) {
+    if (id.length() >= MIN_LENGTH && !messages.containsKey(id)) {
+      messages.put(id, fill(id, messages.size() + 1));
+    }
+  }
+
+  /** Notes a line's id ({@code uuid}, {@code parent_uuid}, ...). */
+  public void uuid(String id) {
+    if (id.length() >= MIN_LENGTH && !uuids.containsKey(id)) {
+      long n = uuids.size() + 1;
+      uuids.put(
+          id,
+          UUID.matcher(id).matches()
+              ? String.format("00000000-0000-4000-a000-%012d", n)
+              : fill(id, n));
+    }
+  }
+
   /** Every id noted and its stand-in. */
   public Map<String, String> all() {
     Map<String, String> all = new LinkedHashMap<>(requests);
     modelCalls.forEach(all::putIfAbsent);
     calls.forEach(all::putIfAbsent);
+    messages.forEach(all::putIfAbsent);
+    uuids.forEach(all::putIfAbsent);
     return all;
   }
 

@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  */
 public final class Rebase {
   private static final String TIMESTAMP_MS = "\"timestamp_ms\"";
+  private static final String TIMESTAMP = "\"timestamp\"";
+  private static final String RESETS_AT = "\"resetsAt\"";
   private static final Set<String> MS_STRINGS = Set.of("\"startedAtMs\"", "\"completedAtMs\"");
   private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
 
@@ -61,6 +63,7 @@ public final class Rebase {
 
   private final Canon canon;
   private final Known known;
+  private final CliKeys keys;
 
   /** The stdout JSON lines seen so far, and which of them are user events (by their number). */
   private int lines;
@@ -88,12 +91,13 @@ public final class Rebase {
   private final CanonicalIds ids = new CanonicalIds();
 
   /**
-   * A normalisation to {@code canon} with what is {@code known} about the run: {@link #scan} every
-   * piece, then {@link #plan}.
+   * A normalisation to {@code canon} with what is {@code known} about the run, whose volatile
+   * values the CLI's {@code keys} name: {@link #scan} every piece, then {@link #plan}.
    */
-  public Rebase(Canon canon, Known known) {
+  public Rebase(Canon canon, Known known, CliKeys keys) {
     this.canon = canon;
     this.known = known;
+    this.keys = keys;
     List<byte[]> needles = new ArrayList<>();
     for (String value : List.of(canon.sessionId(), canon.cwd(), canon.home())) {
       needles.add(StringRules.needle(value));
@@ -106,7 +110,7 @@ public final class Rebase {
 
   /** {@code tape} rebased to {@code canon}. */
   public static Tape normalise(Tape tape, Known known, Canon canon) {
-    Rebase n = new Rebase(canon, known);
+    Rebase n = new Rebase(canon, known, CliKeys.of(tape.header().cli()));
     Piece.Source source = Piece.Source.of(tape.frames());
     try {
       source.forEach(n::scan);
@@ -129,6 +133,7 @@ public final class Rebase {
     private final Map<String, String> idMap;
     private final long shift;
     private final Optional<String> prompt;
+    private final Optional<ProjectFolder> project;
     private final Header header;
     private final int minRaw;
     private final int maxRaw;
@@ -138,8 +143,10 @@ public final class Rebase {
         Map<String, String> idMap,
         long shift,
         Optional<String> prompt,
+        Optional<ProjectFolder> project,
         Header header) {
       this.rules = rules;
+      this.project = project;
       this.idMap = idMap;
       this.shift = shift;
       this.prompt = prompt;
@@ -171,6 +178,7 @@ public final class Rebase {
                       idMap,
                       shift,
                       prompt,
+                      project,
                       minRaw,
                       maxRaw));
     }
@@ -214,16 +222,60 @@ public final class Rebase {
     if (firstSessionId.isEmpty()) {
       firstSessionId = event.sessionId();
     }
-    if (event.isUser() && userText.isEmpty()) {
+    // Claude Code's user events are tool results and interrupts, its prompt an argument
+    if (event.isUser() && userText.isEmpty() && keys != CliKeys.CLAUDE) {
       userText = event.text();
     }
     if (derivedEpoch.isEmpty() && event.timestampMs().isPresent()) {
       derivedEpoch = OptionalLong.of(event.timestampMs().getAsLong() - piece.t());
     }
+    if (keys == CliKeys.CLAUDE) {
+      claudeStrings(json, piece.t()); // every line of Claude Code's has a uuid
+      return;
+    }
     if ((hints & (ID_KEY | ESCAPE)) == 0) {
       return; // no field names an id (a key written with escapes is looked at, to be sure)
     }
     volatileStrings(json, false, false);
+  }
+
+  /** Claude Code's id keys whose value is a tool use id, as a tool_use block's {@code id} is. */
+  private static final Set<String> CLAUDE_CALL_KEYS =
+      Set.of("tool_use_id", "parent_tool_use_id", "hook_id", "agent_id", "task_id");
+
+  /**
+   * Notes the volatile strings of a line of Claude Code's ({@link CliKeys#CLAUDE}), and the run's
+   * start from its first ISO {@code timestamp} when no {@code timestamp_ms} gave it.
+   */
+  private void claudeStrings(byte[] json, long t) {
+    walk(
+        json,
+        (c, token, place) -> {
+          if (token != JsonCursor.Token.STRING) {
+            return;
+          }
+          List<Object> path = place.path();
+          Object last = path.isEmpty() ? "" : path.get(path.size() - 1);
+          Object parent = path.size() < 2 ? "" : path.get(path.size() - 2);
+          String key = last instanceof String name ? name : "";
+          String text = c.text();
+          if (key.equals("uuid")
+              || key.endsWith("_uuid")
+              || (last instanceof Integer
+                  && (parent.equals("uuids") || parent.equals("all_uuids")))) {
+            ids.uuid(text);
+          } else if (CLAUDE_CALL_KEYS.contains(key)
+              || (key.equals("id")
+                  && (text.startsWith("toolu_") || text.startsWith("srvtoolu_")))) {
+            ids.call(text);
+          } else if (key.equals("id") && text.startsWith("msg_")) {
+            ids.message(text);
+          } else if (key.equals("request_id")) {
+            ids.request(text);
+          } else if (key.equals("timestamp") && derivedEpoch.isEmpty()) {
+            IsoTime.epochMs(text).ifPresent(ms -> derivedEpoch = OptionalLong.of(ms - t));
+          }
+        });
   }
 
   /**
@@ -402,7 +454,14 @@ public final class Rebase {
             vars,
             h.match(),
             h.extras());
-    return new Plan(rules, ids.all(), shift, prompt, header);
+    Map<String, String> idMap = ids.all();
+    // a string equal to the session id is the session id, whatever else noted it
+    sessionId.ifPresent(idMap::remove);
+    Optional<ProjectFolder> project =
+        keys == CliKeys.CLAUDE && rebaseCwd
+            ? ProjectFolder.of(cwd.get(), canon.cwd())
+            : Optional.empty();
+    return new Plan(rules, idMap, shift, prompt, project, header);
   }
 
   /** The path as a folder variable: absolute, not the root, no trailing {@code /}. */
@@ -505,6 +564,7 @@ public final class Rebase {
       Map<String, String> idMap,
       long shift,
       Optional<String> prompt,
+      Optional<ProjectFolder> project,
       int minRaw,
       int maxRaw) {
     JsonWalk.Splice splice = new JsonWalk.Splice();
@@ -517,6 +577,13 @@ public final class Rebase {
                 && c.isInteger()
                 && c.raw().replace("-", "").length() <= 18) {
               splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(c.longValue() + shift));
+            } else if (shift != 0
+                && keys == CliKeys.CLAUDE
+                && place.keyRaw().equals(RESETS_AT)
+                && c.isInteger()
+                && c.raw().length() <= 12) {
+              long seconds = c.longValue() + Math.floorDiv(shift, 1000);
+              splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(seconds));
             }
             return;
           }
@@ -537,7 +604,27 @@ public final class Rebase {
           if (rules.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
             Optional<String> rebased = rules.applyRaw(c.raw());
             if (rebased.isPresent()) {
-              splice.add(c.tokenStart(), c.tokenEnd(), rebased.get());
+              String raw = rebased.get();
+              splice.add(
+                  c.tokenStart(), c.tokenEnd(), project.map(p -> p.applyRaw(raw)).orElse(raw));
+              return;
+            }
+          }
+          if (project.isPresent() && token == JsonCursor.Token.STRING) {
+            String raw = c.raw();
+            String moved = project.get().applyRaw(raw);
+            if (!moved.equals(raw)) {
+              splice.add(c.tokenStart(), c.tokenEnd(), moved);
+              return;
+            }
+          }
+          if (shift != 0
+              && keys == CliKeys.CLAUDE
+              && token == JsonCursor.Token.STRING
+              && place.keyRaw().equals(TIMESTAMP)) {
+            Optional<String> moved = IsoTime.shift(c.text(), shift);
+            if (moved.isPresent()) {
+              splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(moved.get()));
               return;
             }
           }

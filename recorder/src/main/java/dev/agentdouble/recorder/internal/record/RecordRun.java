@@ -438,19 +438,26 @@ final class RecordRun {
   /**
    * {@code <time>-<prompt slug>-<short hash>.tape.ndjson}: sortable, readable, unique. Made from
    * the tape's header as written, redacted: the prompt is its argv's last word that is neither an
-   * option nor the value of a secret option ({@code run} when there is none), and the hash (six hex
-   * digits, zero-padded) is of that argv, the time and the recorder's pid.
+   * option nor the value of a secret option (nor, for Claude Code, of any option; {@code run} when
+   * there is none), and the hash (six hex digits, zero-padded) is of that argv, the time and the
+   * recorder's pid.
    */
   static String nameFor(Header clean, Instant recordedAt) {
     List<String> argv = clean.argv();
     Set<Integer> secret = new HashSet<>();
     ArgvSecrets.find(argv).forEach(found -> secret.add(found.index()));
+    boolean claude = clean.cli().filter("claude"::equals).isPresent();
     String prompt = "run";
     boolean options = true;
     for (int i = 0; i < argv.size(); i++) {
       String arg = argv.get(i);
       if (options && arg.equals("--")) {
         options = false;
+      } else if (options
+          && claude
+          && i + 1 < argv.size()
+          && RecordedCommandLine.claudeValue(arg, argv.get(i + 1))) {
+        i++; // Claude Code's prompt is never an option's value
       } else if (!secret.contains(i) && !(options && arg.startsWith("-"))) {
         prompt = arg;
       }

@@ -1,9 +1,11 @@
 package dev.agentdouble.recorder.internal.record;
 
 import dev.agentdouble.files.AtomicFile;
+import dev.agentdouble.recorder.internal.normalise.CliKeys;
 import dev.agentdouble.recorder.internal.normalise.Rebase;
 import dev.agentdouble.recorder.internal.scan.Bytes;
 import dev.agentdouble.recorder.internal.scan.Piece;
+import dev.agentdouble.recorder.internal.secrets.SecretFormats;
 import dev.agentdouble.recorder.internal.secrets.SecretScan;
 import dev.agentdouble.recorder.internal.secrets.Secrets;
 import dev.agentdouble.recorder.internal.secrets.SplitSecrets;
@@ -42,6 +44,10 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private final List<String> command;
   private final List<Pattern> patterns;
   private final Optional<Rebase> normalisation;
+  private final boolean claude;
+
+  /** Secrets known by their shape, found in the command line and the run's output. */
+  private final SecretFormats formats = new SecretFormats();
 
   /**
    * @param spool where the frames wait, until {@link #write}
@@ -71,7 +77,15 @@ final class Recording implements Piece.Sink, AutoCloseable {
             Optional.empty(),
             OptionalLong.of(epochMs));
     this.normalisation =
-        raw ? Optional.empty() : Optional.of(new Rebase(Rebase.Canon.STANDARD, known));
+        raw
+            ? Optional.empty()
+            : Optional.of(
+                new Rebase(
+                    Rebase.Canon.STANDARD,
+                    known,
+                    RecordedCommandLine.claude(command) ? CliKeys.CLAUDE : CliKeys.CURSOR));
+    this.claude = RecordedCommandLine.claude(command);
+    command.forEach(formats::scan);
   }
 
   /** The next frame of the run. */
@@ -87,6 +101,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
         };
     byte[] bytes = piece.bytes();
     spool.append(tag, piece.t(), bytes, 0, bytes.length);
+    formats.scan(bytes);
     normalisation.ifPresent(n -> n.scan(piece));
   }
 
@@ -127,6 +142,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
             command.subList(1, command.size()),
             SecretScan.MIN_LENGTH,
             SecretScan::looksSecret);
+    secrets.addAll(formats.found());
     SecretScan.Job job = new SecretScan.Job(secrets, patterns, normalised, SecretScan.MIN_LENGTH);
     if (job.needsScan()) {
       UnaryOperator<Piece> rebase = rebasing(plan);
@@ -166,12 +182,22 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private static final byte[] TOOL_COMPLETED =
       "{\"type\":\"tool_call\",\"subtype\":\"completed\"".getBytes(StandardCharsets.UTF_8);
 
-  private static void count(Piece piece, int[] events, int[] tools) {
+  private static final String TOOL_USE = "\"type\":\"tool_use\"";
+  private static final String ASSISTANT = "\"type\":\"assistant\"";
+  private static final String STREAM_EVENT = "\"type\":\"stream_event\"";
+
+  private void count(Piece piece, int[] events, int[] tools) {
     if (piece.kind() == Piece.Kind.JSON) {
       events[0]++;
-      // the CLI writes type and subtype first; enough for a summary line
       byte[] json = piece.bytes();
-      if (Bytes.startsWith(json, 0, json.length, TOOL_COMPLETED)) {
+      if (claude) {
+        // one content block an assistant line; its key order varies between versions
+        String line = Bytes.latin1(json);
+        if (line.contains(TOOL_USE) && line.contains(ASSISTANT) && !line.contains(STREAM_EVENT)) {
+          tools[0]++;
+        }
+      } else if (Bytes.startsWith(json, 0, json.length, TOOL_COMPLETED)) {
+        // the CLI writes type and subtype first; enough for a summary line
         tools[0]++;
       }
     }

@@ -16,16 +16,18 @@ import java.util.Optional;
 /**
  * A captured run laid out as a folder of a conformance corpus: {@code stdout.ndjson} (or {@code
  * stdout.txt}), {@code stderr.txt} when known, and {@code case.json}, of which {@code exit} (a code
- * from 0 to 255), {@code cliVersion}, {@code outputFormat} and {@code argv} (the command line as it
- * was run, the program first) are read; any other key is a note for people.
+ * from 0 to 255, or {@code null} when the capture's publisher did not say), {@code cliVersion},
+ * {@code outputFormat} and {@code argv} (the command line as it was run, the program first) are
+ * read; any other key is a note for people.
  *
+ * @param exit the run's exit code; empty when {@code case.json} says {@code null}
  * @param commandLine the program and its arguments; empty when {@code case.json} has no {@code
  *     argv}
  */
 record CaseFolder(
     byte[] stdout,
     byte[] stderr,
-    int exit,
+    Optional<Integer> exit,
     Optional<OutputFormat> outputFormat,
     Optional<String> cliVersion,
     List<String> commandLine) {
@@ -72,14 +74,17 @@ record CaseFolder(
   private static final String FIX =
       "; give the folder of a captured run (case.json, stdout.ndjson, stderr.txt)";
 
-  private static int exit(String caseJson, JsonNode exit) {
+  private static Optional<Integer> exit(String caseJson, JsonNode exit) {
+    if (exit != null && exit.isNull()) {
+      return Optional.empty();
+    }
     if (exit == null || !exit.canConvertToInt() || exit.asInt() < 0 || exit.asInt() > 255) {
       throw new CommandFailure(
           caseJson
               + ": \"exit\" must be the run's exit code, from 0 to 255, was "
               + (exit == null ? "missing" : exit.toString()));
     }
-    return exit.asInt();
+    return Optional.of(exit.asInt());
   }
 
   private static Optional<String> text(String caseJson, JsonNode info, String key) {

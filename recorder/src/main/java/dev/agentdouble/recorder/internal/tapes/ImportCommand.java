@@ -16,6 +16,7 @@ import dev.agentdouble.tape.Tape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -29,9 +30,10 @@ public final class ImportCommand implements Command {
   private static final String HELP =
       """
       usage: agentdouble import --stdout FILE [--stderr FILE] [--exit N | --signal NAME] [--raw]
-                                [--output-format F] [--cli-version V] --out TAPE
+                                [--output-format F] [--cli-version V] [--cli NAME] --out TAPE
                                 [-- COMMAND ARGS...]
-             agentdouble import --case DIR [--raw] --out TAPE [-- COMMAND ARGS...]
+             agentdouble import --case DIR [--exit N | --signal NAME] [--raw] --out TAPE
+                                [-- COMMAND ARGS...]
 
       Turns a captured run into a tape. Frame times come from the events' timestamp_ms.
         --stdout FILE        the bytes the CLI wrote on stdout (may be empty)
@@ -44,9 +46,12 @@ public final class ImportCommand implements Command {
         --output-format F    the format the capture is in (default stream-json); acp for
                              what an ACP agent wrote: the client's messages are inferred
         --cli-version V      the CLI version to note in the header
+        --cli NAME           the program that made the run (cursor-agent, claude), when no
+                             command line is given
         --case DIR           a captured run's folder: DIR/stdout.ndjson (or stdout.txt),
                              DIR/stderr.txt, and DIR/case.json's exit, cliVersion,
-                             outputFormat and argv (the command line, the program first)
+                             outputFormat and argv (the command line, the program first);
+                             --exit or --signal only where its exit is null (not known)
         --out TAPE           where to write the tape (atomically)
         -- COMMAND ARGS...   the command line the capture was made with, for the header's
                              cli and argv (secret values redacted); a capture made with
@@ -88,7 +93,7 @@ public final class ImportCommand implements Command {
   public int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
       throws IOException {
     List<String> valued = new ArrayList<>(CAPTURE_OPTIONS);
-    valued.addAll(List.of("--out", "--case"));
+    valued.addAll(List.of("--out", "--case", "--cli"));
     Args a = Args.parse(args, valued, List.of("--raw"));
     if (a.help()) {
       out.print(HELP);
@@ -112,8 +117,20 @@ public final class ImportCommand implements Command {
     run.outputFormat().ifPresent(options::outputFormat);
     run.cliVersion().ifPresent(options::cliVersion);
     if (!run.commandLine().isEmpty()) {
-      program(run.commandLine()).ifPresent(options::cli);
+      Optional<String> program = program(run.commandLine());
+      Optional<String> cli = a.value("--cli");
+      if (cli.isPresent() && program.isPresent() && !cli.equals(program)) {
+        throw new UsageException(
+            "--cli "
+                + cli.get()
+                + " names another program than the command line's, "
+                + program.get()
+                + "; give one of them");
+      }
+      program.ifPresent(options::cli);
       options.argv(redacted(run.commandLine().subList(1, run.commandLine().size())));
+    } else {
+      a.value("--cli").ifPresent(options::cli);
     }
     options.importedAt(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     Tape tape = Importer.importRun(run.capture(), options.build());
@@ -163,8 +180,12 @@ public final class ImportCommand implements Command {
 
   /** The run of a case folder, {@code --case DIR}; the words after -- when it has no argv. */
   private static Run fromCase(Args a) {
+    String dir = a.value("--case").get();
+    CaseFolder folder = CaseFolder.read(dir);
+    boolean exitUnknown = folder.exit().isEmpty();
     for (String option : CAPTURE_OPTIONS) {
-      if (a.value(option).isPresent()) {
+      boolean ending = option.equals("--exit") || option.equals("--signal");
+      if (a.value(option).isPresent() && !(ending && exitUnknown)) {
         throw new UsageException(
             "--case DIR reads the capture and its facts from DIR; give --case or "
                 + String.join(", ", CAPTURE_OPTIONS)
@@ -173,9 +194,7 @@ public final class ImportCommand implements Command {
                 + " was given)");
       }
     }
-    String dir = a.value("--case").get();
     Optional<List<String>> given = a.afterDashes().map(ImportCommand::commandLine);
-    CaseFolder folder = CaseFolder.read(dir);
     List<String> commandLine = folder.commandLine();
     if (!commandLine.isEmpty()) {
       if (given.isPresent()) {
@@ -187,11 +206,24 @@ public final class ImportCommand implements Command {
             dir + "/case.json: \"argv\" " + NO_PROGRAM + ", was '" + commandLine.get(0) + "'");
       }
     }
-    return new Run(
-        Capture.exited(folder.stdout(), folder.stderr(), folder.exit()),
-        folder.outputFormat(),
-        folder.cliVersion(),
-        given.orElse(commandLine));
+    Capture capture;
+    if (folder.exit().isPresent()) {
+      capture = Capture.exited(folder.stdout(), folder.stderr(), folder.exit().get());
+    } else if (a.value("--signal").isPresent() || a.value("--exit").isPresent()) {
+      if (a.value("--exit").isPresent() && a.value("--signal").isPresent()) {
+        throw new UsageException("give --exit or --signal, not both");
+      }
+      capture =
+          a.value("--signal").isPresent()
+              ? Capture.killed(folder.stdout(), folder.stderr(), signal(a.value("--signal").get()))
+              : Capture.exited(folder.stdout(), folder.stderr(), exitCode(a.value("--exit").get()));
+    } else {
+      throw new CommandFailure(
+          Path.of(dir).resolve("case.json")
+              + ": \"exit\" must be the run's exit code, from 0 to 255, was null; where the"
+              + " capture does not say, give it: --exit N or --signal NAME");
+    }
+    return new Run(capture, folder.outputFormat(), folder.cliVersion(), given.orElse(commandLine));
   }
 
   private static final String NO_PROGRAM =

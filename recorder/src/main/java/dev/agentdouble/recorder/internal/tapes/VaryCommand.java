@@ -2,6 +2,7 @@ package dev.agentdouble.recorder.internal.tapes;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.recorder.command.Command;
+import dev.agentdouble.recorder.command.CommandFailure;
 import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.recorder.internal.cli.Args;
 import dev.agentdouble.recorder.internal.cli.UserFile;
@@ -13,6 +14,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /** {@code agentdouble vary}: a damaged variant of a tape, deterministic for a seed. */
 public final class VaryCommand implements Command {
@@ -36,6 +38,16 @@ public final class VaryCommand implements Command {
   public String name() {
     return "vary";
   }
+
+  /** The variants that damage what only the Cursor CLI writes, and why a Claude tape has none. */
+  private static final Map<String, String> CURSOR_ONLY =
+      Map.of(
+          "partial-output",
+          "it is the Cursor CLI's --stream-partial-output form; Claude Code's partial messages"
+              + " are stream_event lines (--include-partial-messages), recorded as they come",
+          "reorder-completions",
+          "it reorders the Cursor CLI's tool_call completed events; Claude Code reports a tool's"
+              + " result in a user event");
 
   @Override
   public String usage() {
@@ -83,6 +95,14 @@ public final class VaryCommand implements Command {
       throw new UsageException(e.getMessage());
     }
     Tape tape = UserFile.tape(a.positional().get(0));
+    if (tape.header().cli().filter("claude"::equals).isPresent() && CURSOR_ONLY.containsKey(name)) {
+      throw new CommandFailure(
+          a.positional().get(0)
+              + ": "
+              + name
+              + " is not made for a claude tape: "
+              + CURSOR_ONLY.get(name));
+    }
     Tape varied = variant.apply(tape);
     if (a.value("--out").isPresent()) {
       Path target = Path.of(a.value("--out").get());
