@@ -176,11 +176,14 @@ class RecordClaudeTest {
     }
   }
 
-  /** The real Claude Code: where this project's machines install it, else on PATH. */
+  /**
+   * The real Claude Code: the executable {@code AGENTDOUBLE_REAL_CLAUDE} names (an npm install
+   * outside the project, say), else {@code claude} on PATH.
+   */
   static Optional<Path> realClaude() {
-    Path installed = Path.of("/work/npm-claude/node_modules/.bin/claude");
-    if (Files.isExecutable(installed)) {
-      return Optional.of(installed);
+    String named = System.getenv("AGENTDOUBLE_REAL_CLAUDE");
+    if (named != null && !named.isBlank() && Files.isExecutable(Path.of(named))) {
+      return Optional.of(Path.of(named));
     }
     for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!d.isEmpty() && Files.isExecutable(Path.of(d, "claude"))) {
@@ -200,7 +203,7 @@ class RecordClaudeTest {
     Optional<Path> claude = realClaude();
     Assumptions.assumeTrue(
         claude.isPresent(),
-        "the real Claude Code is neither at /work/npm-claude/node_modules/.bin/claude nor on PATH"
+        "the real Claude Code is neither named by AGENTDOUBLE_REAL_CLAUDE nor on PATH"
             + " (npm install @anthropic-ai/claude-code@2.1.328): its recording is not tested");
     Path home = Files.createDirectories(dir.resolve("home"));
     Path work = Files.createDirectories(dir.resolve("work"));
