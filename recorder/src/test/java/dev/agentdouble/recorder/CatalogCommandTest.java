@@ -126,6 +126,14 @@ class CatalogCommandTest {
   }
 
   @Test
+  void theReadmeCountsTheBuiltinTapes() throws Exception {
+    String readme = Files.readString(Cli.root().resolve("README.md"), StandardCharsets.UTF_8);
+    int n = Catalog.entries().size();
+
+    assertThat(readme).contains("one of the " + n + " built-in ones", "(" + n + " built-in tapes");
+  }
+
+  @Test
   void theManualNamesEveryBuiltinTape() throws Exception {
     String manual = Files.readString(Cli.root().resolve("docs/cli.md"), StandardCharsets.UTF_8);
 
