@@ -5,6 +5,7 @@ import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.internal.acp.AcpServer;
+import dev.agentdouble.fake.internal.claude.ClaudeRun;
 import dev.agentdouble.fake.internal.cli.Answer;
 import dev.agentdouble.fake.internal.cli.Checks;
 import dev.agentdouble.fake.internal.cli.CliArgs;
@@ -14,6 +15,7 @@ import dev.agentdouble.fake.internal.cli.Subcommands;
 import dev.agentdouble.fake.internal.control.ControlClient;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.Model;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.ProfileException;
@@ -143,6 +145,23 @@ public final class Impersonation {
 
   private Ending runChecked(Journal journal) throws IOException {
     Owner.configure(env);
+    if (programName.equals(ClaudeProfile.CLI)) {
+      // the program's name says which CLI this is: claude, or cursor-agent (agent)
+      return new ClaudeRun(
+              programName,
+              argv,
+              env,
+              cwd,
+              Optional.ofNullable(home),
+              stdinTty,
+              stdoutTty,
+              stdin,
+              stdout,
+              stderr,
+              originNanos,
+              pid)
+          .run(journal);
+    }
     Profile profile;
     try {
       profile = Profiles.load(env);
