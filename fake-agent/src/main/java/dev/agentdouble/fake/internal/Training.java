@@ -97,24 +97,29 @@ public final class Training {
               List.of("-p", "--output-format", "stream-json", "p"),
               List.of("--version"),
               List.of("-p", "--bogus"))) {
-        new Impersonation(
-                "claude",
-                argv,
-                env,
-                "/w",
-                "/h",
-                false,
-                false,
-                new ByteArrayInputStream(new byte[0]),
-                OutputStream.nullOutputStream(),
-                OutputStream.nullOutputStream(),
-                System.nanoTime(),
-                1)
-            .run();
+        play("claude", argv, env);
       }
     } finally {
       Files.deleteIfExists(tape);
     }
+  }
+
+  /** A run of {@code program} in process, its output dropped, stdin at its end. */
+  private static void play(String program, List<String> argv, Map<String, String> env) {
+    new Impersonation(
+            program,
+            argv,
+            env,
+            "/w",
+            "/h",
+            false,
+            false,
+            new ByteArrayInputStream(new byte[0]),
+            OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(),
+            System.nanoTime(),
+            1)
+        .run();
   }
 
   /** Answers one HTTP request with {@code body}, as the control plane would. */
@@ -300,20 +305,7 @@ public final class Training {
               List.of("--version"),
               List.of("status"),
               List.of("-p", "--bogus"))) {
-        new Impersonation(
-                "cursor-agent",
-                argv,
-                env,
-                "/w",
-                "/h",
-                false,
-                false,
-                new ByteArrayInputStream(new byte[0]),
-                OutputStream.nullOutputStream(),
-                OutputStream.nullOutputStream(),
-                System.nanoTime(),
-                1)
-            .run();
+        play("cursor-agent", argv, env);
       }
       // the JUnit extension's path: the tape comes from a control server over HTTP
       try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

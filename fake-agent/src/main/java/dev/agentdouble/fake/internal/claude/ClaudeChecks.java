@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.claude;
 
+import dev.agentdouble.fake.internal.cli.Checks;
 import dev.agentdouble.fake.internal.cli.CliArgs;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.CliCommand;
@@ -46,7 +47,7 @@ final class ClaudeChecks {
         && !args.has("fork-session")) {
       return refuse("session-id-needs-fork");
     }
-    if (sessionId.isPresent() && !isUuid(sessionId.get())) {
+    if (sessionId.isPresent() && !Checks.isUuid(sessionId.get())) {
       return refuse("session-id-invalid");
     }
     if (bypassesPermissions() && isRoot() && !"1".equals(env.get("IS_SANDBOX"))) {
@@ -62,7 +63,7 @@ final class ClaudeChecks {
     if (args.has("resume") && args.resumeId().isEmpty()) {
       return refuse("resume-no-value");
     }
-    if (args.resumeId().isPresent() && !isUuid(args.resumeId().get())) {
+    if (args.resumeId().isPresent() && !Checks.isUuid(args.resumeId().get())) {
       return new Refusal(
           "resume-not-uuid", profile.message("resume-not-uuid", "value", args.resumeId().get()));
     }
@@ -128,21 +129,6 @@ final class ClaudeChecks {
     } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
       return "root".equals(System.getProperty("user.name"));
     }
-  }
-
-  /** A UUID's form: 8-4-4-4-12 hexadecimal digits. */
-  static boolean isUuid(String s) {
-    if (s.length() != 36) {
-      return false;
-    }
-    for (int i = 0; i < 36; i++) {
-      char c = s.charAt(i);
-      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
-      if (dash ? c != '-' : Character.digit(c, 16) < 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private Refusal refuse(String key) {

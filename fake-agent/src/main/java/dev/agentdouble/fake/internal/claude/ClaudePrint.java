@@ -3,13 +3,13 @@ package dev.agentdouble.fake.internal.claude;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.internal.cli.CliArgs;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
+import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Player;
 import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.render.Renderer;
-import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -111,7 +110,7 @@ public final class ClaudePrint implements Turn.Face {
                     partial,
                     profile.jsonResultLeavesOut(),
                     profile.jsonVerboseInitLeavesOut()));
-        turn.transform(render(renderer));
+        turn.transform(Player.Transform.rendering(renderer));
         if (format != OutputFormat.STREAM_JSON) {
           turn.journal().renderedFrom = header.format().cliName();
         } else {
@@ -148,12 +147,12 @@ public final class ClaudePrint implements Turn.Face {
 
   @Override
   public void writeErr(String text) {
-    ClaudeRun.write(stderr, text);
+    Exits.write(stderr, text);
   }
 
   @Override
   public void refuse(String problem) {
-    ClaudeRun.write(stderr, "agentdouble: " + problem + "\n");
+    Exits.write(stderr, "agentdouble: " + problem + "\n");
   }
 
   /**
@@ -213,15 +212,5 @@ public final class ClaudePrint implements Turn.Face {
       }
     }
     return false;
-  }
-
-  // an inner class, not a method reference: a lambda would spin classes at start-up
-  private static Player.Transform render(Renderer renderer) {
-    return new Player.Transform() {
-      @Override
-      public List<Frame> next(Frame frame) {
-        return renderer.next(frame);
-      }
-    };
   }
 }

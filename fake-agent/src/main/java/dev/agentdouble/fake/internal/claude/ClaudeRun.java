@@ -9,8 +9,10 @@ import dev.agentdouble.fake.internal.cli.CliParser;
 import dev.agentdouble.fake.internal.cli.ParseResult;
 import dev.agentdouble.fake.internal.control.ControlClient;
 import dev.agentdouble.fake.internal.process.Owner;
+import dev.agentdouble.fake.internal.process.Stdio;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.ProfileException;
+import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Journal;
 import dev.agentdouble.fake.internal.run.Turn;
@@ -18,9 +20,6 @@ import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.OutputFormat;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,26 +38,18 @@ public final class ClaudeRun {
   private final Map<String, String> env;
   private final String cwd;
   private final Optional<String> home;
-  private final boolean stdinTty;
-  private final boolean stdoutTty;
-  private final InputStream stdin;
-  private final OutputStream stdout;
-  private final OutputStream stderr;
+  private final Stdio stdio;
   private final long originNanos;
   private final long pid;
 
-  /** A run of {@code argv} in {@code cwd}, with the process's streams and terminals. */
+  /** A run of {@code argv} in {@code cwd}, on the process's {@code stdio}. */
   public ClaudeRun(
       String programName,
       List<String> argv,
       Map<String, String> env,
       String cwd,
       Optional<String> home,
-      boolean stdinTty,
-      boolean stdoutTty,
-      InputStream stdin,
-      OutputStream stdout,
-      OutputStream stderr,
+      Stdio stdio,
       long originNanos,
       long pid) {
     this.programName = programName;
@@ -66,11 +57,7 @@ public final class ClaudeRun {
     this.env = env;
     this.cwd = cwd;
     this.home = home;
-    this.stdinTty = stdinTty;
-    this.stdoutTty = stdoutTty;
-    this.stdin = stdin;
-    this.stdout = stdout;
-    this.stderr = stderr;
+    this.stdio = stdio;
     this.originNanos = originNanos;
     this.pid = pid;
   }
@@ -86,16 +73,16 @@ public final class ClaudeRun {
     FakeEnvironment settings = FakeEnvironment.read(env);
     ParseResult parsed = CliParser.parse(programName, argv, profile.surface());
     if (parsed instanceof ParseResult.UsageError usage) {
-      write(stderr, usage.stderr());
+      Exits.write(stdio.err(), usage.stderr());
       return end(journal, new Frame.Exit(0, ExitStatus.CLI_USAGE), null);
     }
     CliArgs args = ((ParseResult.Parsed) parsed).args();
     if (args.version()) {
-      write(stdout, profile.version() + "\n");
+      Exits.write(stdio.out(), profile.version() + "\n");
       return end(journal, new Frame.Exit(0, ExitStatus.OK), null);
     }
     if (args.help()) {
-      write(stdout, args.print() ? profile.printHelp() : profile.help());
+      Exits.write(stdio.out(), args.print() ? profile.printHelp() : profile.help());
       return end(journal, new Frame.Exit(0, ExitStatus.OK), null);
     }
     if (args.subcommand().isPresent()) {
@@ -105,7 +92,7 @@ public final class ClaudeRun {
               + args.subcommand().get()
               + " is not impersonated; the fake plays print runs (claude -p)");
     }
-    if (!args.print() && stdoutTty) {
+    if (!args.print() && stdio.stdoutTty()) {
       return ownProblem(
           journal,
           "the interactive mode is not impersonated; run with -p (print mode), or with stdout"
@@ -129,7 +116,7 @@ public final class ClaudeRun {
           "--input-format stream-json is not impersonated yet; send the prompt as text (argv or"
               + " stdin)");
     }
-    Optional<String> stdinText = stdinTty ? Optional.empty() : readStdin(profile);
+    Optional<String> stdinText = stdio.stdinTty() ? Optional.empty() : readStdin(profile);
     String prompt = prompt(args, stdinText);
     InvocationRecord invocation =
         Turn.invocation(argv, prompt, cwd, format, args.model(), stdinText, pid, env);
@@ -139,7 +126,8 @@ public final class ClaudeRun {
       return refused(journal, refusal, invocation);
     }
     ClaudePrint face =
-        new ClaudePrint(profile, args, settings, format, cwd, home, stdout, stderr, originNanos);
+        new ClaudePrint(
+            profile, args, settings, format, cwd, home, stdio.out(), stdio.err(), originNanos);
     return new Turn(env, settings, invocation, format, journal, face, originNanos).run();
   }
 
@@ -161,9 +149,9 @@ public final class ClaudeRun {
     Owner.watchBeforeReadingStdin();
     Path marker = Gates.markStdinOpen(env, pid);
     try {
-      Optional<String> text = StdinPrompt.read(stdin, profile.stdinWaitMs());
+      Optional<String> text = StdinPrompt.read(stdio.in(), profile.stdinWaitMs());
       if (text.isEmpty()) {
-        write(stderr, profile.message("stdin-wait"));
+        Exits.write(stdio.err(), profile.message("stdin-wait"));
       }
       return text;
     } finally {
@@ -173,7 +161,7 @@ public final class ClaudeRun {
 
   private Ending refused(
       Journal journal, ClaudeChecks.Refusal refusal, InvocationRecord invocation) {
-    write(stderr, refusal.stderr());
+    Exits.write(stdio.err(), refusal.stderr());
     journal.stoppedBy = refusal.reason();
     String url = env.get(FakeEnvironment.URL);
     if (invocation != null && url != null && !url.isBlank()) {
@@ -183,28 +171,10 @@ public final class ClaudeRun {
   }
 
   private Ending ownProblem(Journal journal, String message) {
-    write(stderr, "agentdouble: " + message + "\n");
-    return end(journal, new Frame.Exit(0, ExitStatus.OWN_PROBLEM), message);
+    return Exits.ownProblem(journal, message, stdio.err());
   }
 
   private Ending end(Journal journal, Ending ending, String error) {
-    String problem = journal.end(ending, error);
-    if (problem != null) {
-      write(stderr, problem);
-    }
-    return ending;
-  }
-
-  /** Writes {@code text} whole and flushes; a reader that went away is not told anything. */
-  static void write(OutputStream stream, String text) {
-    if (text.isEmpty()) {
-      return;
-    }
-    try {
-      stream.write(text.getBytes(StandardCharsets.UTF_8));
-      stream.flush();
-    } catch (IOException e) {
-      // the reader went away; nothing else can be told
-    }
+    return Exits.end(journal, ending, error, stdio.err());
   }
 }

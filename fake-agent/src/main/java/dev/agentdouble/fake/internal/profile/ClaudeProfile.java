@@ -134,7 +134,7 @@ public record ClaudeProfile(
       return builtIn.get();
     }
     String whose =
-        Profiles.builtIn(value).isPresent()
+        ProfileResource.load(value).isPresent()
             ? "is a profile of cursor-agent, not of claude"
             : "is no profile of claude";
     throw new ProfileException(
