@@ -70,7 +70,23 @@ class ClassDataSharingTest {
             + "\\\"is_error\\\":false,\\\"result\\\":\\\"café ⚠\\\",\\\"session_id\\\":\\\"s\\\"}\\n\"}\n"
             + "{\"t\":1,\"exit\":0}\n",
         StandardCharsets.UTF_8);
-    for (String format : List.of("stream-json", "json", "text", "gate", "based", "non-ascii")) {
+    Path claudeTape = dir.resolve("claude.tape.ndjson");
+    Files.writeString(claudeTape, CLAUDE_TAPE, StandardCharsets.UTF_8);
+    for (String format :
+        List.of(
+            "stream-json",
+            "json",
+            "text",
+            "gate",
+            "based",
+            "non-ascii",
+            "claude-stream-json",
+            "claude-json",
+            "claude-text")) {
+      if (format.startsWith("claude-")) {
+        claudeReplay(java, jar, archive, claudeTape, format.substring("claude-".length()));
+        continue;
+      }
       List<String> replay =
           new ArrayList<>(
               List.of(
@@ -127,6 +143,51 @@ class ClassDataSharingTest {
                 "(?m)\\] " + name.replace(".", "\\.") + " source: shared objects file$");
       }
     }
+  }
+
+  /**
+   * A Claude Code tape in stream-json with partial messages (what ClaudeDerivationTest replays, in
+   * small): its partial lines are dropped, or it is derived into json or text.
+   */
+  private static final String CLAUDE_TAPE =
+      "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_stop\"},"
+          + "\"session_id\":\"s\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+          + "\"result\":\"hi\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":1,\"exit\":0}\n";
+
+  /** A replay of {@code claude} in {@code format}: not one class from the jar. */
+  private void claudeReplay(Path java, Path jar, Path archive, Path tape, String format)
+      throws Exception {
+    Path log = dir.resolve("claude-" + format + ".log");
+    List<String> replay =
+        List.of(
+            java.toString(),
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xshare:auto",
+            "-XX:TieredStopAtLevel=1",
+            "-Xlog:class+load:file=" + log,
+            "-Dagentdouble.invokedAs=/bin/claude",
+            "-cp",
+            jar.toString(),
+            Launch.FAKE_MAIN,
+            "-p",
+            "--output-format",
+            format,
+            "--verbose",
+            "Say hello");
+    Run r = run(replay, Map.of("AGENTDOUBLE_TAPE", tape.toString()));
+    assertThat(r.exit).as("claude %s: %s", format, r.out).isZero();
+    assertThat(r.out).as("claude %s", format).contains("hi").doesNotContain("message_stop");
+    List<String> fromJar =
+        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(l -> l.contains(" source: file:"))
+            .toList();
+    assertThat(fromJar)
+        .as("claude %s: classes loaded from the jar, not the archive", format)
+        .isEmpty();
   }
 
   /**

@@ -115,6 +115,8 @@ class OnePipelineTest {
     // archive's run, which loads the selection's classes without a turn
     assertThat(sourcesHolding("TapeSelection.select("))
         .containsExactly("AcpReplay.java", "Training.java", "Turn.java");
-    assertThat(sourcesHolding("new Turn(")).containsExactly("AcpServer.java", "Impersonation.java");
+    // a Turn per face: Cursor's print mode, an ACP prompt, Claude Code's print mode
+    assertThat(sourcesHolding("new Turn("))
+        .containsExactly("AcpServer.java", "ClaudeRun.java", "Impersonation.java");
   }
 }

@@ -63,7 +63,7 @@ class DistributionIT {
 
   @Test
   void holdsTheCommandsTheJarsAndTheDocs() throws IOException {
-    for (String command : List.of("agentdouble", "cursor-agent", "agent")) {
+    for (String command : List.of("agentdouble", "cursor-agent", "agent", "claude")) {
       assertThat(home.resolve("bin").resolve(command)).isExecutable();
     }
     assertThat(home.resolve("lib/agentdouble.jar")).isRegularFile();
@@ -123,6 +123,14 @@ class DistributionIT {
       assertThat(run.out()).as(name).isNotEmpty();
       assertThat(run.err()).as(name).isEmpty();
     }
+  }
+
+  @Test
+  void theFakeIsClaudeCodeUnderThatName() throws Exception {
+    Run version = run(List.of(home.resolve("bin/claude").toString(), "--version"), Map.of());
+
+    assertThat(version.exit()).as(version.err()).isZero();
+    assertThat(version.out()).isEqualTo("2.1.328 (Claude Code)\n");
   }
 
   @Test

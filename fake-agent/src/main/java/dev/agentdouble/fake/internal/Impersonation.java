@@ -5,6 +5,7 @@ import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.internal.acp.AcpServer;
+import dev.agentdouble.fake.internal.claude.ClaudeRun;
 import dev.agentdouble.fake.internal.cli.Answer;
 import dev.agentdouble.fake.internal.cli.Checks;
 import dev.agentdouble.fake.internal.cli.CliArgs;
@@ -14,10 +15,13 @@ import dev.agentdouble.fake.internal.cli.Subcommands;
 import dev.agentdouble.fake.internal.control.ControlClient;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
+import dev.agentdouble.fake.internal.process.Stdio;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.Model;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.ProfileException;
 import dev.agentdouble.fake.internal.profile.Profiles;
+import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Journal;
 import dev.agentdouble.fake.internal.run.Player;
@@ -143,6 +147,13 @@ public final class Impersonation {
 
   private Ending runChecked(Journal journal) throws IOException {
     Owner.configure(env);
+    if (programName.equals(ClaudeProfile.CLI)) {
+      // the program's name says which CLI this is: claude, or cursor-agent (agent)
+      Stdio stdio = new Stdio(stdinTty, stdoutTty, stdin, stdout, stderr);
+      return new ClaudeRun(
+              programName, argv, env, cwd, Optional.ofNullable(home), stdio, originNanos, pid)
+          .run(journal);
+    }
     Profile profile;
     try {
       profile = Profiles.load(env);
@@ -283,7 +294,7 @@ public final class Impersonation {
                 : TextStyle.ACTIONS;
         Renderer renderer =
             Renderer.of(format, style, new Renderer.Options(args.has("show-thinking")));
-        turn.transform(render(renderer));
+        turn.transform(Player.Transform.rendering(renderer));
         turn.journal().renderedFrom = header.format().cliName();
       }
       // the live epoch: the wall-clock time of the process start, or AGENTDOUBLE_EPOCH_MS
@@ -397,15 +408,6 @@ public final class Impersonation {
   // Inner classes, not method references: these are on the start-up path of every json, text
   // and partial-output run, where a lambda would spin classes at run time (some 90 classes more).
 
-  private static Player.Transform render(Renderer renderer) {
-    return new Player.Transform() {
-      @Override
-      public List<Frame> next(Frame frame) {
-        return renderer.next(frame);
-      }
-    };
-  }
-
   private static Player.Transform partial(Variants.PartialOutput partial) {
     return new Player.Transform() {
       @Override
@@ -436,17 +438,12 @@ public final class Impersonation {
   }
 
   private Ending ownProblem(Journal journal, String message) {
-    writeErr("agentdouble: " + message + "\n");
-    return end(journal, new Frame.Exit(0, ExitStatus.OWN_PROBLEM), message);
+    return Exits.ownProblem(journal, message, stderr);
   }
 
   /** Writes the journal line, once; returns {@code ending}. */
   private Ending end(Journal journal, Ending ending, String error) {
-    String problem = journal.end(ending, error);
-    if (problem != null) {
-      writeErr(problem);
-    }
-    return ending;
+    return Exits.end(journal, ending, error, stderr);
   }
 
   private void writeOut(String text) {
@@ -458,15 +455,7 @@ public final class Impersonation {
   }
 
   private static void write(OutputStream stream, String text) {
-    if (text.isEmpty()) {
-      return;
-    }
-    try {
-      stream.write(text.getBytes(StandardCharsets.UTF_8));
-      stream.flush();
-    } catch (IOException e) {
-      // the reader went away; nothing else can be told
-    }
+    Exits.write(stream, text);
   }
 
   private static boolean isBlank(String s) {

@@ -55,6 +55,73 @@ public final class Training {
           "{\"t\":1,\"exit\":0}",
           "");
 
+  /**
+   * A Claude Code run recorded in stream-json with partial messages: what a {@code claude} replay
+   * reads, drops (its partial lines) and derives (json, its verbose array, text).
+   */
+  static final String CLAUDE_TAPE =
+      String.join(
+          "\n",
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"-p\",\"--output-format\",\"stream-json\",\"--verbose\",\"--include-partial-messages\",\"p\"]}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"capabilities\":[\"a\",\"lifecycle_wakeup_source_v1\"]}}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"status\",\"status\":\"requesting\",\"session_id\":\"s\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_start\"},\"session_id\":\"s\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]},\"session_id\":\"s\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"session_id\":\"s\",\"model_usage_since_last_result\":{}}}",
+          "{\"t\":1,\"exit\":0}",
+          "");
+
+  /** Runs of {@code claude}: every print format, the partial lines asked and not, its answers. */
+  private static void claude(Path dir) throws IOException {
+    Path tape = dir.resolve("claude.tape.ndjson");
+    try {
+      Files.writeString(tape, CLAUDE_TAPE, StandardCharsets.UTF_8);
+      Map<String, String> env =
+          Map.of(FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, "fast");
+      for (List<String> argv :
+          List.of(
+              List.of("-p", "--output-format", "stream-json", "--verbose", "p"),
+              List.of(
+                  "-p",
+                  "--output-format",
+                  "stream-json",
+                  "--verbose",
+                  "--include-partial-messages",
+                  "--model",
+                  "sonnet",
+                  "p"),
+              List.of("-p", "--output-format", "json", "p"),
+              List.of(
+                  "-p", "--output-format=json", "--verbose", "--allowedTools", "Read", "--", "p"),
+              List.of("-p", "--resume", "11111111-2222-4333-8444-555555555555", "p"),
+              List.of("-p", "--output-format", "stream-json", "p"),
+              List.of("--version"),
+              List.of("-p", "--bogus"))) {
+        play("claude", argv, env);
+      }
+    } finally {
+      Files.deleteIfExists(tape);
+    }
+  }
+
+  /** A run of {@code program} in process, its output dropped, stdin at its end. */
+  private static void play(String program, List<String> argv, Map<String, String> env) {
+    new Impersonation(
+            program,
+            argv,
+            env,
+            "/w",
+            "/h",
+            false,
+            false,
+            new ByteArrayInputStream(new byte[0]),
+            OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(),
+            System.nanoTime(),
+            1)
+        .run();
+  }
+
   /** Answers one HTTP request with {@code body}, as the control plane would. */
   private static void serveOnce(ServerSocket server, byte[] body) {
     try (Socket socket = server.accept()) {
@@ -238,20 +305,7 @@ public final class Training {
               List.of("--version"),
               List.of("status"),
               List.of("-p", "--bogus"))) {
-        new Impersonation(
-                "cursor-agent",
-                argv,
-                env,
-                "/w",
-                "/h",
-                false,
-                false,
-                new ByteArrayInputStream(new byte[0]),
-                OutputStream.nullOutputStream(),
-                OutputStream.nullOutputStream(),
-                System.nanoTime(),
-                1)
-            .run();
+        play("cursor-agent", argv, env);
       }
       // the JUnit extension's path: the tape comes from a control server over HTTP
       try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -324,6 +378,7 @@ public final class Training {
       }
       bigTape(dir);
       tapesFolder(dir);
+      claude(dir);
       if (mainClass.isEmpty()) {
         throw new AssertionError();
       }

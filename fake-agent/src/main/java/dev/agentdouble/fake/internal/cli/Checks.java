@@ -311,7 +311,7 @@ public final class Checks {
   }
 
   /** Any RFC 4122 form: 8-4-4-4-12 hexadecimal digits. */
-  static boolean isUuid(String s) {
+  public static boolean isUuid(String s) {
     if (s.length() != 36) {
       return false;
     }

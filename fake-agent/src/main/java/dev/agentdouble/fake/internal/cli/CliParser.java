@@ -88,6 +88,10 @@ public final class CliParser {
 
     if (!operands.isEmpty()) {
       CliCommand sub = cmd.findSubcommand(operands.get(0));
+      if (sub != null && sub.opaque()) {
+        chain.add(sub); // named, not modelled: what follows is its own
+        return done(chain, args.subList(1, args.size()), false, false);
+      }
       if (sub != null) {
         chain.add(sub);
         return parseCommand(chain, operands.subList(1, operands.size()), unknown);
@@ -157,6 +161,7 @@ public final class CliParser {
     for (String arg : argList) {
       args.addLast(arg);
     }
+    CliOption variadic = null; // the variadic option the last words went to
     while (!args.isEmpty()) {
       String arg = args.poll();
       if (arg.equals("--")) {
@@ -166,9 +171,15 @@ public final class CliParser {
         dest.addAll(args);
         break;
       }
+      if (variadic != null && !maybeOption(arg)) {
+        set(variadic, arg);
+        continue;
+      }
+      variadic = null;
       if (maybeOption(arg)) {
         CliOption option = cmd.findOption(arg);
         if (option != null) {
+          variadic = option.variadic() && option.arity() != Arity.NONE ? option : null;
           if (option.arity() == Arity.REQUIRED) {
             String value = args.poll();
             if (value == null) {
@@ -228,6 +239,15 @@ public final class CliParser {
               + "' is invalid. Allowed choices are "
               + String.join(", ", option.choices())
               + ".");
+    }
+    if (value != null && option.number().isPresent() && !option.number().get().accepts(value)) {
+      throw error(
+          "error: option '"
+              + option.flags()
+              + "' argument '"
+              + value
+              + "' is invalid. "
+              + option.number().get().message());
     }
     List<String> given = values.get(option.name());
     if (given == null) {

@@ -7,6 +7,9 @@ import java.util.Optional;
  * A command as commander models it: options, arguments, subcommands, and whether an action runs
  * when it is invoked. Every command has commander's {@code -h, --help}; a command with subcommands
  * also has the {@code help [command]} command.
+ *
+ * <p>An {@code opaque} command is one the fake names but does not model (Claude Code's {@code mcp},
+ * {@code doctor}, ...): parsing stops when it is named, whatever follows.
  */
 public record CliCommand(
     String name,
@@ -15,7 +18,8 @@ public record CliCommand(
     List<CliOption> options,
     List<Argument> arguments,
     List<CliCommand> subcommands,
-    boolean hasAction) {
+    boolean hasAction,
+    boolean opaque) {
 
   /** A declared positional argument, e.g. {@code [prompt...]} or {@code <identifier>}. */
   public record Argument(String name, boolean required, boolean variadic, String description) {
@@ -24,6 +28,18 @@ public record CliCommand(
       String n = name + (variadic ? "..." : "");
       return required ? "<" + n + ">" : "[" + n + "]";
     }
+  }
+
+  /** A command whose options and arguments are modelled. */
+  public CliCommand(
+      String name,
+      Optional<String> alias,
+      String description,
+      List<CliOption> options,
+      List<Argument> arguments,
+      List<CliCommand> subcommands,
+      boolean hasAction) {
+    this(name, alias, description, options, arguments, subcommands, hasAction, false);
   }
 
   public CliCommand {

@@ -1,6 +1,8 @@
 package dev.agentdouble.fake.internal.profile;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One option of a command, as commander declares it.
@@ -12,6 +14,8 @@ import java.util.List;
  * @param choices the allowed values; empty when any value is allowed
  * @param hidden whether help and suggestions leave the option out
  * @param help the description shown by help, commander's {@code (default: ...)} suffix included
+ * @param number a value that must be a number, checked as it is parsed (commander's argument
+ *     parser); empty for any value
  */
 public record CliOption(
     String flags,
@@ -20,7 +24,90 @@ public record CliOption(
     Arity arity,
     List<String> choices,
     boolean hidden,
-    String help) {
+    String help,
+    Optional<NumberRule> number) {
+
+  /**
+   * A value read as JavaScript's {@code Number(value)} reads it, refused with {@code message} when
+   * that is not a number ({@code NaN}), or, when {@code positive}, not greater than 0.
+   */
+  public record NumberRule(boolean positive, String message) {
+    /** Whether {@code value} passes: a number, and greater than 0 when it must be positive. */
+    public boolean accepts(String value) {
+      double n = jsNumber(value);
+      return !Double.isNaN(n) && (!positive || n > 0);
+    }
+
+    /**
+     * JavaScript's {@code Number(string)}: blanks around are ignored, an empty string is 0, {@code
+     * Infinity} with a sign, {@code 0x}/{@code 0o}/{@code 0b} integers, decimals with an exponent;
+     * anything else is NaN (no regex: this runs at start-up).
+     */
+    static double jsNumber(String value) {
+      String s = value.strip();
+      if (s.isEmpty()) {
+        return 0;
+      }
+      String unsigned = s.charAt(0) == '+' || s.charAt(0) == '-' ? s.substring(1) : s;
+      if (unsigned.equals("Infinity")) {
+        return s.charAt(0) == '-' ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      }
+      if (s.length() > 2 && s.charAt(0) == '0') {
+        int radix =
+            switch (s.charAt(1)) {
+              case 'x', 'X' -> 16;
+              case 'o', 'O' -> 8;
+              case 'b', 'B' -> 2;
+              default -> 0;
+            };
+        if (radix != 0) {
+          double n = 0;
+          for (int i = 2; i < s.length(); i++) {
+            int digit = Character.digit(s.charAt(i), radix);
+            if (digit < 0) {
+              return Double.NaN;
+            }
+            n = n * radix + digit;
+          }
+          return n;
+        }
+      }
+      int i = 0;
+      int digits = 0;
+      while (i < unsigned.length() && Character.isDigit(unsigned.charAt(i))) {
+        i++;
+        digits++;
+      }
+      if (i < unsigned.length() && unsigned.charAt(i) == '.') {
+        i++;
+        while (i < unsigned.length() && Character.isDigit(unsigned.charAt(i))) {
+          i++;
+          digits++;
+        }
+      }
+      if (digits == 0) {
+        return Double.NaN;
+      }
+      if (i < unsigned.length() && (unsigned.charAt(i) == 'e' || unsigned.charAt(i) == 'E')) {
+        int e = i + 1;
+        if (e < unsigned.length() && (unsigned.charAt(e) == '+' || unsigned.charAt(e) == '-')) {
+          e++;
+        }
+        int start = e;
+        while (e < unsigned.length() && Character.isDigit(unsigned.charAt(e))) {
+          e++;
+        }
+        if (e == start) {
+          return Double.NaN;
+        }
+        i = e;
+      }
+      if (i != unsigned.length()) {
+        return Double.NaN;
+      }
+      return Double.parseDouble(s);
+    }
+  }
 
   /**
    * Whether an option takes a value: never, always ({@code <value>}) or maybe ({@code [value]}).
@@ -33,6 +120,33 @@ public record CliOption(
 
   public CliOption {
     choices = List.copyOf(choices);
+    Objects.requireNonNull(number, "number");
+  }
+
+  /** An option whose value may be anything but one of {@code choices} when there are any. */
+  public CliOption(
+      String flags,
+      String shortFlag,
+      String longFlag,
+      Arity arity,
+      List<String> choices,
+      boolean hidden,
+      String help) {
+    this(flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.empty());
+  }
+
+  /** This option with its values held to {@code rule}. */
+  public CliOption withNumber(NumberRule rule) {
+    return new CliOption(
+        flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.of(rule));
+  }
+
+  /**
+   * Whether the option takes every following word that is not an option ({@code <tools...>}), as
+   * commander's variadic option does after its flag (not after {@code --opt=value}).
+   */
+  public boolean variadic() {
+    return flags.endsWith("...>") || flags.endsWith("...]");
   }
 
   /** A visible option; arity and names are read from {@code flags}. */
@@ -65,7 +179,11 @@ public record CliOption(
     String longFlag = "";
     Arity arity = Arity.NONE;
     for (String token : flags.replace(',', ' ').split(" ")) {
-      if (token.startsWith("--")) {
+      if (token.startsWith("--") && !longFlag.isEmpty() && shortFlag.isEmpty()) {
+        // two long flags, "--allowedTools, --allowed-tools": commander takes the first as the short
+        shortFlag = longFlag;
+        longFlag = token;
+      } else if (token.startsWith("--")) {
         longFlag = token;
       } else if (token.startsWith("-")) {
         shortFlag = token;

@@ -132,7 +132,7 @@ final class ProfileResource {
   }
 
   /** A name that can only be a resource of this package: no folder, nothing hidden. */
-  private static boolean isName(String name) {
+  static boolean isName(String name) {
     return !name.isEmpty()
         && name.charAt(0) != '.'
         && name.indexOf('/') < 0
@@ -331,10 +331,11 @@ final class ProfileResource {
           "command");
 
   /** A {@code command} line and the lines under it. */
-  private static CliCommand command(ProfileLine node) {
+  static CliCommand command(ProfileLine node) {
     Optional<String> alias = Optional.empty();
     String description = "";
     boolean action = true;
+    boolean opaque = false;
     List<CliOption> options = new ArrayList<>();
     List<Argument> arguments = new ArrayList<>();
     List<CliCommand> subcommands = new ArrayList<>();
@@ -345,8 +346,9 @@ final class ProfileResource {
         case "action" -> action = bool(n);
         case "argument" -> arguments.add(argument(n));
         case "option" -> options.add(option(n));
-        case "hidden" -> options.add(CliOption.hidden(n.value()));
+        case "hidden" -> options.add(valueRules(CliOption.hidden(n.value()), n, List.of()));
         case "command" -> subcommands.add(command(n));
+        case "opaque" -> opaque = bool(n);
         case "drop-command", "drop-option" ->
             throw n.problem("\"" + n.key() + "\" edits a base; this profile names none");
         default ->
@@ -358,10 +360,14 @@ final class ProfileResource {
       }
     }
     return new CliCommand(
-        node.value(), alias, description, options, arguments, subcommands, action);
+        node.value(), alias, description, options, arguments, subcommands, action, opaque);
   }
 
-  /** {@code option <flags>} with its {@code help} and {@code choices}. */
+  /**
+   * {@code option <flags>} with its {@code help}, {@code choices}, and a value rule: {@code number
+   * <message>} or {@code positive-number <message>} (commander's argument parser refusing a value
+   * with {@code message}).
+   */
   private static CliOption option(ProfileLine node) {
     String help = "";
     List<String> choices = List.of();
@@ -369,10 +375,32 @@ final class ProfileResource {
       switch (n.key()) {
         case "help" -> help = n.value();
         case "choices" -> choices = words(n);
-        default -> throw n.problem("unknown key \"" + n.key() + "\"; an option has help, choices");
+        default -> {
+          // a value rule, read below
+        }
       }
     }
-    return CliOption.choice(node.value(), choices, help);
+    return valueRules(
+        CliOption.choice(node.value(), choices, help), node, List.of("help", "choices"));
+  }
+
+  /** {@code option} with the value rule of the lines under {@code node}, if it has one. */
+  private static CliOption valueRules(CliOption option, ProfileLine node, List<String> others) {
+    for (ProfileLine n : node.children()) {
+      if (n.key().equals("number") || n.key().equals("positive-number")) {
+        option =
+            option.withNumber(
+                new CliOption.NumberRule(n.key().equals("positive-number"), n.value()));
+      } else if (!others.contains(n.key())) {
+        throw n.problem(
+            "unknown key \""
+                + n.key()
+                + "\"; an option has "
+                + (others.isEmpty() ? "" : String.join(", ", others) + ", ")
+                + "number, positive-number");
+      }
+    }
+    return option;
   }
 
   /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */
@@ -397,7 +425,7 @@ final class ProfileResource {
         name, Optional.empty(), description, List.of(), List.of(), List.of(), true);
   }
 
-  private static ProfileLine required(String source, Map<String, ProfileLine> one, String key) {
+  static ProfileLine required(String source, Map<String, ProfileLine> one, String key) {
     ProfileLine n = one.get(key);
     if (n == null) {
       throw new IllegalStateException(source + ": no \"" + key + "\" line");
@@ -405,7 +433,7 @@ final class ProfileResource {
     return n;
   }
 
-  private static boolean bool(ProfileLine n) {
+  static boolean bool(ProfileLine n) {
     if (n.value().equals("true")) {
       return true;
     }
@@ -415,7 +443,7 @@ final class ProfileResource {
     throw n.problem("\"" + n.key() + "\" must be true or false");
   }
 
-  private static List<String> words(ProfileLine n) {
+  static List<String> words(ProfileLine n) {
     List<String> words = new ArrayList<>();
     for (String w : n.value().split(" ")) {
       if (!w.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.agentdouble.fake.internal.profile;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +27,13 @@ public final class Profiles {
     Optional<Profile> builtIn = builtIn(value);
     if (builtIn.isPresent()) {
       return builtIn.get();
+    }
+    if (ClaudeProfile.isBuiltIn(value) && !Files.exists(Path.of(value))) {
+      throw new ProfileException(
+          Profile.ENV + "=" + value,
+          "is a profile of claude, not of cursor-agent; cursor-agent takes "
+              + String.join(", ", builtInNames())
+              + ", or a profile file");
     }
     return read(value);
   }

@@ -6,6 +6,7 @@ import dev.agentdouble.fake.internal.process.FrameClock;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.json.JsonText;
 import dev.agentdouble.json.LineReader;
+import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
@@ -32,6 +33,19 @@ public final class Player {
   /** Turns the frames of a stream-json tape into another output format, frame by frame. */
   public interface Transform {
     List<Frame> next(Frame frame);
+
+    /**
+     * The frames as {@code renderer} renders them. An inner class, not a method reference: a lambda
+     * on the start-up path of every json and text run would spin classes at run time.
+     */
+    static Transform rendering(Renderer renderer) {
+      return new Transform() {
+        @Override
+        public List<Frame> next(Frame frame) {
+          return renderer.next(frame);
+        }
+      };
+    }
   }
 
   private final TapeSource source;

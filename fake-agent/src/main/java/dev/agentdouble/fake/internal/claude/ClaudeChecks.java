@@ -1,0 +1,137 @@
+package dev.agentdouble.fake.internal.claude;
+
+import dev.agentdouble.fake.internal.cli.Checks;
+import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
+import dev.agentdouble.fake.internal.profile.CliCommand;
+import dev.agentdouble.fake.internal.profile.CliOption;
+import dev.agentdouble.tape.OutputFormat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a Claude Code print run checks after commander's parse, in the real 2.1.328's order
+ * (FINDINGS part d, "Order of checks", each case captured): {@code --session-id} with {@code
+ * --continue}/{@code --resume} but no {@code --fork-session}; {@code --session-id} not a UUID; root
+ * with permissions bypassed; {@code --input-format stream-json} without stream-json output; {@code
+ * --include-partial-messages} without it; {@code --resume} without a usable value; then, with the
+ * input read, no prompt (or only blanks); last, stream-json output without {@code --verbose}. Each
+ * refusal is a text of the profile on stderr, exit 1, stdout empty. A resumed session always exists
+ * here: the tape plays it.
+ */
+final class ClaudeChecks {
+  /** A check that stops the run: its name (the journal's {@code stoppedBy}) and what it says. */
+  record Refusal(String reason, String stderr) {}
+
+  private final ClaudeProfile profile;
+  private final CliArgs args;
+  private final Map<String, String> env;
+  private final OutputFormat format;
+
+  ClaudeChecks(ClaudeProfile profile, CliArgs args, Map<String, String> env, OutputFormat format) {
+    this.profile = profile;
+    this.args = args;
+    this.env = env;
+    this.format = format;
+  }
+
+  /** The checks made before the input is read; null when the run goes on. */
+  Refusal beforeInput() {
+    Optional<String> sessionId = args.option("session-id");
+    if (sessionId.isPresent()
+        && (args.has("continue") || args.has("resume"))
+        && !args.has("fork-session")) {
+      return refuse("session-id-needs-fork");
+    }
+    if (sessionId.isPresent() && !Checks.isUuid(sessionId.get())) {
+      return refuse("session-id-invalid");
+    }
+    if (bypassesPermissions() && isRoot() && !"1".equals(env.get("IS_SANDBOX"))) {
+      return refuse("root-refused");
+    }
+    if (args.option("input-format").orElse("text").equals("stream-json")
+        && format != OutputFormat.STREAM_JSON) {
+      return refuse("input-format-needs-stream");
+    }
+    if (args.has("include-partial-messages") && format != OutputFormat.STREAM_JSON) {
+      return refuse("partial-needs-stream");
+    }
+    if (args.has("resume") && args.resumeId().isEmpty()) {
+      return refuse("resume-no-value");
+    }
+    if (args.resumeId().isPresent() && !Checks.isUuid(args.resumeId().get())) {
+      return new Refusal(
+          "resume-not-uuid", profile.message("resume-not-uuid", "value", args.resumeId().get()));
+    }
+    return null;
+  }
+
+  /**
+   * The checks made with the prompt known: none or only blanks (after the words a variadic option
+   * took are said), then stream-json without {@code --verbose}; null when the run goes on.
+   */
+  Refusal withInput(String prompt, CliCommand root) {
+    if (prompt.isEmpty()) {
+      return new Refusal("no-input", swallowed(root) + profile.message("no-input"));
+    }
+    if (prompt.isBlank()) {
+      return refuse("only-whitespace");
+    }
+    if (format == OutputFormat.STREAM_JSON && !args.has("verbose")) {
+      return refuse("verbose-needed");
+    }
+    return null;
+  }
+
+  /**
+   * What the CLI says of words a variadic option took when the run has no prompt: for each such
+   * option given with more than one word, the last one when it has a blank (a prompt, likely).
+   */
+  private String swallowed(CliCommand root) {
+    StringBuilder said = new StringBuilder();
+    List<String> argv = args.argv();
+    for (int i = 0; i < argv.size() && !argv.get(i).equals("--"); i++) {
+      CliOption option = root.findOption(argv.get(i));
+      if (option == null || !option.variadic() || option.arity() == CliOption.Arity.NONE) {
+        continue;
+      }
+      int last = i;
+      while (last + 1 < argv.size() && !isOptionLike(argv.get(last + 1))) {
+        last++;
+      }
+      if (last - i >= 2 && argv.get(last).indexOf(' ') >= 0) {
+        said.append(profile.message("swallowed", "value", argv.get(last), "option", argv.get(i)));
+      }
+      i = last;
+    }
+    return said.toString();
+  }
+
+  private static boolean isOptionLike(String word) {
+    return word.length() > 1 && word.charAt(0) == '-';
+  }
+
+  private boolean bypassesPermissions() {
+    return args.has("dangerously-skip-permissions")
+        || args.has("allow-dangerously-skip-permissions")
+        || args.option("permission-mode").orElse("").equals("bypassPermissions");
+  }
+
+  /** Whether this process runs as root: the owner of {@code /proc/self} is its user. */
+  private static boolean isRoot() {
+    try {
+      Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      return uid instanceof Integer n && n == 0;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return "root".equals(System.getProperty("user.name"));
+    }
+  }
+
+  private Refusal refuse(String key) {
+    return new Refusal(key, profile.message(key));
+  }
+}

@@ -1,0 +1,234 @@
+package dev.agentdouble.fake.internal.profile;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One version of Claude Code's surface, as data: a resource of this package, {@code
+ * claude-<name>.txt}, read by {@link ProfileResource}'s interpreter (its lines, its command tree, a
+ * {@code base} laid under it by {@link ProfileOverlay}); {@code claude-profiles.txt} names the
+ * default. Keys at the top: {@code cli claude}; {@code version} (what {@code -v} prints); {@code
+ * help} (a resource of this package holding {@code --help} verbatim); {@code stdin-wait-ms} (how
+ * long a print run waits for the first byte of a stdin pipe); {@code json-result-leaves-out} and
+ * {@code json-verbose-init-leaves-out} (what json leaves out of the stream's lines); {@code message
+ * <key> <text>}; {@code command claude}, the command tree (options with their arity, choices and
+ * value rules; {@code hidden} options; {@code opaque} subcommands).
+ *
+ * @param name the profile's name, e.g. {@code 2.1.328}
+ * @param version the line {@code --version} prints, e.g. {@code 2.1.328 (Claude Code)}
+ * @param help what {@code --help} prints, verbatim
+ * @param root the root command
+ * @param messages the texts by key
+ * @param stdinWaitMs how long a print run waits for a stdin pipe's first byte before going on
+ *     without it
+ * @param jsonResultLeavesOut keys of the stream's result that json leaves out
+ * @param jsonVerboseInitLeavesOut capabilities of the stream's init that json's array leaves out
+ */
+public record ClaudeProfile(
+    String name,
+    String version,
+    String help,
+    CliCommand root,
+    Map<String, String> messages,
+    long stdinWaitMs,
+    List<String> jsonResultLeavesOut,
+    List<String> jsonVerboseInitLeavesOut) {
+
+  /** The CLI a Claude profile says it describes ({@code cli claude}), and the program's name. */
+  public static final String CLI = "claude";
+
+  private static final String PREFIX = "claude-";
+  private static final String SUFFIX = ".txt";
+  private static final String INDEX = "claude-profiles.txt";
+
+  public ClaudeProfile {
+    messages = Map.copyOf(messages);
+    jsonResultLeavesOut = List.copyOf(jsonResultLeavesOut);
+    jsonVerboseInitLeavesOut = List.copyOf(jsonVerboseInitLeavesOut);
+  }
+
+  /** The text {@code key} names; {@code {name}} in it stands for each of {@code values}' pairs. */
+  public String message(String key, String... values) {
+    String text = messages.get(key);
+    if (text == null) {
+      throw new IllegalStateException("profile " + name + " has no message " + key);
+    }
+    for (int i = 0; i + 1 < values.length; i += 2) {
+      text = text.replace("{" + values[i] + "}", values[i + 1]);
+    }
+    return text;
+  }
+
+  /** The surface {@link dev.agentdouble.fake.internal.cli.CliParser} parses a command line with. */
+  public Profile.Surface surface() {
+    CliCommand none =
+        new CliCommand("acp", Optional.empty(), "", List.of(), List.of(), List.of(), true);
+    return new Profile.Surface(
+        name, root, none, List.of(), false, List.of(), Optional.empty(), false, messages);
+  }
+
+  /**
+   * The help a print run shows ({@code claude -p -h}): commander lists no command there, so the
+   * usage line has no {@code [command]} and the {@code Commands:} part is left out.
+   */
+  public String printHelp() {
+    String text = help.replaceFirst(" \\[command\\]", "");
+    int commands = text.indexOf("\n\nCommands:\n");
+    return commands < 0 ? text : text.substring(0, commands + 1);
+  }
+
+  /** The names of the built-in Claude profiles, the newest last. */
+  public static List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (String file : PackageResource.list(PREFIX, SUFFIX)) {
+      String name = file.substring(PREFIX.length(), file.length() - SUFFIX.length());
+      if (!("claude-" + name + SUFFIX).equals(INDEX) && !name.startsWith("help-")) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** The default: the newest real CLI, as {@code claude-profiles.txt} names it. */
+  public static ClaudeProfile byDefault() {
+    String index = new String(PackageResource.read(INDEX), StandardCharsets.UTF_8);
+    for (ProfileLine n : ProfileResource.parse(INDEX, index)) {
+      if (n.key().equals("default")) {
+        return builtIn(n.value()).orElseThrow();
+      }
+    }
+    throw new IllegalStateException(INDEX + ": no \"default\" line");
+  }
+
+  /** The built-in Claude profile {@code name}; empty when there is none. */
+  public static Optional<ClaudeProfile> builtIn(String name) {
+    Optional<List<ProfileLine>> top = top(name);
+    if (top.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ProfileLine> lines = top.get();
+    for (ProfileLine n : lines) {
+      if (n.key().equals(ProfileOverlay.BASE)) {
+        lines = ProfileOverlay.resolve(name, lines, Bases.BASES);
+        break;
+      }
+    }
+    return Optional.of(read(name, PREFIX + name + SUFFIX, lines));
+  }
+
+  /**
+   * The profile {@code env}'s {@code AGENTDOUBLE_PROFILE} names for {@code claude}: the default
+   * when unset; a Cursor profile, or anything else, is refused with the names it may be.
+   */
+  public static ClaudeProfile load(Map<String, String> env) throws ProfileException {
+    String value = env.get(Profile.ENV);
+    if (value == null || value.isEmpty()) {
+      return byDefault();
+    }
+    Optional<ClaudeProfile> builtIn = builtIn(value);
+    if (builtIn.isPresent()) {
+      return builtIn.get();
+    }
+    String whose =
+        ProfileResource.load(value).isPresent()
+            ? "is a profile of cursor-agent, not of claude"
+            : "is no profile of claude";
+    throw new ProfileException(
+        Profile.ENV + "=" + value,
+        whose + "; claude takes " + String.join(", ", names()) + ", or none for the newest");
+  }
+
+  /** Whether {@code name} is a built-in Claude profile (for cursor-agent's message). */
+  static boolean isBuiltIn(String name) {
+    return top(name).isPresent();
+  }
+
+  private static Optional<List<ProfileLine>> top(String name) {
+    if (!ProfileResource.isName(name) || name.startsWith("help-")) {
+      return Optional.empty();
+    }
+    String file = PREFIX + name + SUFFIX;
+    if (file.equals(INDEX)) {
+      return Optional.empty();
+    }
+    Optional<byte[]> bytes = PackageResource.find(file);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        ProfileResource.parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
+  }
+
+  /** The built-in Claude profiles as bases. */
+  private static final class Bases implements ProfileOverlay.Bases {
+    static final ProfileOverlay.Bases BASES = new Bases();
+
+    @Override
+    public Optional<List<ProfileLine>> top(String name) {
+      return ClaudeProfile.top(name);
+    }
+
+    @Override
+    public List<String> names() {
+      return ClaudeProfile.names();
+    }
+  }
+
+  private static final List<String> KEYS =
+      List.of(
+          "cli",
+          "version",
+          "help",
+          "stdin-wait-ms",
+          "json-result-leaves-out",
+          "json-verbose-init-leaves-out",
+          "command");
+
+  private static ClaudeProfile read(String name, String source, List<ProfileLine> top) {
+    Map<String, ProfileLine> one = new HashMap<>();
+    Map<String, String> messages = new HashMap<>();
+    for (ProfileLine n : top) {
+      if (n.key().equals("message")) {
+        int space = n.value().indexOf(' ');
+        if (space < 0) {
+          throw n.problem("a message is \"message <key> <text>\"");
+        }
+        messages.put(n.value().substring(0, space), n.value().substring(space + 1));
+      } else if (!KEYS.contains(n.key())) {
+        throw n.problem("unknown key \"" + n.key() + "\"; a Claude profile has " + KEYS);
+      } else if (one.put(n.key(), n) != null) {
+        throw n.problem("\"" + n.key() + "\" given twice");
+      }
+    }
+    ProfileLine cli = ProfileResource.required(source, one, "cli");
+    if (!cli.value().equals(CLI)) {
+      throw cli.problem("\"cli\" must be " + CLI);
+    }
+    ProfileLine wait = ProfileResource.required(source, one, "stdin-wait-ms");
+    long waitMs;
+    try {
+      waitMs = Long.parseLong(wait.value());
+    } catch (NumberFormatException e) {
+      throw wait.problem("\"stdin-wait-ms\" must be a whole number of milliseconds");
+    }
+    String helpFile = ProfileResource.required(source, one, "help").value();
+    return new ClaudeProfile(
+        name,
+        ProfileResource.required(source, one, "version").value(),
+        new String(PackageResource.read(helpFile), StandardCharsets.UTF_8),
+        ProfileResource.command(ProfileResource.required(source, one, "command")),
+        messages,
+        waitMs,
+        optionalWords(one, "json-result-leaves-out"),
+        optionalWords(one, "json-verbose-init-leaves-out"));
+  }
+
+  private static List<String> optionalWords(Map<String, ProfileLine> one, String key) {
+    ProfileLine n = one.get(key);
+    return n == null ? List.of() : ProfileResource.words(n);
+  }
+}
