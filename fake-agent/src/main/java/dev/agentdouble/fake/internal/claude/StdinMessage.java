@@ -100,7 +100,7 @@ record StdinMessage(Kind kind, String json, String type) {
   String describe() {
     return switch (kind) {
       case CONTROL_REQUEST -> "control_request " + subtype();
-      case CONTROL_RESPONSE -> "control_response to " + requestId();
+      case CONTROL_RESPONSE -> "control_response to " + requestId() + " (" + behavior() + ")";
       case BAD -> "a line that is not JSON";
       default -> "a " + type + " message";
     };
