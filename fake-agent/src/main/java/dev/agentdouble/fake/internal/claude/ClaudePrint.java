@@ -148,12 +148,12 @@ public final class ClaudePrint implements Turn.Face {
 
   @Override
   public void writeErr(String text) {
-    ClaudeRun.write(stderr, text);
+    Output.write(stderr, text);
   }
 
   @Override
   public void refuse(String problem) {
-    ClaudeRun.write(stderr, "agentdouble: " + problem + "\n");
+    Output.write(stderr, "agentdouble: " + problem + "\n");
   }
 
   /**

@@ -20,7 +20,6 @@ import dev.agentdouble.tape.OutputFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -193,16 +192,8 @@ public final class ClaudeRun {
     return ending;
   }
 
-  /** Writes {@code text} whole and flushes; a reader that went away is not told anything. */
+  /** Writes {@code text} whole and flushes ({@link Output#write}). */
   static void write(OutputStream stream, String text) {
-    if (text.isEmpty()) {
-      return;
-    }
-    try {
-      stream.write(text.getBytes(StandardCharsets.UTF_8));
-      stream.flush();
-    } catch (IOException e) {
-      // the reader went away; nothing else can be told
-    }
+    Output.write(stream, text);
   }
 }

@@ -175,12 +175,12 @@ final class SessionReplay implements Turn.Face {
         return new Frame.Exit(0, ExitStatus.OK); // the client went away: the session ends
       }
       if (live.kind() == StdinMessage.Kind.BAD) {
-        ClaudeRun.write(stderr, live.parseError(profile));
+        Output.write(stderr, live.parseError(profile));
         return new Frame.Exit(0, ExitStatus.CLI_FAILED);
       }
     } while (live.kind() == StdinMessage.Kind.OTHER && recorded.kind() != StdinMessage.Kind.OTHER);
     if (!same(recorded, live)) {
-      ClaudeRun.write(
+      Output.write(
           stderr,
           "agentdouble: "
               + name
@@ -222,7 +222,7 @@ final class SessionReplay implements Turn.Face {
     StdinMessage m;
     while ((m = stdin.next()) != null) {
       if (m.kind() == StdinMessage.Kind.USER || m.kind() == StdinMessage.Kind.CONTROL_REQUEST) {
-        ClaudeRun.write(
+        Output.write(
             stderr,
             "agentdouble: "
                 + name
@@ -253,11 +253,11 @@ final class SessionReplay implements Turn.Face {
 
   @Override
   public void writeErr(String text) {
-    ClaudeRun.write(stderr, text);
+    Output.write(stderr, text);
   }
 
   @Override
   public void refuse(String problem) {
-    ClaudeRun.write(stderr, "agentdouble: " + problem + "\n");
+    Output.write(stderr, "agentdouble: " + problem + "\n");
   }
 }

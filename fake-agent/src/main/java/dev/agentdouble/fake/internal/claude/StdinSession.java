@@ -102,7 +102,7 @@ final class StdinSession {
     while ((m = stdin.next()) != null) {
       switch (m.kind()) {
         case BAD -> {
-          ClaudeRun.write(stderr, m.parseError(profile));
+          Output.write(stderr, m.parseError(profile));
           return new Frame.Exit(0, ExitStatus.CLI_FAILED);
         }
         case CONTROL_REQUEST -> answer(m);
@@ -150,7 +150,7 @@ final class StdinSession {
   private void answer(StdinMessage m) {
     String id = m.requestId().isEmpty() ? "\"\"" : m.requestId();
     if (m.subtype().equals("initialize")) {
-      ClaudeRun.write(
+      Output.write(
           stdout,
           "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
               + id
@@ -159,14 +159,14 @@ final class StdinSession {
     }
     if (m.subtype().equals("interrupt")) {
       // no turn is running: nothing is still queued (FINDINGS f.4's answer)
-      ClaudeRun.write(
+      Output.write(
           stdout,
           "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
               + id
               + ",\"response\":{\"still_queued\":[]}}}\n");
       return;
     }
-    ClaudeRun.write(
+    Output.write(
         stdout,
         "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":"
             + id
