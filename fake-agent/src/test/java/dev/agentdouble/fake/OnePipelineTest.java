@@ -111,12 +111,13 @@ class OnePipelineTest {
   void onlyTheTurnChoosesATapeForAnInvocationAndPlaysIt() throws IOException {
     assertThat(sourcesHolding("new Player(")).containsExactly("Turn.java");
     assertThat(sourcesHolding("ControlClient.ask(")).containsExactly("Turn.java");
-    // AcpReplay.configured: a whole recorded ACP session, not a turn; Training: the class-data
-    // archive's run, which loads the selection's classes without a turn
+    // AcpReplay.configured: a whole recorded ACP session, not a turn; StdinSession: whether
+    // AGENTDOUBLE_TAPE is a recorded claude session (then played as one turn); Training: the
+    // class-data archive's run, which loads the selection's classes without a turn
     assertThat(sourcesHolding("TapeSelection.select("))
-        .containsExactly("AcpReplay.java", "Training.java", "Turn.java");
-    // a Turn per face: Cursor's print mode, an ACP prompt, Claude Code's print mode
+        .containsExactly("AcpReplay.java", "StdinSession.java", "Training.java", "Turn.java");
     assertThat(sourcesHolding("new Turn("))
-        .containsExactly("AcpServer.java", "ClaudeRun.java", "Impersonation.java");
+        .containsExactly(
+            "AcpServer.java", "ClaudeRun.java", "Impersonation.java", "StdinSession.java");
   }
 }

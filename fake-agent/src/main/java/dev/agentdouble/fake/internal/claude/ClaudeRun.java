@@ -110,11 +110,19 @@ public final class ClaudeRun {
       if (refusal != null) {
         return refused(journal, refusal, null);
       }
-      // the seam of a stdin loop: one Turn with ClaudePrint per user message
-      return ownProblem(
-          journal,
-          "--input-format stream-json is not impersonated yet; send the prompt as text (argv or"
-              + " stdin)");
+      return new StdinSession(
+              profile,
+              args,
+              argv,
+              env,
+              cwd,
+              home,
+              stdio.in(),
+              stdio.out(),
+              stdio.err(),
+              originNanos,
+              pid)
+          .run(journal);
     }
     Optional<String> stdinText = stdio.stdinTty() ? Optional.empty() : readStdin(profile);
     String prompt = prompt(args, stdinText);

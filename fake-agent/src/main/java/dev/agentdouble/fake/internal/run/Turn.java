@@ -245,6 +245,11 @@ public final class Turn {
     return source;
   }
 
+  /** The live values in place of the tape's variables, once {@link Face#live} gave them. */
+  public Substitution substitution() {
+    return substitution;
+  }
+
   public Timing timing() {
     return timing;
   }

@@ -1,0 +1,260 @@
+package dev.agentdouble.fake.internal.claude;
+
+import dev.agentdouble.contract.ExitStatus;
+import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
+import dev.agentdouble.fake.internal.run.Exits;
+import dev.agentdouble.fake.internal.run.Gates;
+import dev.agentdouble.fake.internal.run.Journal;
+import dev.agentdouble.fake.internal.run.Substitution;
+import dev.agentdouble.fake.internal.run.Turn;
+import dev.agentdouble.fake.internal.source.TapeSelection;
+import dev.agentdouble.fake.internal.source.TapeSource;
+import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Frame.Ending;
+import dev.agentdouble.tape.FrameLine;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.TapeScanner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code claude --input-format stream-json --output-format stream-json --verbose}: one process,
+ * many turns, the client's messages on stdin one a line (claude-code.md §2; FINDINGS f, g, h, i).
+ * Two ways to answer, both on the one pipeline ({@link Turn}):
+ *
+ * <ul>
+ *   <li><b>A recorded session</b>: {@code AGENTDOUBLE_TAPE} (no control server) naming a claude
+ *       stream-json tape that holds the client's lines as {@code in} frames, as the recorder keeps
+ *       a session under the Agent SDK: one turn whose face, {@link SessionReplay}, plays it in
+ *       lockstep with stdin (control requests and responses included).
+ *   <li><b>A tape per user message</b>, as an ACP agent answers each {@code session/prompt}: each
+ *       {@code user} line is a turn of its own, its prompt the message's text, its tape chosen for
+ *       it (the control server asked, {@code AGENTDOUBLE_TAPES} matched by that prompt, or the one
+ *       {@code AGENTDOUBLE_TAPE}, which then answers every message: a user who names one tape
+ *       expects it to be the answer, as in an ACP session), its own journal line. The turn plays
+ *       with the print face ({@link ClaudePrint}) under the session's id: the first turn's, kept by
+ *       every later one, as the real CLI re-emits {@code system/init} with one session id per
+ *       process (FINDINGS f.2). A turn whose tape ends in a kill, a hang or the fake's own problem
+ *       ends the process so; any exit ends the turn only.
+ * </ul>
+ *
+ * <p>Stdin ending ends the process, exit 0 (f.1-2); a line that is not JSON ends it with the real
+ * CLI's message, exit 1 (i.1); lines of other types are ignored (i.2); an {@code initialize}
+ * request is answered with success, and a request of any other subtype with the CLI's error (i.3).
+ */
+final class StdinSession {
+  private final ClaudeProfile profile;
+  private final CliArgs args;
+  private final List<String> argv;
+  private final Map<String, String> env;
+  private final FakeEnvironment settings;
+  private final String cwd;
+  private final Optional<String> home;
+  private final OutputStream stdout;
+  private final OutputStream stderr;
+  private final long originNanos;
+  private final long pid;
+  private final StdinLines stdin;
+  private String sessionId;
+
+  StdinSession(
+      ClaudeProfile profile,
+      CliArgs args,
+      List<String> argv,
+      Map<String, String> env,
+      String cwd,
+      Optional<String> home,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr,
+      long originNanos,
+      long pid) {
+    this.profile = profile;
+    this.args = args;
+    this.argv = argv;
+    this.env = env;
+    this.settings = FakeEnvironment.read(env);
+    this.cwd = cwd;
+    this.home = home;
+    this.stdin = new StdinLines(stdin);
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.originNanos = originNanos;
+    this.pid = pid;
+  }
+
+  /** Runs the session to the end of stdin; returns how the process ends. */
+  Ending run(Journal journal) throws IOException {
+    if (recordedSession()) {
+      SessionReplay face = new SessionReplay(profile, stdin, stdout, stderr, cwd, home);
+      return turn(journal, "", face);
+    }
+    Journal next = journal;
+    StdinMessage m;
+    while ((m = stdin.next()) != null) {
+      switch (m.kind()) {
+        case BAD -> {
+          Exits.write(stderr, m.parseError(profile));
+          return new Frame.Exit(0, ExitStatus.CLI_FAILED);
+        }
+        case CONTROL_REQUEST -> answer(m);
+        case USER -> {
+          Ending ending = turn(next, m.prompt(), null);
+          if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
+            return ending;
+          }
+          next = new Journal(pid, System.currentTimeMillis(), argv, cwd, env);
+        }
+        default -> {
+          // a control_response to no request of ours, or a type the CLI ignores (FINDINGS i.2)
+        }
+      }
+    }
+    return new Frame.Exit(0, ExitStatus.OK);
+  }
+
+  /** One turn of {@code prompt}, played by {@code face}, or the print face for a user message. */
+  private Ending turn(Journal journal, String prompt, Turn.Face face) {
+    InvocationRecord invocation =
+        Turn.invocation(
+            argv, prompt, cwd, OutputFormat.STREAM_JSON, args.model(), Optional.empty(), pid, env);
+    Turn.Face played = face;
+    if (played == null) {
+      ClaudePrint print =
+          new ClaudePrint(
+              profile,
+              args,
+              settings,
+              OutputFormat.STREAM_JSON,
+              cwd,
+              home,
+              stdout,
+              stderr,
+              originNanos);
+      played = new OneSession(print);
+    }
+    return new Turn(
+            env, settings, invocation, OutputFormat.STREAM_JSON, journal, played, originNanos)
+        .run();
+  }
+
+  /** A control request between turns: initialize succeeds, any other subtype is refused (i.3). */
+  private void answer(StdinMessage m) {
+    String id = m.requestId().isEmpty() ? "\"\"" : m.requestId();
+    if (m.subtype().equals("initialize")) {
+      Exits.write(
+          stdout,
+          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
+              + id
+              + ",\"response\":{}}}\n");
+      return;
+    }
+    if (m.subtype().equals("interrupt")) {
+      // no turn is running: nothing is still queued (FINDINGS f.4's answer)
+      Exits.write(
+          stdout,
+          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
+              + id
+              + ",\"response\":{\"still_queued\":[]}}}\n");
+      return;
+    }
+    Exits.write(
+        stdout,
+        "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":"
+            + id
+            + ",\"error\":"
+            + JsonText.quote(profile.message("control-unsupported", "subtype", m.subtype()))
+            + ",\"error_code\":\"unsupported_request\"}}\n");
+  }
+
+  /**
+   * Whether the session is one recorded tape: {@code AGENTDOUBLE_TAPE} without a control server,
+   * naming a claude stream-json tape with the client's lines in it.
+   */
+  private boolean recordedSession() throws IOException {
+    String url = env.get(FakeEnvironment.URL);
+    String tape = env.get(FakeEnvironment.TAPE);
+    if ((url != null && !url.isBlank()) || tape == null || tape.isBlank()) {
+      return false;
+    }
+    TapeSelection.Result selected =
+        TapeSelection.select(env, InvocationRecord.empty(OutputFormat.STREAM_JSON.cliName()));
+    if (!(selected instanceof TapeSelection.Selected chosen)) {
+      return false; // said by the first turn's selection
+    }
+    try (TapeSource source = chosen.source();
+        InputStream in = source.open()) {
+      TapeScanner scanner = new TapeScanner(source.name(), in);
+      Header header = scanner.header();
+      if (header.format() != OutputFormat.STREAM_JSON) {
+        return false;
+      }
+      while (scanner.next()) {
+        if (scanner.frame().kind == FrameLine.Kind.IN) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The print face under the session's one id: the first turn's, kept by every later turn. */
+  private final class OneSession implements Turn.Face {
+    private final ClaudePrint print;
+
+    OneSession(ClaudePrint print) {
+      this.print = print;
+    }
+
+    @Override
+    public Ending admit(Turn turn) throws IOException {
+      return print.admit(turn);
+    }
+
+    @Override
+    public Ending transform(Turn turn) throws IOException {
+      return print.transform(turn);
+    }
+
+    @Override
+    public Substitution.Live live(Turn turn) {
+      Substitution.Live live = print.live(turn);
+      if (sessionId == null) {
+        sessionId = live.sessionId().orElseThrow();
+      }
+      turn.journal().sessionId = sessionId;
+      return new Substitution.Live(
+          Optional.of(sessionId),
+          live.cwd(),
+          live.home(),
+          live.prompt(),
+          live.epochMs(),
+          live.apiKeySource(),
+          live.model());
+    }
+
+    @Override
+    public Ending play(Turn turn) throws IOException, Gates.NotReleased {
+      return print.play(turn);
+    }
+
+    @Override
+    public void writeErr(String text) {
+      print.writeErr(text);
+    }
+
+    @Override
+    public void refuse(String problem) {
+      print.refuse(problem);
+    }
+  }
+}

@@ -1,0 +1,337 @@
+package dev.agentdouble.fake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.Vars;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code claude --input-format stream-json --output-format stream-json --verbose} through the real
+ * launcher: one process, many turns, the client's lines on stdin. The real CLI's behaviour is
+ * /work/claude-real/FINDINGS.md parts f, g, h and i (runs of the real 2.1.328 here) and
+ * claude-code.md §2.
+ */
+@Timeout(120)
+class ClaudeStdinSessionTest {
+  private static final List<String> ARGV =
+      List.of("--output-format", "stream-json", "--verbose", "--input-format", "stream-json");
+
+  /** The SDK's argv (FINDINGS g.1): no {@code -p}, {@code =stdio} in one word. */
+  private static final List<String> SDK_ARGV =
+      List.of(
+          "--output-format",
+          "stream-json",
+          "--verbose",
+          "--input-format",
+          "stream-json",
+          "--permission-prompt-tool=stdio");
+
+  private static final String RECORDED_SESSION = "5f0c3a9e-1b2d-4e6f-8a7b-9c0d1e2f3a4b";
+
+  @TempDir Path dir;
+
+  private static String user(String text) {
+    return "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
+        + "\""
+        + text
+        + "\""
+        + "},\"parent_tool_use_id\":null,\"session_id\":\"\"}";
+  }
+
+  private static String init() {
+    return "{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/home/dev/shop\",\"session_id\":\""
+        + RECORDED_SESSION
+        + "\",\"model\":\"claude-opus-5-5\"}";
+  }
+
+  private static String result(String text) {
+    return "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\""
+        + text
+        + "\",\"session_id\":\""
+        + RECORDED_SESSION
+        + "\"}";
+  }
+
+  private Path tape(String name, List<Frame> frames) throws IOException {
+    Header header =
+        Header.builder()
+            .cli("claude")
+            .cliVersion("2.1.328")
+            .argv(SDK_ARGV)
+            .outputFormat(OutputFormat.STREAM_JSON)
+            .vars(
+                new Vars(
+                    Optional.of(RECORDED_SESSION),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    OptionalLong.empty(),
+                    Map.of()))
+            .build();
+    Path file = dir.resolve(name + ".tape.ndjson");
+    new Tape(header, frames).write(file);
+    return file;
+  }
+
+  /** A print tape of one turn: init, the answer, its result. */
+  private Path answer(String name, String text) throws IOException {
+    return tape(
+        name,
+        List.of(
+            new Frame.Out(0, init()),
+            new Frame.Out(1, assistant(text)),
+            new Frame.Out(2, result(text)),
+            new Frame.Exit(3, 0)));
+  }
+
+  private static String assistant(String text) {
+    return "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
+        + "\"text\",\"text\":\""
+        + text
+        + "\"}]},\"session_id\":\""
+        + RECORDED_SESSION
+        + "\"}";
+  }
+
+  private FakeProcess.Result run(Map<String, String> env, List<String> argv, String... lines) {
+    StringBuilder stdin = new StringBuilder();
+    for (String line : lines) {
+      stdin.append(line).append('\n');
+    }
+    return FakeProcess.run(
+        ClaudeArgvTest.claude(),
+        env,
+        stdin.toString().getBytes(StandardCharsets.UTF_8),
+        argv.toArray(String[]::new));
+  }
+
+  private static List<JsonNode> lines(FakeProcess.Result r) {
+    return r.out().lines().map(AcpPeer::parse).toList();
+  }
+
+  @Test
+  void eachUserLineIsATurnOfItsOwnWithInitAndResultUnderOneSessionId() throws IOException {
+    // FINDINGS f.2: init, assistant, result per turn; init again per turn, one session id
+    Path tape = answer("hello", "Hello.");
+    Path journal = dir.resolve("journal.ndjson");
+    FakeProcess.Result r =
+        run(
+            Map.of(
+                "AGENTDOUBLE_TAPE", tape.toString(),
+                "AGENTDOUBLE_TIMING", "fast",
+                "AGENTDOUBLE_JOURNAL", journal.toString()),
+            ARGV,
+            user("First question"),
+            user("Second question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<JsonNode> out = lines(r);
+    assertThat(out)
+        .extracting(l -> l.path("type").asText() + "/" + l.path("subtype").asText())
+        .containsExactly(
+            "system/init",
+            "assistant/",
+            "result/success",
+            "system/init",
+            "assistant/",
+            "result/success");
+    String session = out.get(0).path("session_id").asText();
+    assertThat(session).isNotEqualTo(RECORDED_SESSION);
+    assertThat(out).extracting(l -> l.path("session_id").asText()).containsOnly(session);
+    // one journal line a turn, with its prompt
+    assertThat(Files.readAllLines(journal, StandardCharsets.UTF_8))
+        .extracting(l -> AcpPeer.parse(l).path("prompt").asText())
+        .containsExactly("First question", "Second question");
+  }
+
+  @Test
+  void aTurnsTapeIsChosenByItsPromptFromTheTapesFolder() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    Path first = answer("first", "One.");
+    Path second = answer("second", "Two.");
+    write(first, folder.resolve("a.tape.ndjson"), "First");
+    write(second, folder.resolve("b.tape.ndjson"), "Second");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            user("Second question"),
+            user("First question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(lines(r))
+        .filteredOn(l -> l.path("type").asText().equals("result"))
+        .extracting(l -> l.path("result").asText())
+        .containsExactly("Two.", "One.");
+  }
+
+  /** {@code from} with a match on a prompt that contains {@code word}, written to {@code to}. */
+  private static void write(Path from, Path to, String word) throws IOException {
+    List<String> lines = Files.readAllLines(from, StandardCharsets.UTF_8);
+    String header = lines.get(0);
+    lines.set(
+        0, header.substring(0, header.length() - 1) + ",\"match\":{\"prompt\":\"" + word + "\"}}");
+    Files.write(to, lines, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aLineThatIsNotJsonEndsTheRunAsTheRealCliDoes() throws IOException {
+    // FINDINGS i.1: stdout empty, exit 1, the parse error with the line's type and length
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            "this is not json");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo("Error parsing streaming input line (type=unknown, 16 chars): SyntaxError\n");
+
+    FakeProcess.Result truncated =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            "{\"type\":\"user\"");
+    assertThat(truncated.err())
+        .isEqualTo("Error parsing streaming input line (type=user, 14 chars): SyntaxError\n");
+  }
+
+  @Test
+  void controlRequestsBetweenTurnsAreAnsweredAndUnknownOnesRefusedAsTheRealCliDoes()
+      throws IOException {
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            "{\"type\":\"bogus\",\"x\":1}",
+            "{\"type\":\"control_request\",\"request_id\":\"req_x\",\"request\":{\"subtype\":"
+                + "\"no_such_subtype\"}}",
+            "{\"request_id\":\"63e2ah5ce96\",\"type\":\"control_request\",\"request\":{\"subtype\":"
+                + "\"initialize\",\"systemPrompt\":[\"\"]}}",
+            user("First question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<String> out = r.out().lines().toList();
+    // FINDINGS i.2 (the bogus type ignored) and i.3 (this line, byte for byte)
+    assertThat(out.get(0))
+        .isEqualTo(
+            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":"
+                + "\"req_x\",\"error\":\"Unsupported control request subtype: no_such_subtype\","
+                + "\"error_code\":\"unsupported_request\"}}");
+    // FINDINGS g.5: the SDK takes a success with an empty response
+    assertThat(AcpPeer.parse(out.get(1)).path("response").path("request_id").asText())
+        .isEqualTo("63e2ah5ce96");
+    assertThat(out.subList(2, out.size()))
+        .extracting(l -> AcpPeer.parse(l).path("type").asText())
+        .containsExactly("system", "assistant", "result");
+  }
+
+  /** A recorded session: initialize, a turn with a can_use_tool request and its answer. */
+  private Path session() throws IOException {
+    String canUseTool =
+        "{\"type\":\"control_request\",\"request_id\":\"00000000-0000-4000-8000-000000000006\","
+            + "\"request\":{\"subtype\":\"can_use_tool\",\"tool_name\":\"Bash\",\"input\":"
+            + "{\"command\":\"touch made.txt\"},\"tool_use_id\":\"toolu_01\"}}";
+    return tape(
+        "session",
+        List.of(
+            new Frame.In(2, initialize("905uk22uf7g")),
+            new Frame.In(2, user("Make a file")),
+            new Frame.Out(357, initialized("905uk22uf7g")),
+            new Frame.Out(423, init()),
+            new Frame.Out(538, canUseTool),
+            new Frame.In(542, allow("00000000-0000-4000-8000-000000000006")),
+            new Frame.Out(616, result("Done with the file.")),
+            new Frame.Exit(727, 0)));
+  }
+
+  private static String initialize(String id) {
+    return "{\"request_id\":\""
+        + id
+        + "\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}";
+  }
+
+  private static String initialized(String id) {
+    return "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\""
+        + id
+        + "\",\"response\":{\"pid\":4242}}}";
+  }
+
+  private static String allow(String id) {
+    return "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\""
+        + id
+        + "\",\"response\":{\"behavior\":\"allow\",\"updatedInput\":{\"command\":\"touch"
+        + " made.txt\"}}}}";
+  }
+
+  @Test
+  void aRecordedSessionPlaysInLockstepUnderTheClientsRequestIds() throws IOException {
+    // FINDINGS h: the SDK's request ids are its own; the CLI's can_use_tool id is answered as is
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", session().toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            initialize("live0000001"),
+            user("Make a file"),
+            allow("00000000-0000-4000-8000-000000000006"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<String> out = r.out().lines().toList();
+    assertThat(out.get(0)).isEqualTo(initialized("live0000001"));
+    assertThat(AcpPeer.parse(out.get(2)).path("request_id").asText())
+        .isEqualTo("00000000-0000-4000-8000-000000000006");
+    String session = AcpPeer.parse(out.get(1)).path("session_id").asText();
+    assertThat(session).isNotEqualTo(RECORDED_SESSION);
+    assertThat(AcpPeer.parse(out.get(3)).path("session_id").asText()).isEqualTo(session);
+  }
+
+  @Test
+  void aClientThatDeniesWhatTheSessionAllowedFailsWithTheTapesLine() throws IOException {
+    String deny =
+        allow("00000000-0000-4000-8000-000000000006")
+            .replace("\"behavior\":\"allow\"", "\"behavior\":\"deny\"");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", session().toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            initialize("live0000001"),
+            user("Make a file"),
+            deny);
+
+    assertThat(r.exit()).isEqualTo(70);
+    assertThat(r.err())
+        .contains(
+            "session.tape.ndjson:7: the client sent control_response to"
+                + " \"00000000-0000-4000-8000-000000000006\" (deny), the tape has"
+                + " control_response to \"00000000-0000-4000-8000-000000000006\" (allow)");
+  }
+
+  @Test
+  void stdinEndingWhereTheSessionWaitsEndsItAsTheRealCliEndsAtEof() throws IOException {
+    // FINDINGS f.1-2: EOF ends the process, exit 0
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", session().toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            initialize("live0000001"));
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).isEmpty();
+  }
+}
