@@ -51,6 +51,20 @@ class ClaudeCodeTest {
     }
   }
 
+  /** docs/junit.md's example. */
+  @Test
+  void answersAClaudeRun(FakeAgent agent) {
+    agent
+        .when(invocation().prompt(containing("hello")))
+        .replyResource("tapes/claude-hello.tape.ndjson");
+
+    Runs.Result run =
+        Runs.run(agent.claudeExecutable(), "-p", "--output-format", "json", "Say hello");
+
+    assertThat(run.out()).contains("\"result\":\"Hello from the tape.\"");
+    agent.verify(1, invocation().outputFormat("json").prompt(equalTo("Say hello")));
+  }
+
   @Test
   void theBinFolderHoldsClaudeBesideCursorAgentAndTheNameTheRunIsStartedByPicksTheCli(
       FakeAgent agent) {
