@@ -73,16 +73,7 @@ public final class Shim {
       String parameter,
       Path pidFile) {
     if (real.isEmpty()) {
-      return "#!/bin/sh\necho "
-          + Launch.quote(
-              "agentdouble: recording needs the real "
-                  + cli
-                  + ": none on PATH; name it with -Dagentdouble."
-                  + parameter
-                  + "=PATH")
-          + " >&2\nexit "
-          + ExitStatus.OWN_PROBLEM
-          + "\n";
+      return notFound(cli, parameter);
     }
     return Launch.recordingShim(
         runtime.java(),
@@ -91,6 +82,23 @@ public final class Shim {
         into,
         real.get(),
         Optional.of(pidFile));
+  }
+
+  /**
+   * The recording shim of {@code cli} when the real one was not found: it says so, and how to name
+   * it ({@code -Dagentdouble.PARAMETER}), on stderr, and exits {@value ExitStatus#OWN_PROBLEM}.
+   */
+  static String notFound(String cli, String parameter) {
+    return "#!/bin/sh\necho "
+        + Launch.quote(
+            "agentdouble: recording needs the real "
+                + cli
+                + ": none on PATH; name it with -Dagentdouble."
+                + parameter
+                + "=PATH")
+        + " >&2\nexit "
+        + ExitStatus.OWN_PROBLEM
+        + "\n";
   }
 
   /** Installs {@code sh} as every shim name in {@code bin}: Cursor's names and Claude's. */
