@@ -29,9 +29,8 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * A fake {@code cursor-agent} (and {@code claude}, {@link #claudeExecutable()}) for one test (or
- * one test class): an executable to hand the code under test, tapes to answer its invocations, and
- * what it was asked, to verify.
+ * A fake {@code cursor-agent} (and {@code claude}) for one test (or one test class): an executable
+ * to hand the code under test, tapes to answer its invocations, and what it was asked, to verify.
  *
  * <pre>{@code
  * @ExtendWith(AgentDoubleExtension.class)
@@ -92,22 +91,14 @@ public final class FakeAgent {
   }
 
   /**
-   * The executable to give code under test that runs Claude Code: a {@code claude} for this test
-   * only, beside {@link #executable()} in {@link #binDir()}. Both are this one fake: its stubs,
-   * queue, gates, invocations and strictness serve the runs of either, as one machine with both
-   * CLIs installed would; the name a run is started by picks the CLI it plays, as with the real
-   * programs. Hence a method, not a setting that names one CLI per test: code that drives both (a
-   * router, a fallback) is tested with one fake, and a test of one pays for nothing more (the three
-   * shims are written at once, by the child process that writes one).
+   * A {@code claude} for this test only, beside {@link #executable()}: the same fake, its stubs,
+   * queue, gates and invocations, plays the CLI each run is started as (see docs/junit.md).
    */
   public Path claudeExecutable() {
     return shims.bin().resolve(Launch.CLAUDE_SHIM_NAME);
   }
 
-  /**
-   * The folder holding {@code cursor-agent}, {@code agent} and {@code claude}, for consumers that
-   * search PATH.
-   */
+  /** The folder of {@code cursor-agent}, {@code agent} and {@code claude}, for a PATH search. */
   public Path binDir() {
     return shims.bin();
   }
@@ -147,9 +138,8 @@ public final class FakeAgent {
   }
 
   /**
-   * Record mode: from now on the shims run the real CLIs through the recorder; when the test
-   * passes, its runs are kept as {@code target} (and {@code NAME.2.tape.ndjson}, ... for later
-   * runs), redacted and normalised.
+   * Record mode: the shims run the real CLIs through the recorder; a passed test keeps its runs as
+   * {@code target}, {@code NAME.2.tape.ndjson}, ..., redacted and normalised.
    */
   void recordTo(Path target, RealClis real) throws IOException {
     recordings = new Recordings(dir.resolve("recordings"), target);
