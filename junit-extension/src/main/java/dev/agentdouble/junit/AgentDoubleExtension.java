@@ -322,7 +322,7 @@ public final class AgentDoubleExtension
           .repeatLast();
     } else if (plan instanceof AgentTapes.Record record) {
       try {
-        agent.recordTo(record.file(), record.realCli());
+        agent.recordTo(record.file(), record.real());
       } catch (IOException e) {
         throw new UncheckedIOException("cannot prepare the recording shims", e);
       }

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.control.ControlPlane;
 import dev.agentdouble.junit.internal.control.InvocationLog;
@@ -10,6 +11,7 @@ import dev.agentdouble.junit.internal.handle.Strictness;
 import dev.agentdouble.junit.internal.handle.TapeFiles;
 import dev.agentdouble.junit.internal.handle.Verification;
 import dev.agentdouble.junit.internal.process.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.process.RealClis;
 import dev.agentdouble.junit.internal.process.Runs;
 import dev.agentdouble.junit.internal.process.ShimEnvironment;
 import dev.agentdouble.tape.OutputFormat;
@@ -27,8 +29,8 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * A fake {@code cursor-agent} for one test (or one test class): an executable to hand the code
- * under test, tapes to answer its invocations, and what it was asked, to verify.
+ * A fake {@code cursor-agent} (and {@code claude}) for one test (or one test class): an executable
+ * to hand the code under test, tapes to answer its invocations, and what it was asked, to verify.
  *
  * <pre>{@code
  * @ExtendWith(AgentDoubleExtension.class)
@@ -85,10 +87,18 @@ public final class FakeAgent {
 
   /** The executable to give the code under test: a {@code cursor-agent} for this test only. */
   public Path executable() {
-    return shims.bin().resolve("cursor-agent");
+    return shims.bin().resolve(Launch.SHIM_NAMES.get(0));
   }
 
-  /** The folder holding {@code cursor-agent} and {@code agent}, for consumers that search PATH. */
+  /**
+   * A {@code claude} for this test only, beside {@link #executable()}: the same fake, its stubs,
+   * queue, gates and invocations, plays the CLI each run is started as (see docs/junit.md).
+   */
+  public Path claudeExecutable() {
+    return shims.bin().resolve(Launch.CLAUDE_SHIM_NAME);
+  }
+
+  /** The folder of {@code cursor-agent}, {@code agent} and {@code claude}, for a PATH search. */
   public Path binDir() {
     return shims.bin();
   }
@@ -128,13 +138,12 @@ public final class FakeAgent {
   }
 
   /**
-   * Record mode: from now on the shims run {@code realCli} through the recorder; when the test
-   * passes, its runs are kept as {@code target} (and {@code NAME.2.tape.ndjson}, ... for later
-   * runs), redacted and normalised.
+   * Record mode: the shims run the real CLIs through the recorder; a passed test keeps its runs as
+   * {@code target}, {@code NAME.2.tape.ndjson}, ..., redacted and normalised.
    */
-  void recordTo(Path target, Path realCli) throws IOException {
+  void recordTo(Path target, RealClis real) throws IOException {
     recordings = new Recordings(dir.resolve("recordings"), target);
-    shims.record(dir.resolve("recordings"), realCli);
+    shims.record(dir.resolve("recordings"), real);
   }
 
   /** Answers the next invocation not answered by a stub with {@code tape} (first in, first out). */

@@ -1,8 +1,10 @@
 package dev.agentdouble.junit.internal.extension;
 
+import dev.agentdouble.contract.Launch;
 import dev.agentdouble.junit.AgentTape;
 import dev.agentdouble.junit.internal.handle.Recordings;
 import dev.agentdouble.junit.internal.handle.TapeFiles;
+import dev.agentdouble.junit.internal.process.RealClis;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeReader;
 import java.io.File;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * What an {@link AgentTape} asks of a test's fake: replay its recorded tapes, or record the real
  * CLI; decided from the annotation, the configuration parameters ({@code agentdouble.mode}, {@code
- * agentdouble.tapes}, {@code agentdouble.cli}, {@code agentdouble.ci}) and {@code CI}.
+ * agentdouble.tapes}, {@code agentdouble.cli}, {@code agentdouble.claude}, {@code agentdouble.ci})
+ * and {@code CI}.
  */
 public final class AgentTapes {
   private AgentTapes() {}
@@ -29,8 +32,8 @@ public final class AgentTapes {
   /** Replays {@code tapes}, a test that ran the agent several times in order, the last repeated. */
   public record Replay(List<Tape> tapes) implements Plan {}
 
-  /** Records the runs of {@code realCli}, kept as {@code file} when the test passes. */
-  public record Record(Path file, Path realCli) implements Plan {}
+  /** Records the runs of the real CLIs, kept as {@code file} when the test passes. */
+  public record Record(Path file, RealClis real) implements Plan {}
 
   /**
    * The plan of the test of {@code context} under {@code tape}; a missing tape or a refused
@@ -116,27 +119,33 @@ public final class AgentTapes {
               + file
               + " locally and commit it");
     }
-    Path real =
-        context
-            .getConfigurationParameter("agentdouble.cli")
-            .map(Path::of)
-            .or(AgentTapes::realCliOnPath)
-            .orElseThrow(
-                () ->
-                    new ExtensionConfigurationException(
-                        "@AgentTape(\""
-                            + tape.value()
-                            + "\"): recording needs the real cursor-agent: none on PATH; name it with "
-                            + "-Dagentdouble.cli=PATH"));
+    RealClis real =
+        new RealClis(
+            context
+                .getConfigurationParameter("agentdouble.cli")
+                .map(Path::of)
+                .or(() -> onPath(List.of("cursor-agent", "agent"))),
+            context
+                .getConfigurationParameter("agentdouble.claude")
+                .map(Path::of)
+                .or(() -> onPath(List.of(Launch.CLAUDE_SHIM_NAME))));
+    if (real.none()) {
+      throw new ExtensionConfigurationException(
+          "@AgentTape(\""
+              + tape.value()
+              + "\"): recording needs the real cursor-agent: none on PATH; name it with "
+              + "-Dagentdouble.cli=PATH (or the real claude: -Dagentdouble.claude=PATH)");
+    }
     return new Record(file, real);
   }
 
-  private static Optional<Path> realCliOnPath() {
+  /** The first of {@code names} on PATH, not a fake's shim. */
+  private static Optional<Path> onPath(List<String> names) {
     String path = System.getenv("PATH");
     if (path == null) {
       return Optional.empty();
     }
-    for (String name : List.of("cursor-agent", "agent")) {
+    for (String name : names) {
       for (String dir : path.split(File.pathSeparator)) {
         Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
         if (Files.isExecutable(candidate) && !candidate.toString().contains("agentdouble-")) {

@@ -55,7 +55,7 @@ public final class ShimEnvironment {
     write();
   }
 
-  /** The folder holding {@code cursor-agent} and {@code agent}. */
+  /** The folder holding {@code cursor-agent}, {@code agent} and {@code claude}. */
   public Path bin() {
     return bin;
   }
@@ -92,10 +92,10 @@ public final class ShimEnvironment {
   }
 
   /**
-   * Record mode: the shims run {@code realCli} through the recorder, a tape a run in {@code into}.
+   * Record mode: the shims run the real CLIs through the recorder, a tape a run in {@code into}.
    */
-  public void record(Path into, Path realCli) throws IOException {
-    Shim.writeRecording(bin, runtime, into, realCli, pids());
+  public void record(Path into, RealClis real) throws IOException {
+    Shim.writeRecording(bin, runtime, into, real, pids());
   }
 
   private Path state() {

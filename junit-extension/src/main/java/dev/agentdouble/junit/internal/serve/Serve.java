@@ -62,9 +62,10 @@ final class Serve implements AutoCloseable {
       two lines on stdout,
         %2$s=http://127.0.0.1:PORT/agentdouble/serve
         %3$s=SECRET
-      to give the fake agent (bin/cursor-agent) in its environment, then runs until it is stopped
-      (SIGINT, SIGTERM) or the process that started it ends. SECRET is new each run; requests
-      without it in the %5$s header are refused (HTTP 401).
+      to give the fake agent in its environment, as Cursor (bin/cursor-agent, bin/agent) or as
+      Claude Code (bin/claude): one server answers both. Then it runs until it is stopped (SIGINT,
+      SIGTERM) or the process that started it ends. SECRET is new each run; requests without it
+      in the %5$s header are refused (HTTP 401).
       What answers an invocation, first to last: a stub added through the API whose match holds,
       the next tape enqueued through the API, the first tape in DIR (by file name) whose "match"
       holds, as %1$s=DIR would. An invocation nothing answers gets a near-miss report
@@ -260,7 +261,7 @@ final class Serve implements AutoCloseable {
                     + options.tapes())
             + " at "
             + serve.url()
-            + "; stop with Ctrl-C or SIGTERM");
+            + " to the fake's cursor-agent and claude; stop with Ctrl-C or SIGTERM");
     err.flush();
     return new Started(ExitStatus.OK, serve);
   }

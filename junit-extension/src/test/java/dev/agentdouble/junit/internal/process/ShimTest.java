@@ -2,12 +2,14 @@ package dev.agentdouble.junit.internal.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -67,5 +69,30 @@ class ShimTest {
             PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(dir.resolve("bin0/cursor-agent"))))
         .isEqualTo("rwx------");
+  }
+
+  /** Claude's name gets the shim too, and a shim of its own when its script differs. */
+  @Test
+  void claudeIsInstalledBesideCursorsNamesWithAScriptOfItsOwnWhenGiven() throws Exception {
+    Path same = Files.createDirectories(dir.resolve("same"));
+    Path apart = Files.createDirectories(dir.resolve("apart"));
+    Shim.install(same, "#!/bin/sh\nexit 7\n");
+    Shim.install(
+        apart,
+        Map.of(
+            "cursor-agent", "#!/bin/sh\nexit 7\n",
+            "agent", "#!/bin/sh\nexit 7\n",
+            "claude", Shim.notFound("claude", "claude")));
+
+    TestProcess.Result missing =
+        TestProcess.command(List.of(apart.resolve("claude").toString())).noStdin().run();
+
+    assertThat(Files.readString(same.resolve("claude"))).isEqualTo("#!/bin/sh\nexit 7\n");
+    assertThat(Files.readString(apart.resolve("agent"))).isEqualTo("#!/bin/sh\nexit 7\n");
+    assertThat(missing.exit()).isEqualTo(70);
+    assertThat(missing.err())
+        .isEqualTo(
+            "agentdouble: recording needs the real claude: none on PATH; name it with"
+                + " -Dagentdouble.claude=PATH\n");
   }
 }

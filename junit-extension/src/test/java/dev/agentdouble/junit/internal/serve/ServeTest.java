@@ -10,6 +10,7 @@ import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Tape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -89,10 +90,22 @@ class ServeTest {
 
   /** The real fake agent, as a process, with {@code env} and stdin from /dev/null. */
   static Runs.Result fake(Map<String, String> env, String... args) {
+    return Runs.run(launcher("cursor-agent"), env, 60, args);
+  }
+
+  /** The fake agent's launcher {@code fake-agent/bin/NAME}, its jar built. */
+  private static Path launcher(String name) {
     assertThat(root().resolve("fake-agent/target/fake-agent.jar"))
         .as("the fake agent's jar (built before this module in the reactor)")
         .exists();
-    return Runs.run(root().resolve("fake-agent/bin/cursor-agent"), env, 60, args);
+    return root().resolve("fake-agent/bin").resolve(name);
+  }
+
+  /**
+   * The real fake agent as Claude Code ({@code fake-agent/bin/claude}), as {@link #fake} runs it.
+   */
+  static Runs.Result claude(Map<String, String> env, String... args) {
+    return Runs.run(launcher("claude"), env, 60, args);
   }
 
   private static Map<String, String> url(Serve serve) {
@@ -361,6 +374,43 @@ class ServeTest {
             "50 tape 50-quoted",
             "70 (no tape)",
             "60 tape 60-multi");
+  }
+
+  /**
+   * The fake run as {@code claude} asks the same server: its invocation is matched by the folder's
+   * tapes, answered with a Claude tape in the format it asked for, and journaled.
+   */
+  @Test
+  void aClaudeRunIsMatchedAnsweredAndJournaled() throws Exception {
+    Path folder = tapes("t");
+    String claudeTape;
+    try (InputStream in = ServeTest.class.getResourceAsStream("/tapes/claude-hello.tape.ndjson")) {
+      claudeTape = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Files.writeString(
+        folder.resolve("a-claude.tape.ndjson"),
+        claudeTape.replaceFirst(
+            "^\\{\"tape\":1,", "{\"tape\":1,\"match\":{\"prompt\":\"hello\"},"));
+    tape(folder, "b-catch-all", null, 2);
+    Out s = serve("--tapes", folder.toString());
+    Path journal = dir.resolve("journal.ndjson");
+    Map<String, String> env = new LinkedHashMap<>(url(s.serve()));
+    env.put("AGENTDOUBLE_JOURNAL", journal.toString());
+
+    Runs.Result run =
+        claude(env, "-p", "--output-format", "json", "--model", "sonnet", "Say hello");
+    HttpResponse<String> invocations =
+        call(s.serve(), "GET", Serve.PATH + "/invocations", null, true);
+
+    assertThat(s.err()).contains(" to the fake's cursor-agent and claude; ");
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("{\"type\":\"result\"").contains("Hello from the tape.");
+    assertThat(invocations.body())
+        .startsWith(
+            "{\"invocations\":[{\"argv\":[\"-p\",\"--output-format\",\"json\",\"--model\",\"sonnet\",\"Say hello\"]")
+        .contains("\"model\":\"sonnet\"", "\"tape\":\"a-claude.tape.ndjson\"");
+    assertThat(Files.readString(journal))
+        .contains("\"tape\":\"AGENTDOUBLE_URL tape a-claude.tape.ndjson\"");
   }
 
   @Test
