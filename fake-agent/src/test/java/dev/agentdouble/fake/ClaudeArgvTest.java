@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * print mode, {@code --version}). The captures are test resources ({@code
  * claude-2.1.328/argv-errors/<case>/}: {@code argv.txt}, one word a line, then {@code stdout},
  * {@code stderr}, {@code exit}), made by running the real CLI with stdin {@code </dev/null}
- * (/work/claude-real/FINDINGS.md part d). The runs refused because the user is root are checked
- * only as root, where they were made.
+ * (docs/claude-2.1.328-runs.md part d). The runs refused because the user is root are checked only
+ * as root, where they were made.
  */
 @Timeout(120)
 class ClaudeArgvTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Claude Code 2.1.328 derives it: each pair is two real runs of the same script here (test
  * resources {@code claude-2.1.328/runs/<capture>/}, their volatile values, ids, times, paths and
  * costs, set to the same constants), the first recorded, the second's command line run against it
- * (/work/claude-real/FINDINGS.md parts a and b: json is the result line without {@code
+ * (docs/claude-2.1.328-runs.md parts a and b: json is the result line without {@code
  * model_usage_since_last_result}; json with {@code --verbose} the array of every line, the init's
  * capabilities without {@code lifecycle_wakeup_source_v1}; text the result and a newline, the
  * max-turns error without one; stream-json without {@code --include-partial-messages} the run

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A {@code claude -p} run as the journal and the control plane see it (prompt, model, format,
- * session), and Claude Code's stdin and session rules: /work/claude-real/FINDINGS.md parts c and d,
+ * session), and Claude Code's stdin and session rules: docs/claude-2.1.328-runs.md parts c and d,
  * ../shared/reference/claude-code.md §8.
  */
 @Timeout(120)

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code claude --input-format stream-json --output-format stream-json --verbose} through the real
  * launcher: one process, many turns, the client's lines on stdin. The real CLI's behaviour is
- * /work/claude-real/FINDINGS.md parts f, g, h and i (runs of the real 2.1.328 here) and
+ * docs/claude-2.1.328-runs.md parts f, g, h and i (runs of the real 2.1.328 here) and
  * claude-code.md §2.
  */
 @Timeout(120)
