@@ -71,6 +71,91 @@ public final class Training {
           "{\"t\":1,\"exit\":0}",
           "");
 
+  /**
+   * A Claude Code session recorded under the Agent SDK, in small: the client's lines as {@code in}
+   * frames (initialize, a user message, the answer to the CLI's can_use_tool request) between the
+   * CLI's own lines.
+   */
+  static final String CLAUDE_SESSION_TAPE =
+      String.join(
+          "\n",
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"--output-format\",\"stream-json\",\"--verbose\",\"--input-format\",\"stream-json\"],\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\"}}",
+          "{\"t\":0,\"in\":{\"request_id\":\"r0\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}}",
+          "{\"t\":0,\"in\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r0\",\"response\":{}}}}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"control_request\",\"request_id\":\"c1\",\"request\":{\"subtype\":\"can_use_tool\",\"tool_name\":\"Bash\",\"input\":{},\"tool_use_id\":\"t1\"}}}",
+          "{\"t\":0,\"in\":{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"c1\",\"response\":{\"behavior\":\"allow\",\"updatedInput\":{}}}}}",
+          "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":1,\"exit\":0}",
+          "");
+
+  /** The SDK's lines for {@link #CLAUDE_SESSION_TAPE}, under request ids of its own. */
+  static final String CLAUDE_SESSION_STDIN =
+      String.join(
+          "\n",
+          "{\"request_id\":\"live1\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"c1\",\"response\":{\"behavior\":\"allow\",\"updatedInput\":{}}}}",
+          "");
+
+  /**
+   * A client's lines for per-message turns: initialize, a request the CLI refuses, a type it
+   * ignores, an interrupt between turns, two user messages (one with text blocks).
+   */
+  static final String CLAUDE_TURNS_STDIN =
+      String.join(
+          "\n",
+          "{\"request_id\":\"live1\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}",
+          "{\"type\":\"control_request\",\"request_id\":\"x\",\"request\":{\"subtype\":\"no_such_subtype\"}}",
+          "{\"type\":\"bogus\"}",
+          "{\"type\":\"control_request\",\"request_id\":\"i\",\"request\":{\"subtype\":\"interrupt\"}}",
+          "",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"q\"}]},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "not json",
+          "");
+
+  /**
+   * Sessions of {@code claude --input-format stream-json}: a recorded one in lockstep with stdin,
+   * and a turn per user message.
+   */
+  private static void claudeSessions(Path dir, Path tape) throws IOException {
+    Path session = dir.resolve("claude-session.tape.ndjson");
+    List<String> argv =
+        List.of(
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--permission-prompt-tool=stdio");
+    try {
+      Files.writeString(session, CLAUDE_SESSION_TAPE, StandardCharsets.UTF_8);
+      claudeSession(argv, session, CLAUDE_SESSION_STDIN);
+      claudeSession(argv, tape, CLAUDE_TURNS_STDIN);
+    } finally {
+      Files.deleteIfExists(session);
+    }
+  }
+
+  private static void claudeSession(List<String> argv, Path tape, String stdin) {
+    new Impersonation(
+            "claude",
+            argv,
+            Map.of(FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, "fast"),
+            "/w",
+            "/h",
+            false,
+            false,
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(),
+            System.nanoTime(),
+            1)
+        .run();
+  }
+
   /** Runs of {@code claude}: every print format, the partial lines asked and not, its answers. */
   private static void claude(Path dir) throws IOException {
     Path tape = dir.resolve("claude.tape.ndjson");
@@ -112,6 +197,7 @@ public final class Training {
                 1)
             .run();
       }
+      claudeSessions(dir, tape);
     } finally {
       Files.deleteIfExists(tape);
     }
