@@ -9,6 +9,7 @@ import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -241,6 +242,41 @@ class ClaudeStdinSessionTest {
     assertThat(out.subList(2, out.size()))
         .extracting(l -> AcpPeer.parse(l).path("type").asText())
         .containsExactly("system", "assistant", "result");
+  }
+
+  @Test
+  void initializeIsAnsweredWithTheRealClisLineUnderTheClientsIdThisPidAndHome()
+      throws IOException, URISyntaxException {
+    // FINDINGS f.3 and g.4: the real 2.1.328's line, the same in its own run and under the SDK;
+    // the capture (claude-2.1.328/runs/f-initialize) has its home as TMP/home
+    Path tape = answer("hello", "Hello.");
+    Path journal = dir.resolve("journal.ndjson");
+    Path home = dir.resolve("home");
+    FakeProcess.Result r =
+        run(
+            Map.of(
+                "AGENTDOUBLE_TAPE", tape.toString(),
+                "AGENTDOUBLE_TIMING", "fast",
+                "AGENTDOUBLE_JOURNAL", journal.toString(),
+                "HOME", home.toString()),
+            SDK_ARGV,
+            initialize("63e2ah5ce96"),
+            user("First question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    long pid =
+        AcpPeer.parse(Files.readAllLines(journal, StandardCharsets.UTF_8).get(0))
+            .path("pid")
+            .asLong();
+    Path capture =
+        Path.of(getClass().getResource("/claude-2.1.328/runs/f-initialize/stdout-line-1").toURI());
+    String real = Files.readString(capture, StandardCharsets.UTF_8);
+    assertThat(r.out().lines().findFirst().orElseThrow() + "\n")
+        .isEqualTo(
+            real.replace("\"req_init_1\"", "\"63e2ah5ce96\"")
+                .replace("\"pid\":16830", "\"pid\":" + pid)
+                .replace("TMP/home", home.toString()));
+    assertThat(pid).isPositive();
   }
 
   /** A recorded session: initialize, a turn with a can_use_tool request and its answer. */

@@ -48,7 +48,8 @@ import java.util.Optional;
  *
  * <p>Stdin ending ends the process, exit 0 (f.1-2); a line that is not JSON ends it with the real
  * CLI's message, exit 1 (i.1); lines of other types are ignored (i.2); an {@code initialize}
- * request is answered with success, and a request of any other subtype with the CLI's error (i.3).
+ * request is answered with the real CLI's line (the profile's, f.3), and a request of any other
+ * subtype with the CLI's error (i.3).
  */
 final class StdinSession {
   private final ClaudeProfile profile;
@@ -146,15 +147,14 @@ final class StdinSession {
         .run();
   }
 
-  /** A control request between turns: initialize succeeds, any other subtype is refused (i.3). */
+  /**
+   * A control request between turns: initialize is answered as the real CLI answers it (the
+   * profile's line, f.3), an interrupt with nothing queued, any other subtype refused (i.3).
+   */
   private void answer(StdinMessage m) {
     String id = m.requestId().isEmpty() ? "\"\"" : m.requestId();
     if (m.subtype().equals("initialize")) {
-      Output.write(
-          stdout,
-          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
-              + id
-              + ",\"response\":{}}}\n");
+      Output.write(stdout, profile.initializeResponse(id, pid, home.orElse("")));
       return;
     }
     if (m.subtype().equals("interrupt")) {
