@@ -65,6 +65,9 @@ final class StdinSession {
   private final long pid;
   private final StdinLines stdin;
   private String sessionId;
+  private StdinReader reader;
+  private int results;
+  private long turnStartNanos;
 
   StdinSession(
       ClaudeProfile profile,
@@ -99,8 +102,10 @@ final class StdinSession {
       return turn(journal, "", face);
     }
     Journal next = journal;
+    reader = new StdinReader(stdin);
+    reader.start();
     StdinMessage m;
-    while ((m = stdin.next()) != null) {
+    while ((m = reader.take()) != null) {
       switch (m.kind()) {
         case BAD -> {
           Output.write(stderr, m.parseError(profile));
@@ -108,7 +113,9 @@ final class StdinSession {
         }
         case CONTROL_REQUEST -> answer(m);
         case USER -> {
+          turnStartNanos = System.nanoTime();
           Ending ending = turn(next, m.prompt(), null);
+          results++;
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
@@ -159,11 +166,7 @@ final class StdinSession {
     }
     if (m.subtype().equals("interrupt")) {
       // no turn is running: nothing is still queued (FINDINGS f.4's answer)
-      Output.write(
-          stdout,
-          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
-              + id
-              + ",\"response\":{\"still_queued\":[]}}}\n");
+      interrupted(id);
       return;
     }
     Output.write(
@@ -173,6 +176,47 @@ final class StdinSession {
             + ",\"error\":"
             + JsonText.quote(profile.message("control-unsupported", "subtype", m.subtype()))
             + ",\"error_code\":\"unsupported_request\"}}\n");
+  }
+
+  /** The answer to an interrupt: success, nothing still queued (FINDINGS f.4). */
+  private void interrupted(String id) {
+    Output.write(
+        stdout,
+        "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
+            + id
+            + ",\"response\":{\"still_queued\":[]}}}\n");
+  }
+
+  /**
+   * What the real CLI writes when an interrupt stops a running turn (FINDINGS f.4): the answer, the
+   * user line {@code [Request interrupted by user]}, the {@code error_during_execution} result with
+   * terminal reason {@code aborted_streaming}; the texts are the profile's.
+   */
+  private void stopped(StdinMessage interrupt) {
+    interrupted(interrupt.requestId().isEmpty() ? "\"\"" : interrupt.requestId());
+    String session = sessionId == null ? "" : sessionId;
+    Output.write(
+        stdout,
+        profile.message(
+            "interrupted-user",
+            "session_id",
+            session,
+            "uuid",
+            Turn.freshUuid(),
+            "timestamp",
+            Journal.isoInstant(System.currentTimeMillis())));
+    Output.write(
+        stdout,
+        profile.message(
+            "interrupted-result",
+            "session_id",
+            session,
+            "duration_ms",
+            Long.toString((System.nanoTime() - turnStartNanos) / 1_000_000L),
+            "uuid",
+            Turn.freshUuid(),
+            "result_index",
+            Integer.toString(results)));
   }
 
   /**
@@ -241,9 +285,34 @@ final class StdinSession {
           live.model());
     }
 
+    /**
+     * Plays the turn with stdin read meanwhile: an interrupt stops it at its next frame, pause or
+     * gate (or its tape's read), and is answered as the real CLI answers it; one that comes after
+     * the turn's last frame is answered as between turns.
+     */
     @Override
     public Ending play(Turn turn) throws IOException, Gates.NotReleased {
-      return print.play(turn);
+      reader.turnStarts();
+      Ending ending;
+      try {
+        ending = print.play(turn);
+      } catch (IOException | Gates.NotReleased e) {
+        if (!reader.turnInterrupted()) {
+          reader.turnEnds();
+          throw e;
+        }
+        ending = null;
+      }
+      StdinMessage interrupt = reader.turnEnds();
+      if (interrupt == null) {
+        return ending;
+      }
+      if (ending != null) {
+        interrupted(interrupt.requestId());
+        return ending;
+      }
+      stopped(interrupt);
+      return new Frame.Exit(0, ExitStatus.OK);
     }
 
     @Override
