@@ -1,6 +1,7 @@
 package dev.agentdouble.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.testing.TestProcess;
@@ -84,7 +85,12 @@ class ClassDataSharingTest {
             "claude-json",
             "claude-text",
             "claude-session",
-            "claude-turns")) {
+            "claude-turns",
+            "claude-interrupt")) {
+      if (format.equals("claude-interrupt")) {
+        claudeInterrupt(java, jar, archive);
+        continue;
+      }
       if (format.equals("claude-session") || format.equals("claude-turns")) {
         claudeSession(java, jar, archive, format.equals("claude-session") ? null : claudeTape);
         continue;
@@ -246,6 +252,62 @@ class ClassDataSharingTest {
             .filter(l -> l.contains(" source: file:"))
             .toList();
     assertThat(fromJar).as("%s: classes loaded from the jar, not the archive", name).isEmpty();
+  }
+
+  /**
+   * A per-message turn held at a gate and interrupted there (the session's reading thread, the
+   * stopped turn's lines): not one class from the jar.
+   */
+  private void claudeInterrupt(Path java, Path jar, Path archive) throws Exception {
+    Path log = dir.resolve("claude-interrupt.log");
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape = dir.resolve("claude-gated.tape.ndjson");
+    Files.writeString(
+        tape,
+        "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+            + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+            + "{\"t\":0,\"gate\":\"g\"}\n"
+            + "{\"t\":0,\"exit\":0}\n",
+        StandardCharsets.UTF_8);
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xshare:auto",
+            "-XX:TieredStopAtLevel=1",
+            "-Xlog:class+load:file=" + log,
+            "-Dagentdouble.invokedAs=/bin/claude",
+            "-cp",
+            jar.toString(),
+            Launch.FAKE_MAIN,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json");
+    try (TestProcess p =
+        TestProcess.command(command)
+            .directory(dir)
+            .withoutEnv("AGENTDOUBLE_")
+            .env(Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_GATES", gates.toString()))
+            .patience(Duration.ofSeconds(120))
+            .start()) {
+      p.send(USER);
+      await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(gates.resolve("g.reached")));
+      p.send(
+          "{\"type\":\"control_request\",\"request_id\":\"i\",\"request\":"
+              + "{\"subtype\":\"interrupt\"}}");
+      p.awaitOut("error_during_execution");
+      p.closeStdin();
+      assertThat(p.waitFor()).as(p.err()).isZero();
+    }
+    List<String> fromJar =
+        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(l -> l.contains(" source: file:"))
+            .toList();
+    assertThat(fromJar)
+        .as("claude-interrupt: classes loaded from the jar, not the archive")
+        .isEmpty();
   }
 
   private static final String USER =

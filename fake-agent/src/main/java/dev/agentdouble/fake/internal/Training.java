@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.fake.internal.process.Death;
@@ -134,8 +135,100 @@ public final class Training {
       Files.writeString(session, CLAUDE_SESSION_TAPE, StandardCharsets.UTF_8);
       claudeSession(argv, session, CLAUDE_SESSION_STDIN);
       claudeSession(argv, tape, CLAUDE_TURNS_STDIN);
+      claudeInterrupt(dir, argv);
     } finally {
       Files.deleteIfExists(session);
+    }
+  }
+
+  /**
+   * A per-message turn held at a gate and interrupted there: the client's interrupt comes once the
+   * turn reached the gate, as a test sends it.
+   */
+  private static void claudeInterrupt(Path dir, List<String> argv) throws IOException {
+    Path tape = dir.resolve("claude-gated.tape.ndjson");
+    Path gates = dir.resolve("gates");
+    Path reached = gates.resolve(GateFiles.reached("g"));
+    try {
+      Files.createDirectories(gates);
+      Files.writeString(
+          tape,
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+              + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+              + "{\"t\":0,\"gate\":\"g\"}\n"
+              + "{\"t\":0,\"exit\":0}\n",
+          StandardCharsets.UTF_8);
+      String[] lines = CLAUDE_TURNS_STDIN.split("\n");
+      new Impersonation(
+              "claude",
+              argv,
+              Map.of(
+                  FakeEnvironment.TAPE,
+                  tape.toString(),
+                  FakeEnvironment.TIMING,
+                  "fast",
+                  FakeEnvironment.GATES,
+                  gates.toString(),
+                  FakeEnvironment.GATE_TIMEOUT_MS,
+                  "10000"),
+              "/w",
+              "/h",
+              false,
+              false,
+              new HeldStdin(lines[5] + "\n", lines[3] + "\n", reached),
+              OutputStream.nullOutputStream(),
+              OutputStream.nullOutputStream(),
+              System.nanoTime(),
+              1)
+          .run();
+    } finally {
+      Files.deleteIfExists(reached);
+      Files.deleteIfExists(gates);
+      Files.deleteIfExists(tape);
+    }
+  }
+
+  /** Stdin that gives its first line, then its second once {@code until} exists, then ends. */
+  private static final class HeldStdin extends InputStream {
+    private final byte[] first;
+    private final byte[] second;
+    private final Path until;
+    private int read;
+
+    HeldStdin(String first, String second, Path until) {
+      this.first = first.getBytes(StandardCharsets.UTF_8);
+      this.second = second.getBytes(StandardCharsets.UTF_8);
+      this.until = until;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (read == 0) {
+        read = 1;
+        System.arraycopy(first, 0, b, off, first.length);
+        return first.length;
+      }
+      if (read == 1) {
+        read = 2;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!Files.exists(until) && System.nanoTime() < deadline) {
+          try {
+            Thread.sleep(1);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+          }
+        }
+        System.arraycopy(second, 0, b, off, second.length);
+        return second.length;
+      }
+      return -1;
     }
   }
 
