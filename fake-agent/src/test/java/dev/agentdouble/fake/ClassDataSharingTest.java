@@ -1,6 +1,7 @@
 package dev.agentdouble.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.testing.TestProcess;
@@ -82,7 +83,18 @@ class ClassDataSharingTest {
             "non-ascii",
             "claude-stream-json",
             "claude-json",
-            "claude-text")) {
+            "claude-text",
+            "claude-session",
+            "claude-turns",
+            "claude-interrupt")) {
+      if (format.equals("claude-interrupt")) {
+        claudeInterrupt(java, jar, archive);
+        continue;
+      }
+      if (format.equals("claude-session") || format.equals("claude-turns")) {
+        claudeSession(java, jar, archive, format.equals("claude-session") ? null : claudeTape);
+        continue;
+      }
       if (format.startsWith("claude-")) {
         claudeReplay(java, jar, archive, claudeTape, format.substring("claude-".length()));
         continue;
@@ -189,6 +201,138 @@ class ClassDataSharingTest {
         .as("claude %s: classes loaded from the jar, not the archive", format)
         .isEmpty();
   }
+
+  /**
+   * {@code claude --input-format stream-json} under the Agent SDK's argv: a recorded session played
+   * in lockstep with stdin ({@code turnTape} null), or a turn per user message on {@code turnTape};
+   * not one class from the jar.
+   */
+  private void claudeSession(Path java, Path jar, Path archive, Path turnTape) throws Exception {
+    String name = turnTape == null ? "claude-session" : "claude-turns";
+    Path log = dir.resolve(name + ".log");
+    Path tape = turnTape;
+    String stdin = USER + "\n" + USER.replace("Say hello", "Say more") + "\n";
+    if (tape == null) {
+      tape = dir.resolve("claude-session.tape.ndjson");
+      Files.writeString(tape, CLAUDE_SESSION, StandardCharsets.UTF_8);
+      stdin = INITIALIZE + "\n" + USER + "\n";
+    }
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xshare:auto",
+            "-XX:TieredStopAtLevel=1",
+            "-Xlog:class+load:file=" + log,
+            "-Dagentdouble.invokedAs=/bin/claude",
+            "-cp",
+            jar.toString(),
+            Launch.FAKE_MAIN,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--permission-prompt-tool=stdio");
+    TestProcess.Result r =
+        TestProcess.command(command)
+            .directory(dir)
+            .mergeErrors()
+            .stdin(stdin.getBytes(StandardCharsets.UTF_8))
+            .withoutEnv("AGENTDOUBLE_")
+            .env(Map.of("AGENTDOUBLE_TAPE", tape.toString()))
+            .patience(Duration.ofSeconds(120))
+            .run();
+    assertThat(r.exit()).as("%s: %s", name, r.out()).isZero();
+    assertThat(r.out().lines().filter(l -> l.contains("\"type\":\"result\"")).count())
+        .as("%s: its results", name)
+        .isEqualTo(turnTape == null ? 1 : 2);
+    List<String> fromJar =
+        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(l -> l.contains(" source: file:"))
+            .toList();
+    assertThat(fromJar).as("%s: classes loaded from the jar, not the archive", name).isEmpty();
+  }
+
+  /**
+   * A per-message turn held at a gate and interrupted there (the session's reading thread, the
+   * stopped turn's lines): not one class from the jar.
+   */
+  private void claudeInterrupt(Path java, Path jar, Path archive) throws Exception {
+    Path log = dir.resolve("claude-interrupt.log");
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape = dir.resolve("claude-gated.tape.ndjson");
+    Files.writeString(
+        tape,
+        "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+            + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+            + "{\"t\":0,\"gate\":\"g\"}\n"
+            + "{\"t\":0,\"exit\":0}\n",
+        StandardCharsets.UTF_8);
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xshare:auto",
+            "-XX:TieredStopAtLevel=1",
+            "-Xlog:class+load:file=" + log,
+            "-Dagentdouble.invokedAs=/bin/claude",
+            "-cp",
+            jar.toString(),
+            Launch.FAKE_MAIN,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json");
+    try (TestProcess p =
+        TestProcess.command(command)
+            .directory(dir)
+            .withoutEnv("AGENTDOUBLE_")
+            .env(Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_GATES", gates.toString()))
+            .patience(Duration.ofSeconds(120))
+            .start()) {
+      p.send(USER);
+      await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(gates.resolve("g.reached")));
+      p.send(
+          "{\"type\":\"control_request\",\"request_id\":\"i\",\"request\":"
+              + "{\"subtype\":\"interrupt\"}}");
+      p.awaitOut("error_during_execution");
+      p.closeStdin();
+      assertThat(p.waitFor()).as(p.err()).isZero();
+    }
+    List<String> fromJar =
+        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(l -> l.contains(" source: file:"))
+            .toList();
+    assertThat(fromJar)
+        .as("claude-interrupt: classes loaded from the jar, not the archive")
+        .isEmpty();
+  }
+
+  private static final String USER =
+      "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Say hello\"},"
+          + "\"parent_tool_use_id\":null,\"session_id\":\"\"}";
+
+  private static final String INITIALIZE =
+      "{\"request_id\":\"k3j5h6g7f8d\",\"type\":\"control_request\",\"request\":"
+          + "{\"subtype\":\"initialize\"}}";
+
+  /** A session recorded under the SDK, in small: initialize, a user message, its answer. */
+  private static final String CLAUDE_SESSION =
+      "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+          + "{\"t\":0,\"in\":"
+          + INITIALIZE.replace("k3j5h6g7f8d", "r0")
+          + "}\n"
+          + "{\"t\":0,\"in\":"
+          + USER
+          + "}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"control_response\",\"response\":{\"subtype\":"
+          + "\"success\",\"request_id\":\"r0\",\"response\":{}}}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+          + "\"result\":\"hi\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":1,\"exit\":0}\n";
 
   /**
    * No replay spins a class at run time: a lambda, a method reference or an invokedynamic string

@@ -1,6 +1,7 @@
 package dev.agentdouble.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.tape.Frame;
@@ -8,10 +9,13 @@ import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
+import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -241,6 +245,111 @@ class ClaudeStdinSessionTest {
     assertThat(out.subList(2, out.size()))
         .extracting(l -> AcpPeer.parse(l).path("type").asText())
         .containsExactly("system", "assistant", "result");
+  }
+
+  @Test
+  void initializeIsAnsweredWithTheRealClisLineUnderTheClientsIdThisPidAndHome()
+      throws IOException, URISyntaxException {
+    // FINDINGS f.3 and g.4: the real 2.1.328's line, the same in its own run and under the SDK;
+    // the capture (claude-2.1.328/runs/f-initialize) has its home as TMP/home
+    Path tape = answer("hello", "Hello.");
+    Path journal = dir.resolve("journal.ndjson");
+    Path home = dir.resolve("home");
+    FakeProcess.Result r =
+        run(
+            Map.of(
+                "AGENTDOUBLE_TAPE", tape.toString(),
+                "AGENTDOUBLE_TIMING", "fast",
+                "AGENTDOUBLE_JOURNAL", journal.toString(),
+                "HOME", home.toString()),
+            SDK_ARGV,
+            initialize("63e2ah5ce96"),
+            user("First question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    long pid =
+        AcpPeer.parse(Files.readAllLines(journal, StandardCharsets.UTF_8).get(0))
+            .path("pid")
+            .asLong();
+    Path capture =
+        Path.of(getClass().getResource("/claude-2.1.328/runs/f-initialize/stdout-line-1").toURI());
+    String real = Files.readString(capture, StandardCharsets.UTF_8);
+    assertThat(r.out().lines().findFirst().orElseThrow() + "\n")
+        .isEqualTo(
+            real.replace("\"req_init_1\"", "\"63e2ah5ce96\"")
+                .replace("\"pid\":16830", "\"pid\":" + pid)
+                .replace("TMP/home", home.toString()));
+    assertThat(pid).isPositive();
+  }
+
+  @Test
+  void anInterruptStopsTheRunningTurnAsTheRealCliDoesAndTheNextLineStartsATurn() throws Exception {
+    // FINDINGS f.4: the answer, the interrupted user line, the error_during_execution result;
+    // the turn held open at a gate the test never releases
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape =
+        tape(
+            "gated",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Gate(1, "thinking"),
+                new Frame.Out(2, assistant("Late.")),
+                new Frame.Out(3, result("Late.")),
+                new Frame.Exit(4, 0)));
+    Path second = answer("second", "Second answer.");
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    write(tape, folder.resolve("a.tape.ndjson"), "First");
+    write(second, folder.resolve("b.tape.ndjson"), "Second");
+    try (TestProcess p =
+        TestProcess.of(
+                FakeProcess.builder(
+                    ClaudeArgvTest.claude(),
+                    Map.of(
+                        "AGENTDOUBLE_TAPES", folder.toString(),
+                        "AGENTDOUBLE_TIMING", "fast",
+                        "AGENTDOUBLE_GATES", gates.toString()),
+                    SDK_ARGV))
+            .patience(Duration.ofSeconds(60))
+            .start()) {
+      p.send(user("First question"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(gates.resolve("thinking.reached")));
+      p.send(
+          "{\"type\":\"control_request\",\"request_id\":\"req_int_1\",\"request\":"
+              + "{\"subtype\":\"interrupt\"}}");
+      p.awaitOut("error_during_execution");
+      p.send(user("Second question"));
+      p.closeStdin();
+      assertThat(p.waitFor()).as(p.err()).isZero();
+
+      List<String> out = p.out().lines().toList();
+      assertThat(out).noneMatch(l -> l.contains("Late."));
+      assertThat(out.get(1))
+          .isEqualTo(
+              "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\","
+                  + "\"request_id\":\"req_int_1\",\"response\":{\"still_queued\":[]}}}");
+      JsonNode user = AcpPeer.parse(out.get(2));
+      String session = AcpPeer.parse(out.get(0)).path("session_id").asText();
+      assertThat(user.path("message").toString())
+          .isEqualTo(
+              "{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+                  + "\"text\":\"[Request interrupted by user]\"}]}");
+      assertThat(user.path("session_id").asText()).isEqualTo(session);
+      JsonNode result = AcpPeer.parse(out.get(3));
+      assertThat(result.path("subtype").asText()).isEqualTo("error_during_execution");
+      assertThat(result.path("is_error").asBoolean()).isTrue();
+      assertThat(result.path("terminal_reason").asText()).isEqualTo("aborted_streaming");
+      assertThat(result.path("errors").get(0).asText())
+          .isEqualTo("[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null");
+      assertThat(result.path("result_index").asInt()).isZero();
+      assertThat(result.path("session_id").asText()).isEqualTo(session);
+      // the next user line is a turn of its own under the same session
+      assertThat(out.subList(4, out.size()))
+          .extracting(l -> AcpPeer.parse(l).path("type").asText())
+          .containsExactly("system", "assistant", "result");
+      assertThat(AcpPeer.parse(out.get(6)).path("result").asText()).isEqualTo("Second answer.");
+    }
   }
 
   /** A recorded session: initialize, a turn with a can_use_tool request and its answer. */

@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.fake.internal.process.Death;
@@ -71,6 +72,183 @@ public final class Training {
           "{\"t\":1,\"exit\":0}",
           "");
 
+  /**
+   * A Claude Code session recorded under the Agent SDK, in small: the client's lines as {@code in}
+   * frames (initialize, a user message, the answer to the CLI's can_use_tool request) between the
+   * CLI's own lines.
+   */
+  static final String CLAUDE_SESSION_TAPE =
+      String.join(
+          "\n",
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"--output-format\",\"stream-json\",\"--verbose\",\"--input-format\",\"stream-json\"],\"vars\":{\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"cwd\":\"/w\"}}",
+          "{\"t\":0,\"in\":{\"request_id\":\"r0\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}}",
+          "{\"t\":0,\"in\":{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r0\",\"response\":{}}}}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/w\",\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"control_request\",\"request_id\":\"c1\",\"request\":{\"subtype\":\"can_use_tool\",\"tool_name\":\"Bash\",\"input\":{},\"tool_use_id\":\"t1\"}}}",
+          "{\"t\":0,\"in\":{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"c1\",\"response\":{\"behavior\":\"allow\",\"updatedInput\":{}}}}}",
+          "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"session_id\":\"11111111-2222-3333-4444-555555555555\"}}",
+          "{\"t\":1,\"exit\":0}",
+          "");
+
+  /** The SDK's lines for {@link #CLAUDE_SESSION_TAPE}, under request ids of its own. */
+  static final String CLAUDE_SESSION_STDIN =
+      String.join(
+          "\n",
+          "{\"request_id\":\"live1\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"c1\",\"response\":{\"behavior\":\"allow\",\"updatedInput\":{}}}}",
+          "");
+
+  /**
+   * A client's lines for per-message turns: initialize, a request the CLI refuses, a type it
+   * ignores, an interrupt between turns, two user messages (one with text blocks).
+   */
+  static final String CLAUDE_TURNS_STDIN =
+      String.join(
+          "\n",
+          "{\"request_id\":\"live1\",\"type\":\"control_request\",\"request\":{\"subtype\":\"initialize\"}}",
+          "{\"type\":\"control_request\",\"request_id\":\"x\",\"request\":{\"subtype\":\"no_such_subtype\"}}",
+          "{\"type\":\"bogus\"}",
+          "{\"type\":\"control_request\",\"request_id\":\"i\",\"request\":{\"subtype\":\"interrupt\"}}",
+          "",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"p\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"q\"}]},\"parent_tool_use_id\":null,\"session_id\":\"\"}",
+          "not json",
+          "");
+
+  /**
+   * Sessions of {@code claude --input-format stream-json}: a recorded one in lockstep with stdin,
+   * and a turn per user message.
+   */
+  private static void claudeSessions(Path dir, Path tape) throws IOException {
+    Path session = dir.resolve("claude-session.tape.ndjson");
+    List<String> argv =
+        List.of(
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--permission-prompt-tool=stdio");
+    try {
+      Files.writeString(session, CLAUDE_SESSION_TAPE, StandardCharsets.UTF_8);
+      claudeSession(argv, session, CLAUDE_SESSION_STDIN);
+      claudeSession(argv, tape, CLAUDE_TURNS_STDIN);
+      claudeInterrupt(dir, argv);
+    } finally {
+      Files.deleteIfExists(session);
+    }
+  }
+
+  /**
+   * A per-message turn held at a gate and interrupted there: the client's interrupt comes once the
+   * turn reached the gate, as a test sends it.
+   */
+  private static void claudeInterrupt(Path dir, List<String> argv) throws IOException {
+    Path tape = dir.resolve("claude-gated.tape.ndjson");
+    Path gates = dir.resolve("gates");
+    Path reached = gates.resolve(GateFiles.reached("g"));
+    try {
+      Files.createDirectories(gates);
+      Files.writeString(
+          tape,
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+              + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+              + "{\"t\":0,\"gate\":\"g\"}\n"
+              + "{\"t\":0,\"exit\":0}\n",
+          StandardCharsets.UTF_8);
+      String[] lines = CLAUDE_TURNS_STDIN.split("\n");
+      new Impersonation(
+              "claude",
+              argv,
+              Map.of(
+                  FakeEnvironment.TAPE,
+                  tape.toString(),
+                  FakeEnvironment.TIMING,
+                  "fast",
+                  FakeEnvironment.GATES,
+                  gates.toString(),
+                  FakeEnvironment.GATE_TIMEOUT_MS,
+                  "10000"),
+              "/w",
+              "/h",
+              false,
+              false,
+              new HeldStdin(lines[5] + "\n", lines[3] + "\n", reached),
+              OutputStream.nullOutputStream(),
+              OutputStream.nullOutputStream(),
+              System.nanoTime(),
+              1)
+          .run();
+    } finally {
+      Files.deleteIfExists(reached);
+      Files.deleteIfExists(gates);
+      Files.deleteIfExists(tape);
+    }
+  }
+
+  /** Stdin that gives its first line, then its second once {@code until} exists, then ends. */
+  private static final class HeldStdin extends InputStream {
+    private final byte[] first;
+    private final byte[] second;
+    private final Path until;
+    private int read;
+
+    HeldStdin(String first, String second, Path until) {
+      this.first = first.getBytes(StandardCharsets.UTF_8);
+      this.second = second.getBytes(StandardCharsets.UTF_8);
+      this.until = until;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (read == 0) {
+        read = 1;
+        System.arraycopy(first, 0, b, off, first.length);
+        return first.length;
+      }
+      if (read == 1) {
+        read = 2;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!Files.exists(until) && System.nanoTime() < deadline) {
+          try {
+            Thread.sleep(1);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+          }
+        }
+        System.arraycopy(second, 0, b, off, second.length);
+        return second.length;
+      }
+      return -1;
+    }
+  }
+
+  private static void claudeSession(List<String> argv, Path tape, String stdin) {
+    new Impersonation(
+            "claude",
+            argv,
+            Map.of(FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, "fast"),
+            "/w",
+            "/h",
+            false,
+            false,
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            OutputStream.nullOutputStream(),
+            OutputStream.nullOutputStream(),
+            System.nanoTime(),
+            1)
+        .run();
+  }
+
   /** Runs of {@code claude}: every print format, the partial lines asked and not, its answers. */
   private static void claude(Path dir) throws IOException {
     Path tape = dir.resolve("claude.tape.ndjson");
@@ -99,6 +277,7 @@ public final class Training {
               List.of("-p", "--bogus"))) {
         play("claude", argv, env);
       }
+      claudeSessions(dir, tape);
     } finally {
       Files.deleteIfExists(tape);
     }

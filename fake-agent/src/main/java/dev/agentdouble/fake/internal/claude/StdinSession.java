@@ -49,7 +49,8 @@ import java.util.Optional;
  *
  * <p>Stdin ending ends the process, exit 0 (f.1-2); a line that is not JSON ends it with the real
  * CLI's message, exit 1 (i.1); lines of other types are ignored (i.2); an {@code initialize}
- * request is answered with success, and a request of any other subtype with the CLI's error (i.3).
+ * request is answered with the real CLI's line (the profile's, f.3), and a request of any other
+ * subtype with the CLI's error (i.3).
  */
 final class StdinSession {
   private final ClaudeProfile profile;
@@ -65,6 +66,9 @@ final class StdinSession {
   private final long pid;
   private final StdinLines stdin;
   private String sessionId;
+  private StdinReader reader;
+  private int results;
+  private long turnStartNanos;
 
   StdinSession(
       ClaudeProfile profile,
@@ -99,8 +103,10 @@ final class StdinSession {
       return turn(journal, "", face);
     }
     Journal next = journal;
+    reader = new StdinReader(stdin);
+    reader.start();
     StdinMessage m;
-    while ((m = stdin.next()) != null) {
+    while ((m = reader.take()) != null) {
       switch (m.kind()) {
         case BAD -> {
           Exits.write(stderr, m.parseError(profile));
@@ -108,7 +114,9 @@ final class StdinSession {
         }
         case CONTROL_REQUEST -> answer(m);
         case USER -> {
+          turnStartNanos = System.nanoTime();
           Ending ending = turn(next, m.prompt(), null);
+          results++;
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
@@ -147,24 +155,19 @@ final class StdinSession {
         .run();
   }
 
-  /** A control request between turns: initialize succeeds, any other subtype is refused (i.3). */
+  /**
+   * A control request between turns: initialize is answered as the real CLI answers it (the
+   * profile's line, f.3), an interrupt with nothing queued, any other subtype refused (i.3).
+   */
   private void answer(StdinMessage m) {
     String id = m.requestId().isEmpty() ? "\"\"" : m.requestId();
     if (m.subtype().equals("initialize")) {
-      Exits.write(
-          stdout,
-          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
-              + id
-              + ",\"response\":{}}}\n");
+      Exits.write(stdout, profile.initializeResponse(id, pid, home.orElse("")));
       return;
     }
     if (m.subtype().equals("interrupt")) {
       // no turn is running: nothing is still queued (FINDINGS f.4's answer)
-      Exits.write(
-          stdout,
-          "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
-              + id
-              + ",\"response\":{\"still_queued\":[]}}}\n");
+      interrupted(id);
       return;
     }
     Exits.write(
@@ -174,6 +177,47 @@ final class StdinSession {
             + ",\"error\":"
             + JsonText.quote(profile.message("control-unsupported", "subtype", m.subtype()))
             + ",\"error_code\":\"unsupported_request\"}}\n");
+  }
+
+  /** The answer to an interrupt: success, nothing still queued (FINDINGS f.4). */
+  private void interrupted(String id) {
+    Exits.write(
+        stdout,
+        "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":"
+            + id
+            + ",\"response\":{\"still_queued\":[]}}}\n");
+  }
+
+  /**
+   * What the real CLI writes when an interrupt stops a running turn (FINDINGS f.4): the answer, the
+   * user line {@code [Request interrupted by user]}, the {@code error_during_execution} result with
+   * terminal reason {@code aborted_streaming}; the texts are the profile's.
+   */
+  private void stopped(StdinMessage interrupt) {
+    interrupted(interrupt.requestId().isEmpty() ? "\"\"" : interrupt.requestId());
+    String session = sessionId == null ? "" : sessionId;
+    Exits.write(
+        stdout,
+        profile.message(
+            "interrupted-user",
+            "session_id",
+            session,
+            "uuid",
+            Turn.freshUuid(),
+            "timestamp",
+            Journal.isoInstant(System.currentTimeMillis())));
+    Exits.write(
+        stdout,
+        profile.message(
+            "interrupted-result",
+            "session_id",
+            session,
+            "duration_ms",
+            Long.toString((System.nanoTime() - turnStartNanos) / 1_000_000L),
+            "uuid",
+            Turn.freshUuid(),
+            "result_index",
+            Integer.toString(results)));
   }
 
   /**
@@ -242,9 +286,34 @@ final class StdinSession {
           live.model());
     }
 
+    /**
+     * Plays the turn with stdin read meanwhile: an interrupt stops it at its next frame, pause or
+     * gate (or its tape's read), and is answered as the real CLI answers it; one that comes after
+     * the turn's last frame is answered as between turns.
+     */
     @Override
     public Ending play(Turn turn) throws IOException, Gates.NotReleased {
-      return print.play(turn);
+      reader.turnStarts();
+      Ending ending;
+      try {
+        ending = print.play(turn);
+      } catch (IOException | Gates.NotReleased e) {
+        if (!reader.turnInterrupted()) {
+          reader.turnEnds();
+          throw e;
+        }
+        ending = null;
+      }
+      StdinMessage interrupt = reader.turnEnds();
+      if (interrupt == null) {
+        return ending;
+      }
+      if (ending != null) {
+        interrupted(interrupt.requestId());
+        return ending;
+      }
+      stopped(interrupt);
+      return new Frame.Exit(0, ExitStatus.OK);
     }
 
     @Override

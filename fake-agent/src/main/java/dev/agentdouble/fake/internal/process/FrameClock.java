@@ -29,8 +29,8 @@ public final class FrameClock {
     }
     while (true) {
       long left = nanosLeft(originNanos, dueMs, System.nanoTime());
-      if (left <= 0) {
-        return;
+      if (left <= 0 || Thread.currentThread().isInterrupted()) {
+        return; // interrupted: the turn stops at the frame after the pause
       }
       LockSupport.parkNanos(left);
     }

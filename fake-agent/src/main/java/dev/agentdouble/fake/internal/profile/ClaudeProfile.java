@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.profile;
 
+import dev.agentdouble.json.JsonText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +15,12 @@ import java.util.Optional;
  * default. Keys at the top: {@code cli claude}; {@code version} (what {@code -v} prints); {@code
  * help} (a resource of this package holding {@code --help} verbatim); {@code stdin-wait-ms} (how
  * long a print run waits for the first byte of a stdin pipe); {@code json-result-leaves-out} and
- * {@code json-verbose-init-leaves-out} (what json leaves out of the stream's lines); {@code message
- * <key> <text>}; {@code command claude}, the command tree (options with their arity, choices and
- * value rules; {@code hidden} options; {@code opaque} subcommands).
+ * {@code json-verbose-init-leaves-out} (what json leaves out of the stream's lines); {@code
+ * initialize} (a resource of this package holding the {@code control_response} line a stdin session
+ * answers an {@code initialize} request with, verbatim but for its {@code {request_id}}, {@code
+ * {pid}} and {@code {home}}); {@code message <key> <text>}; {@code command claude}, the command
+ * tree (options with their arity, choices and value rules; {@code hidden} options; {@code opaque}
+ * subcommands).
  *
  * @param name the profile's name, e.g. {@code 2.1.328}
  * @param version the line {@code --version} prints, e.g. {@code 2.1.328 (Claude Code)}
@@ -27,6 +31,8 @@ import java.util.Optional;
  *     without it
  * @param jsonResultLeavesOut keys of the stream's result that json leaves out
  * @param jsonVerboseInitLeavesOut capabilities of the stream's init that json's array leaves out
+ * @param initializeResource the resource holding the answer to {@code initialize}; read when a
+ *     session is asked, not by every run
  */
 public record ClaudeProfile(
     String name,
@@ -36,7 +42,8 @@ public record ClaudeProfile(
     Map<String, String> messages,
     long stdinWaitMs,
     List<String> jsonResultLeavesOut,
-    List<String> jsonVerboseInitLeavesOut) {
+    List<String> jsonVerboseInitLeavesOut,
+    String initializeResource) {
 
   /** The CLI a Claude profile says it describes ({@code cli claude}), and the program's name. */
   public static final String CLI = "claude";
@@ -61,6 +68,19 @@ public record ClaudeProfile(
       text = text.replace("{" + values[i] + "}", values[i + 1]);
     }
     return text;
+  }
+
+  /**
+   * The line a stdin session answers an {@code initialize} control request with (FINDINGS f.3,
+   * g.4): the real CLI's, under {@code requestId} (a JSON string, as the client wrote it), with
+   * this process's {@code pid} and the folder of output styles under {@code home}.
+   */
+  public String initializeResponse(String requestId, long pid, String home) {
+    String quoted = JsonText.quote(home);
+    return new String(PackageResource.read(initializeResource), StandardCharsets.UTF_8)
+        .replace("{request_id}", requestId)
+        .replace("{pid}", Long.toString(pid))
+        .replace("{home}", quoted.substring(1, quoted.length() - 1));
   }
 
   /** The surface {@link dev.agentdouble.fake.internal.cli.CliParser} parses a command line with. */
@@ -186,6 +206,7 @@ public record ClaudeProfile(
           "stdin-wait-ms",
           "json-result-leaves-out",
           "json-verbose-init-leaves-out",
+          "initialize",
           "command");
 
   private static ClaudeProfile read(String name, String source, List<ProfileLine> top) {
@@ -224,7 +245,8 @@ public record ClaudeProfile(
         messages,
         waitMs,
         optionalWords(one, "json-result-leaves-out"),
-        optionalWords(one, "json-verbose-init-leaves-out"));
+        optionalWords(one, "json-verbose-init-leaves-out"),
+        ProfileResource.required(source, one, "initialize").value());
   }
 
   private static List<String> optionalWords(Map<String, ProfileLine> one, String key) {

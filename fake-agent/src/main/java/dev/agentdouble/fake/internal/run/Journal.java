@@ -105,7 +105,7 @@ public final class Journal {
    * Epoch milliseconds as an ISO-8601 instant, e.g. {@code 2026-11-21T21:44:24.123Z}, without
    * loading java.time's formatters (they cost milliseconds of start-up).
    */
-  static String isoInstant(long epochMs) {
+  public static String isoInstant(long epochMs) {
     long days = Math.floorDiv(epochMs, 86_400_000L);
     long msOfDay = Math.floorMod(epochMs, 86_400_000L);
     // civil-from-days, proleptic Gregorian (Howard Hinnant's algorithm)

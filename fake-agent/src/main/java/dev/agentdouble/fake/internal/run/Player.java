@@ -229,6 +229,10 @@ public final class Player {
             f.compact = nextNotCompact >= notCompact.length || notCompact[nextNotCompact] != line;
           }
           waitFor(f);
+          if (Thread.currentThread().isInterrupted()) {
+            // the session's client stopped the turn (claude's interrupt): no frame after
+            throw new Gates.NotReleased("the turn was interrupted");
+          }
           if (transform != null) {
             Frame frame = substituted(f, buf);
             for (Frame out : transform.next(frame)) {
