@@ -26,9 +26,11 @@ import java.util.regex.Pattern;
 /**
  * A captured run made ready to keep: normalised (unless raw), then redacted (always, last, so no
  * secret survives in the vars either), and written. Its frames go to a {@link Spool} as they are
- * made, and are scanned on the way; {@link #write} then goes through the spool once more to write
- * the tape (twice with user patterns: what they match anywhere is replaced everywhere). So memory
- * holds one frame at a time, whatever the length of the run.
+ * made, and are scanned on the way for secrets of known shapes; {@link #write} then goes through
+ * the spool to normalise them with the keys of the CLI the header names, as {@code Normaliser} does
+ * (a pass to scan, one for the plan's check), and once more to write the tape (twice with user
+ * patterns: what they match anywhere is replaced everywhere). So memory holds one frame at a time,
+ * whatever the length of the run.
  */
 final class Recording implements Piece.Sink, AutoCloseable {
   /** What the summary line tells, and where the tape went. */
@@ -43,8 +45,9 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private final Map<String, String> env;
   private final List<String> command;
   private final List<Pattern> patterns;
-  private final Optional<Rebase> normalisation;
-  private final boolean claude;
+
+  /** What is known of the run to normalise it; empty when raw. */
+  private final Optional<Rebase.Known> normalisation;
 
   /** Secrets known by their shape, found in the command line and the run's output. */
   private final SecretFormats formats = new SecretFormats();
@@ -76,15 +79,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
             Optional.ofNullable(home).filter(h -> !h.isEmpty() && !h.equals("/")),
             Optional.empty(),
             OptionalLong.of(epochMs));
-    this.normalisation =
-        raw
-            ? Optional.empty()
-            : Optional.of(
-                new Rebase(
-                    Rebase.Canon.STANDARD,
-                    known,
-                    RecordedCommandLine.claude(command) ? CliKeys.CLAUDE : CliKeys.CURSOR));
-    this.claude = RecordedCommandLine.claude(command);
+    this.normalisation = raw ? Optional.empty() : Optional.of(known);
     command.forEach(formats::scan);
   }
 
@@ -102,7 +97,6 @@ final class Recording implements Piece.Sink, AutoCloseable {
     byte[] bytes = piece.bytes();
     spool.append(tag, piece.t(), bytes, 0, bytes.length);
     formats.scan(bytes);
-    normalisation.ifPresent(n -> n.scan(piece));
   }
 
   /** The frames spooled, in order. */
@@ -131,10 +125,9 @@ final class Recording implements Piece.Sink, AutoCloseable {
    * given: the header as written, redacted, so a name made from it holds no secret.
    */
   Summary write(Header header, Frame ending, Function<Header, Path> target) throws IOException {
-    Optional<Rebase.Plan> plan =
-        normalisation.isPresent()
-            ? Optional.of(normalisation.get().plan(header, this::forEach))
-            : Optional.empty();
+    // the header's cli names the keys, as for Normaliser: a pass of its own over the spool
+    CliKeys keys = CliKeys.of(header.cli());
+    Optional<Rebase.Plan> plan = plan(header, keys);
     Header normalised = plan.map(Rebase.Plan::header).orElse(header);
     List<Secrets.Secret> secrets =
         SecretScan.knownSecrets(
@@ -160,7 +153,7 @@ final class Recording implements Piece.Sink, AutoCloseable {
           SplitSecrets cleaning =
               job.cleaning(
                   piece -> {
-                    count(piece, events, tools);
+                    count(piece, keys, events, tools);
                     piece.writeTo(out);
                   });
           forEach(p -> cleaning.accept(rebase.apply(p)));
@@ -172,6 +165,16 @@ final class Recording implements Piece.Sink, AutoCloseable {
         tools[0],
         job.counts().values().stream().mapToInt(Integer::intValue).sum(),
         file);
+  }
+
+  /** How the frames are normalised with {@code keys}, unless raw: from a pass over them. */
+  private Optional<Rebase.Plan> plan(Header header, CliKeys keys) throws IOException {
+    if (normalisation.isEmpty()) {
+      return Optional.empty();
+    }
+    Rebase rebase = new Rebase(Rebase.Canon.STANDARD, normalisation.get(), keys);
+    forEach(rebase::scan);
+    return Optional.of(rebase.plan(header, this::forEach));
   }
 
   /** A pass of the plan over the frames, from the first; as they are in raw mode. */
@@ -186,11 +189,11 @@ final class Recording implements Piece.Sink, AutoCloseable {
   private static final String ASSISTANT = "\"type\":\"assistant\"";
   private static final String STREAM_EVENT = "\"type\":\"stream_event\"";
 
-  private void count(Piece piece, int[] events, int[] tools) {
+  private static void count(Piece piece, CliKeys keys, int[] events, int[] tools) {
     if (piece.kind() == Piece.Kind.JSON) {
       events[0]++;
       byte[] json = piece.bytes();
-      if (claude) {
+      if (keys == CliKeys.CLAUDE) {
         // one content block an assistant line; its key order varies between versions
         String line = Bytes.latin1(json);
         if (line.contains(TOOL_USE) && line.contains(ASSISTANT) && !line.contains(STREAM_EVENT)) {
