@@ -19,6 +19,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -135,7 +137,53 @@ public final class ClaudePrint implements Turn.Face {
         home,
         Optional.of(turn.invocation().prompt()),
         OptionalLong.of(liveEpochMs),
-        Optional.empty());
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(projectRoot(cwd)));
+  }
+
+  /**
+   * The folder Claude Code names a run's project folder after (its {@code memory_paths.auto}): the
+   * root of the git repository {@code cwd} is in, the main one's for a linked work tree, else
+   * {@code cwd} itself (docs/claude-2.1.328-runs.md, part j).
+   */
+  static String projectRoot(String cwd) {
+    for (Path dir = Path.of(cwd); dir != null; dir = dir.getParent()) {
+      Path git = dir.resolve(".git");
+      if (Files.isDirectory(git)) {
+        return dir.toString();
+      }
+      if (Files.isRegularFile(git)) {
+        Path common = commonGitDir(dir, git);
+        return common == null || common.getParent() == null
+            ? dir.toString()
+            : common.getParent().toString();
+      }
+    }
+    return cwd;
+  }
+
+  /**
+   * The repository's own git folder for a work tree whose {@code .git} is a file ({@code gitdir:
+   * <folder>}, whose {@code commondir} names the shared one); null when there is none or it cannot
+   * be read.
+   */
+  private static Path commonGitDir(Path dir, Path dotGit) {
+    try {
+      String link = Files.readString(dotGit, StandardCharsets.UTF_8).trim();
+      if (!link.startsWith("gitdir:")) {
+        return null;
+      }
+      Path gitDir = dir.resolve(link.substring("gitdir:".length()).trim()).normalize();
+      Path commonFile = gitDir.resolve("commondir");
+      if (!Files.isRegularFile(commonFile)) {
+        return null; // not a linked work tree (a submodule's, say): the folder holding the link
+      }
+      String common = Files.readString(commonFile, StandardCharsets.UTF_8).trim();
+      return gitDir.resolve(common).normalize();
+    } catch (IOException | RuntimeException e) {
+      return null; // an unreadable link: the folder holding it stands for the repository
+    }
   }
 
   @Override
