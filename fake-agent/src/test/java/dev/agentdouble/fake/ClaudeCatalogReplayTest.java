@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,6 +119,60 @@ class ClaudeCatalogReplayTest {
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private FakeProcess.Result claude(String name, String... args) throws IOException {
+    return FakeProcess.run(
+        ClaudeArgvTest.claude(),
+        Map.of("AGENTDOUBLE_TAPE", "builtin:" + name, "AGENTDOUBLE_TIMING", "fast"),
+        new byte[0],
+        args);
+  }
+
+  /** The id claude-resume-not-found resumes: it is in its errors and stderr, not substituted. */
+  static final String UNKNOWN = "3f1e2d4c-5b6a-4789-8abc-def012345678";
+
+  @Test
+  void aResumedSessionThatIsNotThereIsRefusedWithItsResultLineEvenWithoutVerbose()
+      throws IOException {
+    // the real 2.1.328 looks the session up before the verbose rule (runs, part d order 7)
+    FakeProcess.Result plain =
+        claude(
+            "claude-resume-not-found",
+            "-p",
+            "--resume",
+            UNKNOWN,
+            "--output-format",
+            "stream-json",
+            "hi");
+    FakeProcess.Result verbose =
+        claude(
+            "claude-resume-not-found",
+            "-p",
+            "--resume",
+            UNKNOWN,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "hi");
+
+    assertThat(plain.out())
+        .startsWith("{\"type\":\"result\",\"subtype\":\"error_during_execution\"");
+    assertThat(plain.out()).isEqualTo(verbose.out());
+    assertThat(plain.err()).isEqualTo("No conversation found with session ID: " + UNKNOWN + "\n");
+    assertThat(plain.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aResumedSessionThatIsThereStillNeedsVerboseForStreamJson() throws IOException {
+    // a tape that starts a session is a session found: then the verbose rule (runs, part j.4)
+    FakeProcess.Result r =
+        claude("claude-answer", "-p", "--resume", UNKNOWN, "--output-format", "stream-json", "hi");
+
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo("Error: When using --print, --output-format=stream-json requires --verbose\n");
+    assertThat(r.exit()).isEqualTo(1);
   }
 
   @ParameterizedTest(name = "{0} as {1}")

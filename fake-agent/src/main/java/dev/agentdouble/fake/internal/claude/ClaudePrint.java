@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.claude;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.internal.cli.CliArgs;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
@@ -10,6 +11,7 @@ import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.render.Renderer;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
@@ -33,6 +35,15 @@ import java.util.OptionalLong;
 public final class ClaudePrint implements Turn.Face {
   /** The flag a tape recorded with partial messages has on its argv. */
   static final String PARTIAL = "--include-partial-messages";
+
+  private static final byte[] STREAM_EVENT =
+      "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] STREAM_EVENT_RAW =
+      "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] INIT =
+      "\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] INIT_RAW =
+      "\\\"type\\\":\\\"system\\\",\\\"subtype\\\":\\\"init\\\"".getBytes(StandardCharsets.UTF_8);
 
   private final ClaudeProfile profile;
   private final CliArgs args;
@@ -69,9 +80,28 @@ public final class ClaudePrint implements Turn.Face {
     this.originNanos = originNanos;
   }
 
+  /**
+   * Print mode skips the workspace trust dialog (claude --help, -p). A stream-json run without
+   * {@code --verbose} gets here only when it resumes a session ({@link
+   * ClaudeChecks#verboseAfterResume}): a tape that starts no session (no {@code system/init} line:
+   * the session was not found) plays as recorded, as the real CLI prints that result line without
+   * {@code --verbose}; any other tape is a session found, which the verbose rule then refuses.
+   */
   @Override
-  public Ending admit(Turn turn) {
-    return null; // print mode skips the workspace trust dialog (claude --help, -p)
+  public Ending admit(Turn turn) throws IOException {
+    if (format != OutputFormat.STREAM_JSON
+        || args.has("verbose")
+        || !startsASession(turn.source())) {
+      return null;
+    }
+    Exits.write(stderr, profile.message("verbose-needed"));
+    turn.journal().stoppedBy = "verbose-needed";
+    return turn.report(new Frame.Exit(0, ExitStatus.CLI_FAILED), null);
+  }
+
+  /** Whether the tape prints Claude Code's {@code system/init} line, which opens a session. */
+  private static boolean startsASession(TapeSource source) throws IOException {
+    return holds(source, INIT, INIT_RAW);
   }
 
   @Override
@@ -232,8 +262,12 @@ public final class ClaudePrint implements Turn.Face {
     if (header.argv().contains(PARTIAL)) {
       return true;
     }
-    byte[] marker = "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
-    byte[] escaped = "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
+    return holds(source, STREAM_EVENT, STREAM_EVENT_RAW);
+  }
+
+  /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
+  private static boolean holds(TapeSource source, byte[] marker, byte[] escaped)
+      throws IOException {
     try (InputStream in = source.open()) {
       TapeScanner scanner = new TapeScanner(source.name(), in);
       while (scanner.next()) {
