@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.importer.Capture;
 import dev.agentdouble.importer.ImportOptions;
 import dev.agentdouble.importer.Importer;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,11 +50,13 @@ class ClaudeConformanceTest {
           "its argv has no --verbose (verbose came from the reporter's settings) and a placeholder"
               + " for the session id, which 2.1.328 refuses as not a UUID",
           "hcn-2.1.233-stdin-multiturn",
-          "--input-format stream-json is not impersonated yet",
+          "a stdin session of three turns whose user lines were not published (a session tape's in"
+              + " frames would be invented) and whose --session-id is the placeholder <uuid>",
           "hooks-2.1.218-stdin-bash-excerpt",
-          "--input-format stream-json is not impersonated yet",
+          "a stdin session whose one user line the publisher elided (printf '{\"type\":\"user\",…}'):"
+              + " no stdin to replay it with",
           "interrupt-2.1.270-stdin-excerpt",
-          "--input-format stream-json is not impersonated yet");
+          "a stdin session: replayed from its transcript by the test below");
 
   record Case(String name, Path folder, JsonNode info) {
     @Override
@@ -124,6 +129,58 @@ class ClaudeConformanceTest {
     assumeTrue(!c.whole(), c + " is a whole capture: the test above replays it");
     assumeTrue(!NOT_REPLAYED.containsKey(c.name()), c + ": " + NOT_REPLAYED.get(c.name()));
     replays(c);
+  }
+
+  /**
+   * A published stdin session ({@code transcript.txt}: {@code →} a line written to stdin, {@code ←}
+   * one read from stdout) replays as a recorded session in lockstep: the tape's {@code in} frames
+   * are the lines written, its out frames the lines read (verbatim where the publisher elided parts
+   * of them), and the fake, given the written lines on stdin, prints the lines read byte for byte.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sessions")
+  void aPublishedStdinSessionReplaysInLockstepByteForByte(Case c) throws IOException {
+    List<String> argv = c.argv();
+    List<Frame> frames = new ArrayList<>();
+    long t = 0;
+    for (String line :
+        Files.readAllLines(c.folder().resolve("transcript.txt"), StandardCharsets.UTF_8)) {
+      if (line.startsWith("→ ")) {
+        frames.add(new Frame.In(t++, line.substring(2)));
+      } else if (line.startsWith("← ")) {
+        frames.add(
+            new Frame.OutBytes(t++, (line.substring(2) + "\n").getBytes(StandardCharsets.UTF_8)));
+      }
+    }
+    frames.add(new Frame.Exit(t, c.exit()));
+    Header header =
+        Header.builder()
+            .cli(argv.get(0))
+            .cliVersion(c.info().path("cliVersion").asText())
+            .argv(argv.subList(1, argv.size()))
+            .outputFormat(OutputFormat.STREAM_JSON)
+            .build();
+    Path file = dir.resolve(c.name() + ".tape.ndjson");
+    new Tape(header, frames).write(file);
+
+    FakeProcess.Result r =
+        FakeProcess.run(
+            FakeProcess.launcher().resolveSibling(argv.get(0)),
+            Map.of("AGENTDOUBLE_TAPE", file.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            Files.readAllBytes(c.folder().resolve("stdin.ndjson")),
+            argv.subList(1, argv.size()).toArray(String[]::new));
+
+    assertThat(r.err()).as("stderr of %s", argv).isEmpty();
+    assertThat(r.stdout()).as("stdout of %s", argv).isEqualTo(c.stdout());
+    assertThat(r.exit()).as("exit of %s", argv).isEqualTo(c.exit());
+  }
+
+  static Stream<Case> sessions() throws IOException {
+    return cases()
+        .filter(
+            c ->
+                Files.isRegularFile(c.folder().resolve("transcript.txt"))
+                    && Files.isRegularFile(c.folder().resolve("stdin.ndjson")));
   }
 
   private void replays(Case c) throws IOException {

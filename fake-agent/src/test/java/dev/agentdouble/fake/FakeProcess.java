@@ -73,6 +73,11 @@ final class FakeProcess {
     return run(builder(launcher(), env, List.of(args)).directory(cwd.toFile()), new byte[0]);
   }
 
+  /** Runs {@code launcher} to the end in the working folder {@code cwd}, stdin closed at once. */
+  static Result runIn(Path launcher, Path cwd, Map<String, String> env, List<String> args) {
+    return run(builder(launcher, env, args).directory(cwd.toFile()), new byte[0]);
+  }
+
   private static Result run(ProcessBuilder builder, byte[] stdin) {
     TestProcess.Result r = TestProcess.of(builder).stdin(stdin).patience(TIMEOUT).run();
     return new Result(r.stdout(), r.stderr(), r.exit());

@@ -19,7 +19,8 @@ import java.util.Optional;
  * --continue}/{@code --resume} but no {@code --fork-session}; {@code --session-id} not a UUID; root
  * with permissions bypassed; {@code --input-format stream-json} without stream-json output; {@code
  * --include-partial-messages} without it; {@code --resume} without a usable value; then, with the
- * input read, no prompt (or only blanks); last, stream-json output without {@code --verbose}. Each
+ * input read, no prompt (or only blanks); last, stream-json output without {@code --verbose} (when
+ * a session is resumed, after the tape says whether it is there: {@link #verboseAfterResume}). Each
  * refusal is a text of the profile on stderr, exit 1, stdout empty. A resumed session always exists
  * here: the tape plays it.
  */
@@ -81,10 +82,25 @@ final class ClaudeChecks {
     if (prompt.isBlank()) {
       return refuse("only-whitespace");
     }
-    if (format == OutputFormat.STREAM_JSON && !args.has("verbose")) {
+    if (format == OutputFormat.STREAM_JSON && !args.has("verbose") && !verboseAfterResume()) {
       return refuse("verbose-needed");
     }
     return null;
+  }
+
+  /**
+   * Whether the verbose check waits for the tape: a print run resuming a session, which the real
+   * CLI looks up first (FINDINGS d, order 7: an unknown one prints its result line even without
+   * {@code --verbose}); the tape says whether the session is there ({@link ClaudePrint#admit}).
+   */
+  boolean verboseAfterResume() {
+    return args.resumeId().isPresent()
+        && !args.option("input-format").orElse("text").equals("stream-json");
+  }
+
+  /** The refusal of stream-json output without {@code --verbose}. */
+  Refusal verboseNeeded() {
+    return refuse("verbose-needed");
   }
 
   /**

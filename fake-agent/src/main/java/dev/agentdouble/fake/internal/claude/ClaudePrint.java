@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.claude;
 
+import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.internal.cli.CliArgs;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
@@ -10,6 +11,7 @@ import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.render.Renderer;
+import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
 import dev.agentdouble.tape.FrameLine;
 import dev.agentdouble.tape.Header;
@@ -19,6 +21,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -31,6 +35,15 @@ import java.util.OptionalLong;
 public final class ClaudePrint implements Turn.Face {
   /** The flag a tape recorded with partial messages has on its argv. */
   static final String PARTIAL = "--include-partial-messages";
+
+  private static final byte[] STREAM_EVENT =
+      "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] STREAM_EVENT_RAW =
+      "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] INIT =
+      "\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] INIT_RAW =
+      "\\\"type\\\":\\\"system\\\",\\\"subtype\\\":\\\"init\\\"".getBytes(StandardCharsets.UTF_8);
 
   private final ClaudeProfile profile;
   private final CliArgs args;
@@ -67,9 +80,28 @@ public final class ClaudePrint implements Turn.Face {
     this.originNanos = originNanos;
   }
 
+  /**
+   * Print mode skips the workspace trust dialog (claude --help, -p). A stream-json run without
+   * {@code --verbose} gets here only when it resumes a session ({@link
+   * ClaudeChecks#verboseAfterResume}): a tape that starts no session (no {@code system/init} line:
+   * the session was not found) plays as recorded, as the real CLI prints that result line without
+   * {@code --verbose}; any other tape is a session found, which the verbose rule then refuses.
+   */
   @Override
-  public Ending admit(Turn turn) {
-    return null; // print mode skips the workspace trust dialog (claude --help, -p)
+  public Ending admit(Turn turn) throws IOException {
+    if (format != OutputFormat.STREAM_JSON
+        || args.has("verbose")
+        || !startsASession(turn.source())) {
+      return null;
+    }
+    Exits.write(stderr, profile.message("verbose-needed"));
+    turn.journal().stoppedBy = "verbose-needed";
+    return turn.report(new Frame.Exit(0, ExitStatus.CLI_FAILED), null);
+  }
+
+  /** Whether the tape prints Claude Code's {@code system/init} line, which opens a session. */
+  private static boolean startsASession(TapeSource source) throws IOException {
+    return holds(source, INIT, INIT_RAW);
   }
 
   @Override
@@ -135,7 +167,53 @@ public final class ClaudePrint implements Turn.Face {
         home,
         Optional.of(turn.invocation().prompt()),
         OptionalLong.of(liveEpochMs),
-        Optional.empty());
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(projectRoot(cwd)));
+  }
+
+  /**
+   * The folder Claude Code names a run's project folder after (its {@code memory_paths.auto}): the
+   * root of the git repository {@code cwd} is in, the main one's for a linked work tree, else
+   * {@code cwd} itself (docs/claude-2.1.328-runs.md, part j).
+   */
+  static String projectRoot(String cwd) {
+    for (Path dir = Path.of(cwd); dir != null; dir = dir.getParent()) {
+      Path git = dir.resolve(".git");
+      if (Files.isDirectory(git)) {
+        return dir.toString();
+      }
+      if (Files.isRegularFile(git)) {
+        Path common = commonGitDir(dir, git);
+        return common == null || common.getParent() == null
+            ? dir.toString()
+            : common.getParent().toString();
+      }
+    }
+    return cwd;
+  }
+
+  /**
+   * The repository's own git folder for a work tree whose {@code .git} is a file ({@code gitdir:
+   * <folder>}, whose {@code commondir} names the shared one); null when there is none or it cannot
+   * be read.
+   */
+  private static Path commonGitDir(Path dir, Path dotGit) {
+    try {
+      String link = Files.readString(dotGit, StandardCharsets.UTF_8).trim();
+      if (!link.startsWith("gitdir:")) {
+        return null;
+      }
+      Path gitDir = dir.resolve(link.substring("gitdir:".length()).trim()).normalize();
+      Path commonFile = gitDir.resolve("commondir");
+      if (!Files.isRegularFile(commonFile)) {
+        return null; // not a linked work tree (a submodule's, say): the folder holding the link
+      }
+      String common = Files.readString(commonFile, StandardCharsets.UTF_8).trim();
+      return gitDir.resolve(common).normalize();
+    } catch (IOException | RuntimeException e) {
+      return null; // an unreadable link: the folder holding it stands for the repository
+    }
   }
 
   @Override
@@ -184,8 +262,12 @@ public final class ClaudePrint implements Turn.Face {
     if (header.argv().contains(PARTIAL)) {
       return true;
     }
-    byte[] marker = "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
-    byte[] escaped = "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
+    return holds(source, STREAM_EVENT, STREAM_EVENT_RAW);
+  }
+
+  /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
+  private static boolean holds(TapeSource source, byte[] marker, byte[] escaped)
+      throws IOException {
     try (InputStream in = source.open()) {
       TapeScanner scanner = new TapeScanner(source.name(), in);
       while (scanner.next()) {

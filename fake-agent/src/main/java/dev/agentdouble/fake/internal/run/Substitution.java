@@ -18,6 +18,11 @@ import java.util.OptionalLong;
  *   <li>{@code sessionId}: a JSON string equal to it;
  *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by {@code
  *       /} (the longer variable wins when both fit);
+ *   <li>Claude Code's project folder ({@code projectRoot}, not a variable: the folder the live run
+ *       names its project after): a JSON string equal to {@code home + "/.claude/projects/"} and
+ *       the recorded cwd with every character but a letter or digit as {@code -}, or starting with
+ *       it followed by {@code /} ({@code memory_paths.auto} of the init event), takes the live home
+ *       and the live project root in that form (docs/claude-2.1.328-runs.md, part j);
  *   <li>{@code prompt}: only the {@code user} event's {@code message.content[].text};
  *   <li>{@code apiKeySource} (not a variable: how the live run was given its key): the string under
  *       the key {@code apiKeySource}, when the key came by flag or environment;
@@ -38,6 +43,8 @@ public final class Substitution {
    * Live values; empty where the run keeps what was recorded.
    *
    * @param model the display name of the model {@code --model} chose, for the init event
+   * @param projectRoot the folder Claude Code names the run's project folder after (the git
+   *     repository's root, else the cwd); empty where the tape's project folder is kept
    */
   public record Live(
       Optional<String> sessionId,
@@ -46,7 +53,20 @@ public final class Substitution {
       Optional<String> prompt,
       OptionalLong epochMs,
       Optional<String> apiKeySource,
-      Optional<String> model) {
+      Optional<String> model,
+      Optional<String> projectRoot) {
+    /** Live values with the tape's project folder kept. */
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs,
+        Optional<String> apiKeySource,
+        Optional<String> model) {
+      this(sessionId, cwd, home, prompt, epochMs, apiKeySource, model, Optional.empty());
+    }
+
     /** Live values with the tape's model kept. */
     public Live(
         Optional<String> sessionId,
@@ -119,6 +139,16 @@ public final class Substitution {
     addRule(rules, recorded.sessionId(), live.sessionId(), false);
     addRule(rules, recorded.cwd(), live.cwd(), true);
     addRule(rules, recorded.home(), live.home(), true);
+    if (recorded.home().isPresent()
+        && recorded.cwd().isPresent()
+        && live.projectRoot().isPresent()) {
+      addRule(
+          rules,
+          Optional.of(projectFolder(recorded.home().get(), recorded.cwd().get())),
+          Optional.of(
+              projectFolder(live.home().orElse(recorded.home().get()), live.projectRoot().get())),
+          true);
+    }
     long shift = 0;
     if (recorded.epochMs().isPresent() && live.epochMs().isPresent()) {
       shift = live.epochMs().getAsLong() - recorded.epochMs().getAsLong();
@@ -133,6 +163,21 @@ public final class Substitution {
     }
     return new Substitution(
         rules, shift, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
+  }
+
+  /**
+   * Claude Code's folder of a project under {@code home}: {@code .claude/projects/} and {@code
+   * root} with every character but an ASCII letter or digit as {@code -}.
+   */
+  static String projectFolder(String home, String root) {
+    char[] name = root.toCharArray();
+    for (int i = 0; i < name.length; i++) {
+      char c = name[i];
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+        name[i] = '-';
+      }
+    }
+    return home + "/.claude/projects/" + new String(name);
   }
 
   private static byte[] jsonInner(String value) {

@@ -70,6 +70,48 @@ class SubstitutionTest {
         .isEqualTo("[\"/w/x\",\"/h/.cursor/y\"]");
   }
 
+  private static Substitution.Live projectRoot(String cwd, String home, String root) {
+    return new Substitution.Live(
+        Optional.empty(),
+        Optional.of(cwd),
+        Optional.ofNullable(home),
+        Optional.empty(),
+        OptionalLong.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(root));
+  }
+
+  @Test
+  void claudesProjectFolderFollowsTheLiveHomeAndProjectRootEveryOtherCharacterAsADash() {
+    String json =
+        "{\"memory_paths\":{\"auto\":\"/home/user/.claude/projects/-home-user-project/memory/\"},"
+            + "\"original_cwd\":\"/home/user/project\","
+            + "\"other\":\"/home/user/.claude/projects/-home-user-projects\"}";
+
+    assertThat(apply(RECORDED, projectRoot("/r/a_b.c d+e/sub", "/h", "/r/a_b.c d+e"), json))
+        .isEqualTo(
+            "{\"memory_paths\":{\"auto\":\"/h/.claude/projects/-r-a-b-c-d-e/memory/\"},"
+                + "\"original_cwd\":\"/r/a_b.c d+e/sub\","
+                + "\"other\":\"/h/.claude/projects/-home-user-projects\"}");
+  }
+
+  @Test
+  void claudesProjectFolderKeepsTheRecordedHomeWhenTheRunHasNone() {
+    String json = "[\"/home/user/.claude/projects/-home-user-project\"]";
+
+    assertThat(apply(RECORDED, projectRoot("/w", null, "/w"), json))
+        .isEqualTo("[\"/home/user/.claude/projects/-w\"]");
+  }
+
+  @Test
+  void claudesProjectFolderIsKeptWithoutALiveProjectRoot() {
+    String json = "[\"/home/user/.claude/projects/-home-user-project/memory/\"]";
+
+    assertThat(apply(RECORDED, live(null, "/w", "/h", null, -1), json))
+        .isEqualTo("[\"/h/.claude/projects/-home-user-project/memory/\"]");
+  }
+
   @Test
   void neverMatchesInsideAStringBehindAnEscapedQuote() {
     String json = "{\"text\":\"say \\\"" + SID + "\\\" now\",\"sid\":\"" + SID + "\"}";

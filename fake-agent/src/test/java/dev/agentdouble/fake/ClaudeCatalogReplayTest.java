@@ -1,0 +1,207 @@
+package dev.agentdouble.fake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
+import dev.agentdouble.render.Renderer;
+import dev.agentdouble.tape.Frame;
+import dev.agentdouble.tape.OutputFormat;
+import dev.agentdouble.tape.Tape;
+import dev.agentdouble.tape.Vars;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every built-in Claude Code tape ({@code claude-*}) replayed as {@code builtin:NAME} through
+ * {@code fake-agent/bin/claude} in each output format it declares, with its header's command line
+ * (the format swapped, {@code --verbose} kept for stream-json only): stdout is the tape rendered
+ * for that format as the real CLI derives it, under the live session id, cwd and home; stderr and
+ * the exit status are the tape's. Cursor's tapes: {@link CatalogReplayTest}.
+ */
+@Timeout(300)
+class ClaudeCatalogReplayTest {
+  @TempDir Path dir;
+
+  static Stream<Arguments> entriesInTheirFormats() {
+    return Catalog.entries().stream()
+        .filter(entry -> !CatalogReplayTest.cursors(entry))
+        .flatMap(
+            entry -> entry.formats().stream().map(format -> Arguments.of(entry.name(), format)));
+  }
+
+  /**
+   * The header's argv asking for {@code format}; the tape's session id given back with {@code
+   * --session-id} unless the run resumes one (then the id resumed is the live one already).
+   */
+  static List<String> args(Tape tape, OutputFormat format) {
+    List<String> recorded = tape.header().argv();
+    List<String> args = new ArrayList<>();
+    for (int i = 0; i < recorded.size(); i++) {
+      String word = recorded.get(i);
+      if (word.equals("--output-format")) {
+        args.add(word);
+        args.add(format.cliName());
+        i++;
+      } else if (!word.equals("--verbose") || format == OutputFormat.STREAM_JSON) {
+        args.add(word);
+      }
+    }
+    if (!recorded.contains("--resume")) {
+      args.add(0, tape.header().vars().sessionId().orElseThrow());
+      args.add(0, "--session-id");
+    }
+    return args;
+  }
+
+  /** What the fake prints on stdout: the tape rendered for {@code format}, live paths put in. */
+  static String stdout(Tape tape, OutputFormat format, boolean verbose, Path cwd, Path home) {
+    ClaudeProfile profile = ClaudeProfile.byDefault();
+    Renderer renderer =
+        Renderer.claude(
+            format,
+            new Renderer.ClaudeOptions(
+                verbose, false, profile.jsonResultLeavesOut(), profile.jsonVerboseInitLeavesOut()));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (Frame frame : tape.frames()) {
+      for (Frame rendered : renderer.next(frame)) {
+        if (rendered instanceof Frame.Out out) {
+          bytes.writeBytes((out.json() + "\n").getBytes(StandardCharsets.UTF_8));
+        } else if (rendered instanceof Frame.OutBytes raw) {
+          bytes.writeBytes(raw.bytes());
+        }
+      }
+    }
+    return live(bytes.toString(StandardCharsets.UTF_8), tape.header().vars(), cwd, home);
+  }
+
+  /**
+   * {@code json} with the recorded cwd and home replaced by live ones where a JSON string starts
+   * with them, and Claude Code's project folder ({@code ~/.claude/projects/<root, mangled>}, the
+   * cwd here being a repository's root) following both.
+   */
+  static String live(String json, Vars vars, Path cwd, Path home) {
+    String recordedCwd = vars.cwd().orElseThrow();
+    String recordedHome = vars.home().orElseThrow();
+    String projects = "/.claude/projects/";
+    return json.replace(
+            "\"" + recordedHome + projects + mangle(recordedCwd),
+            "\"" + home + projects + mangle(cwd.toString()))
+        .replace("\"" + recordedCwd + "\"", "\"" + cwd + "\"")
+        .replace("\"" + recordedCwd + "/", "\"" + cwd + "/")
+        .replace("\"" + recordedHome + "\"", "\"" + home + "\"")
+        .replace("\"" + recordedHome + "/", "\"" + home + "/");
+  }
+
+  /** A folder as the real 2.1.328 names its project: every character but a letter or digit as -. */
+  static String mangle(String folder) {
+    return folder.replaceAll("[^A-Za-z0-9]", "-");
+  }
+
+  private static String stderr(Tape tape) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (Frame frame : tape.frames()) {
+      if (frame instanceof Frame.Err err) {
+        bytes.writeBytes(err.bytes());
+      }
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private FakeProcess.Result claude(String name, String... args) throws IOException {
+    return FakeProcess.run(
+        ClaudeArgvTest.claude(),
+        Map.of("AGENTDOUBLE_TAPE", "builtin:" + name, "AGENTDOUBLE_TIMING", "fast"),
+        new byte[0],
+        args);
+  }
+
+  /** The id claude-resume-not-found resumes: it is in its errors and stderr, not substituted. */
+  static final String UNKNOWN = "3f1e2d4c-5b6a-4789-8abc-def012345678";
+
+  @Test
+  void aResumedSessionThatIsNotThereIsRefusedWithItsResultLineEvenWithoutVerbose()
+      throws IOException {
+    // the real 2.1.328 looks the session up before the verbose rule (runs, part d order 7)
+    FakeProcess.Result plain =
+        claude(
+            "claude-resume-not-found",
+            "-p",
+            "--resume",
+            UNKNOWN,
+            "--output-format",
+            "stream-json",
+            "hi");
+    FakeProcess.Result verbose =
+        claude(
+            "claude-resume-not-found",
+            "-p",
+            "--resume",
+            UNKNOWN,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "hi");
+
+    assertThat(plain.out())
+        .startsWith("{\"type\":\"result\",\"subtype\":\"error_during_execution\"");
+    assertThat(plain.out()).isEqualTo(verbose.out());
+    assertThat(plain.err()).isEqualTo("No conversation found with session ID: " + UNKNOWN + "\n");
+    assertThat(plain.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aResumedSessionThatIsThereStillNeedsVerboseForStreamJson() throws IOException {
+    // a tape that starts a session is a session found: then the verbose rule (runs, part j.4)
+    FakeProcess.Result r =
+        claude("claude-answer", "-p", "--resume", UNKNOWN, "--output-format", "stream-json", "hi");
+
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo("Error: When using --print, --output-format=stream-json requires --verbose\n");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "{0} as {1}")
+  @MethodSource("entriesInTheirFormats")
+  void replaysAsItsTapeRendersForTheFormatAndEndsAsItSays(String name, OutputFormat format)
+      throws IOException {
+    Tape tape = Catalog.tape(name);
+    // a repository's root: the project folder is named after it, wherever this checkout is
+    Path cwd = Files.createDirectories(dir.resolve("a_b.c d+e/.git")).getParent().toRealPath();
+    Path home = Files.createDirectories(dir.resolve("home")).toRealPath();
+    List<String> args = args(tape, format);
+
+    FakeProcess.Result r =
+        FakeProcess.runIn(
+            ClaudeArgvTest.claude(),
+            cwd,
+            Map.of(
+                "AGENTDOUBLE_TAPE",
+                "builtin:" + name,
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "HOME",
+                home.toString()),
+            args);
+
+    assertThat(r.out())
+        .as("stdout of %s", args)
+        .isEqualTo(stdout(tape, format, args.contains("--verbose"), cwd, home));
+    assertThat(r.err()).as("stderr of %s", args).isEqualTo(stderr(tape));
+    assertThat(r.exit()).as("exit of %s", args).isEqualTo(((Frame.Exit) tape.ending()).code());
+  }
+}
