@@ -163,6 +163,74 @@ class ClaudeStdinSessionTest {
         .containsExactly("First question", "Second question");
   }
 
+  /**
+   * A session's init names the live project folder, as a print run's does (runs part j: {@code
+   * $HOME/.claude/projects/<the git root or cwd, every other character as ->/memory/}): in a turn
+   * per user line and in a recorded session alike, never the tape's {@code /home/dev} form.
+   */
+  @Test
+  void aSessionsInitNamesTheLiveProjectFolder() throws IOException {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    String recordedInit =
+        "{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/home/dev/shop\",\"session_id\":\""
+            + RECORDED_SESSION
+            + "\",\"memory_paths\":{\"auto\":\"/home/dev/.claude/projects/-home-dev-shop/memory/\"}}";
+    Vars vars =
+        new Vars(
+            Optional.of(RECORDED_SESSION),
+            Optional.of("/home/dev/shop"),
+            Optional.of("/home/dev"),
+            Optional.empty(),
+            OptionalLong.empty(),
+            Map.of());
+    Path perTurn = dir.resolve("turn.tape.ndjson");
+    new Tape(
+            Header.builder()
+                .cli("claude")
+                .argv(ARGV)
+                .outputFormat(OutputFormat.STREAM_JSON)
+                .vars(vars)
+                .build(),
+            List.of(
+                new Frame.Out(0, recordedInit),
+                new Frame.Out(1, result("Hi.")),
+                new Frame.Exit(2, 0)))
+        .write(perTurn);
+    Path recorded = dir.resolve("recorded.tape.ndjson");
+    new Tape(
+            Header.builder()
+                .cli("claude")
+                .argv(SDK_ARGV)
+                .outputFormat(OutputFormat.STREAM_JSON)
+                .vars(vars)
+                .build(),
+            List.of(
+                new Frame.In(0, user("Hello")),
+                new Frame.Out(1, recordedInit),
+                new Frame.Out(2, result("Hi.")),
+                new Frame.Exit(3, 0)))
+        .write(recorded);
+
+    for (Path tape : List.of(perTurn, recorded)) {
+      FakeProcess.Result r =
+          run(
+              Map.of(
+                  "AGENTDOUBLE_TAPE", tape.toString(),
+                  "AGENTDOUBLE_TIMING", "fast",
+                  "HOME", home.toString()),
+              tape == perTurn ? ARGV : SDK_ARGV,
+              user("Hello"));
+
+      assertThat(r.exit()).as(r.err()).isZero();
+      String auto = lines(r).get(0).at("/memory_paths/auto").asText();
+      assertThat(auto)
+          .as("%s", tape.getFileName())
+          .startsWith(home + "/.claude/projects/-")
+          .endsWith("/memory/")
+          .doesNotContain("-home-dev-shop");
+    }
+  }
+
   @Test
   void aTurnsTapeIsChosenByItsPromptFromTheTapesFolder() throws IOException {
     Path folder = Files.createDirectories(dir.resolve("tapes"));

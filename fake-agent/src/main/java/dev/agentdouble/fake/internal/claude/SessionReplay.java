@@ -88,7 +88,9 @@ final class SessionReplay implements Turn.Face {
         home,
         Optional.empty(),
         OptionalLong.empty(),
-        Optional.empty());
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(ClaudePrint.projectRoot(cwd)));
   }
 
   @Override

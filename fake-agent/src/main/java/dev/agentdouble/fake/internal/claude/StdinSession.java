@@ -283,7 +283,8 @@ final class StdinSession {
           live.prompt(),
           live.epochMs(),
           live.apiKeySource(),
-          live.model());
+          live.model(),
+          live.projectRoot());
     }
 
     /**
