@@ -148,6 +148,27 @@ class ClaudeNormaliserTest {
     assertThat(lines.get(5).get("total_cost_usd").asDouble()).isEqualTo(0.00123);
   }
 
+  /**
+   * Claude Code names a project's folder after the git repository's root when the cwd is inside
+   * one, every character but an ASCII letter or digit as {@code -} (docs/claude-2.1.328-runs.md
+   * part j): a recording in {@code /home/alice/my_repo.git/sub} names {@code
+   * -home-alice-my-repo-git}, not the cwd's form, and that too stops naming the recording's folder.
+   */
+  @Test
+  void theProjectFolderOfAGitRootOrOfAnyCharacterIsTheCanonicalOnes() throws IOException {
+    String cwd = "/home/alice/my_repo.git/sub";
+    String stdout =
+        run("/home/alice", cwd)
+            .replace(cwd.replace('/', '-').replace('.', '-'), "-home-alice-my-repo-git");
+    assertThat(stdout).contains("/home/alice/.claude/projects/-home-alice-my-repo-git/memory/");
+
+    Tape tape = normalised("/home/alice", cwd, stdout, STARTED);
+
+    assertThat(lines(tape).get(0).at("/memory_paths/auto").asText())
+        .isEqualTo("/home/user/.claude/projects/-workspace/memory/");
+    assertThat(new String(tape.toBytes(), StandardCharsets.UTF_8)).doesNotContain("alice");
+  }
+
   @Test
   void aTapeOfAnotherCliKeepsClaudesKeysAsRecorded() {
     String stdout = run("/home/alice", "/home/alice/proj");

@@ -459,7 +459,7 @@ public final class Rebase {
     sessionId.ifPresent(idMap::remove);
     Optional<ProjectFolder> project =
         keys == CliKeys.CLAUDE && rebaseCwd
-            ? ProjectFolder.of(cwd.get(), canon.cwd())
+            ? Optional.of(ProjectFolder.of(canon.cwd()))
             : Optional.empty();
     return new Plan(rules, idMap, shift, prompt, project, header);
   }
