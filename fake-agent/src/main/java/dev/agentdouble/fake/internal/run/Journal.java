@@ -32,7 +32,10 @@ public final class Journal {
   /** The invocation, once known (a run can end before: a usage error, a subcommand). */
   private InvocationRecord invocation;
 
-  /** The live session id, when the tape's ids are substituted. */
+  /**
+   * The live session id, when the tape's ids are substituted; when null, the line says the
+   * invocation's session.
+   */
   public String sessionId;
 
   /** Where the tape came from. */
@@ -172,12 +175,16 @@ public final class Journal {
     InvocationRecord.array(sb, argv);
     field(sb, InvocationRecord.CWD, cwd);
     if (r != null) {
+      field(sb, InvocationRecord.CLI, r.cli());
       field(sb, InvocationRecord.PROMPT, r.prompt());
       field(sb, InvocationRecord.STDIN, r.stdin().orElse(null));
       field(sb, InvocationRecord.OUTPUT_FORMAT, r.outputFormat());
       field(sb, InvocationRecord.MODEL, r.model().orElse(null));
     }
-    field(sb, InvocationRecord.SESSION_ID, sessionId);
+    field(
+        sb,
+        InvocationRecord.SESSION_ID,
+        sessionId != null || r == null ? sessionId : r.session().orElse(null));
     sb.append(",\"").append(InvocationRecord.ENV).append("\":");
     InvocationRecord.object(sb, cursorEnv(env));
     field(sb, InvocationRecord.TAPE, tape);
