@@ -33,8 +33,8 @@ public final class Journal {
   private InvocationRecord invocation;
 
   /**
-   * The live session id, when the tape's ids are substituted; when null, the line says the
-   * invocation's session.
+   * The live session id, when the tape's ids are substituted: the invocation's session, or the
+   * tape's own one continued.
    */
   public String sessionId;
 
@@ -181,10 +181,7 @@ public final class Journal {
       field(sb, InvocationRecord.OUTPUT_FORMAT, r.outputFormat());
       field(sb, InvocationRecord.MODEL, r.model().orElse(null));
     }
-    field(
-        sb,
-        InvocationRecord.SESSION_ID,
-        sessionId != null || r == null ? sessionId : r.session().orElse(null));
+    field(sb, InvocationRecord.SESSION_ID, sessionId);
     sb.append(",\"").append(InvocationRecord.ENV).append("\":");
     InvocationRecord.object(sb, cursorEnv(env));
     field(sb, InvocationRecord.TAPE, tape);

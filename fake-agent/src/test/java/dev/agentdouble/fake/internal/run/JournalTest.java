@@ -125,7 +125,7 @@ class JournalTest {
         .isEqualTo(
             "{\"pid\":7,\"startedAt\":\"1970-01-01T00:00:00.000Z\",\"argv\":[\"-p\",\"x\"],"
                 + "\"cwd\":\"/w\",\"cli\":\"claude\",\"prompt\":\"x\",\"outputFormat\":\"text\","
-                + "\"sessionId\":\"asked\",\"env\":{},"
+                + "\"env\":{},"
                 + "\"stoppedBy\":\"trust-gate\",\"exit\":1}\n");
   }
 
