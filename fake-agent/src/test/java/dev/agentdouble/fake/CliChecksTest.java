@@ -587,6 +587,8 @@ class CliChecksTest {
         JsonNode body = JSON.readTree(bodies.get(0));
         assertThat(body.get("prompt").asText()).isEqualTo("hello");
         assertThat(body.get("stoppedBy").asText()).isEqualTo("trust-gate");
+        assertThat(body.get("cli").asText()).isEqualTo("cursor-agent");
+        assertThat(body.has("sessionId")).isFalse(); // stopped before a session was made
       } finally {
         server.stop(0);
       }

@@ -83,6 +83,22 @@ public final class InvocationPattern {
     return new InvocationPattern(conditions.env(name, pattern));
   }
 
+  /**
+   * The CLI that ran is {@code cli}: {@code cursor-agent} (started as {@code cursor-agent} or
+   * {@code agent}) or {@code claude}, as {@link Invocation#cli()} says it.
+   */
+  public InvocationPattern cli(String cli) {
+    return new InvocationPattern(conditions.cli(cli));
+  }
+
+  /**
+   * The session id the run asked for or was given matches ({@link Invocation#session()}; {@code
+   * absent()} for a run continuing the tape's own session, or stopped before it had one).
+   */
+  public InvocationPattern session(TextMatch pattern) {
+    return new InvocationPattern(conditions.session(pattern));
+  }
+
   /** The pattern's conditions added to a WireMock request pattern. */
   RequestPatternBuilder toRequest(RequestPatternBuilder request) {
     return conditions.toRequest(request);

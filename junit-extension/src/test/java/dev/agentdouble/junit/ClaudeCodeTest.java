@@ -151,6 +151,74 @@ class ClaudeCodeTest {
   }
 
   @Test
+  void anInvocationSaysItsCliAndTheSessionItAskedForOrWasGiven(FakeAgent agent) {
+    agent.when(invocation().cli("claude")).reply(hello()).repeatLast();
+    agent.when(invocation().cli("cursor-agent")).reply(FakeAgentTest.says("cursor", 0));
+
+    Runs.Result given = Runs.run(agent.claudeExecutable(), "-p", "--session-id", UUID, "one");
+    Runs.Result fresh = Runs.run(agent.claudeExecutable(), "-p", "--output-format", "json", "two");
+    Runs.Result cursor = Runs.run(agent.executable(), "-p", "--trust", "three");
+
+    assertThat(given.exit()).as(given.err()).isZero();
+    assertThat(cursor.out()).isEqualTo("cursor\n");
+    Invocation first = agent.takeInvocation();
+    assertThat(first.cli()).isEqualTo("claude");
+    assertThat(first.session()).contains(UUID);
+    Invocation second = agent.takeInvocation();
+    assertThat(fresh.exit()).as(fresh.err()).isZero();
+    assertThat(second.session())
+        .get()
+        .asString()
+        .matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+    Invocation third = agent.takeInvocation();
+    assertThat(third.cli()).isEqualTo("cursor-agent");
+    assertThat(third.session()).isPresent();
+    agent.verify(2, invocation().cli("claude"));
+    agent.verify(1, invocation().cli("claude").session(equalTo(UUID)));
+    agent.verify(0, invocation().session(TextMatch.absent()));
+  }
+
+  @Test
+  void eachRunTheCliRefusesBeforeItsPromptIsAnInvocationStoppedByItsCheck(FakeAgent agent) {
+    List<List<String>> refused =
+        List.of(
+            List.of("session-id-needs-fork", "--session-id", UUID, "--resume", UUID, "hi"),
+            List.of("session-id-invalid", "--session-id", "nope", "hi"),
+            List.of("input-format-needs-stream", "--input-format", "stream-json", "hi"),
+            List.of("partial-needs-stream", "--include-partial-messages", "hi"),
+            List.of("resume-not-uuid", "--resume", "abc", "hi"),
+            List.of(
+                "verbose-needed",
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json"));
+
+    for (List<String> run : refused) {
+      List<String> argv = new ArrayList<>(List.of("-p"));
+      argv.addAll(run.subList(1, run.size()));
+      Runs.Result r = Runs.run(agent.claudeExecutable(), argv.toArray(String[]::new));
+
+      assertThat(r.exit()).as(run.get(0)).isEqualTo(1);
+      Invocation stopped = agent.takeInvocation();
+      assertThat(stopped.stoppedBy()).as(String.join(" ", argv)).contains(run.get(0));
+      assertThat(stopped.cli()).isEqualTo("claude");
+      assertThat(stopped.argv()).isEqualTo(argv);
+    }
+    agent.verify(1, invocation().stoppedBy("resume-not-uuid").session(equalTo("abc")));
+    agent.verify(1, invocation().stoppedBy("session-id-invalid").prompt(equalTo("hi")));
+  }
+
+  @Test
+  void aUsageErrorOfTheCliIsNoInvocation(FakeAgent agent) {
+    Runs.Result r = Runs.run(agent.claudeExecutable(), "-p", "--no-such-option", "hi");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("unknown option");
+    assertThat(agent.invocations()).isEmpty();
+  }
+
+  @Test
   void stepGatesHoldAClaudeRunUntilTheTestReleasesIt(FakeAgent agent) throws Exception {
     Tape tape = hello();
     List<Frame> frames = new ArrayList<>(tape.frames());

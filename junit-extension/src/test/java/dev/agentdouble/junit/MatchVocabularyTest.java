@@ -118,6 +118,10 @@ class MatchVocabularyTest {
             new Object[] {
               "{\"env\":{\"CI\":{\"notMatching\":\"false|0\"}}}",
               invocation().env("CI", TextMatch.notMatching("false|0"))
+            },
+            new Object[] {"{\"cli\":\"claude\"}", invocation().cli("claude")},
+            new Object[] {
+              "{\"session\":{\"absent\":true}}", invocation().session(TextMatch.absent())
             });
     Set<String> covered =
         pairs.stream()

@@ -209,6 +209,8 @@ public final class Impersonation {
     String workspace = args.workspace().orElse(cwd);
     InvocationRecord invocation =
         Turn.invocation(
+            InvocationRecord.CLI_CURSOR,
+            args.newSessionId().isPresent() ? args.newSessionId() : args.resumeId(),
             argv,
             prompt,
             workspace,
@@ -226,6 +228,10 @@ public final class Impersonation {
         ControlClient.report(url, env.get(ControlSecret.ENV), invocation, stop.reason());
       }
       return stopped(journal, stop);
+    }
+    if (invocation.session().isEmpty() && !args.resume() && !args.has("continue")) {
+      invocation = invocation.withSession(Turn.freshUuid()); // a new session
+      journal.invocation(invocation);
     }
     // a tape the test chose decides the run: --system-prompt included, which the server refuses
     // for most accounts (the catalog's system-prompt-refused plays that refusal)
@@ -318,7 +324,8 @@ public final class Impersonation {
     @Override
     public Substitution.Live live(Turn turn) {
       Header header = turn.header();
-      String sessionId = sessionId(args, header);
+      Optional<String> decided = turn.invocation().session(); // asked for, or fresh
+      String sessionId = decided.isPresent() ? decided.get() : sessionId(args, header);
       if (header.vars().sessionId().isPresent()) {
         turn.journal().sessionId = sessionId; // otherwise the tape's own ids stand, whatever
       }

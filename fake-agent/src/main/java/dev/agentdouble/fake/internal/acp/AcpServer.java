@@ -620,6 +620,8 @@ public final class AcpServer {
       journal.keepPermissionAnswers();
       InvocationRecord invocation =
           Turn.invocation(
+              InvocationRecord.CLI_CURSOR,
+              Optional.of(session.id),
               argv,
               prompt,
               session.cwd,

@@ -40,6 +40,19 @@ final class ClaudeChecks {
     this.format = format;
   }
 
+  /**
+   * The session a run asks for (claude-code.md §8; FINDINGS part d): {@code --session-id}'s, else
+   * the one {@code --resume} names, unless forked; empty when it asks for none (a new session, a
+   * fork, {@code --continue}'s).
+   */
+  static Optional<String> askedSession(CliArgs args) {
+    Optional<String> given = args.option("session-id");
+    if (given.isPresent() || args.has("fork-session")) {
+      return given;
+    }
+    return args.resumeId();
+  }
+
   /** The checks made before the input is read; null when the run goes on. */
   Refusal beforeInput() {
     Optional<String> sessionId = args.option("session-id");

@@ -159,7 +159,8 @@ public final class ClaudePrint implements Turn.Face {
 
   @Override
   public Substitution.Live live(Turn turn) {
-    String sessionId = sessionId(turn.header());
+    Optional<String> decided = turn.invocation().session(); // ClaudeChecks.askedSession, or fresh
+    String sessionId = decided.isPresent() ? decided.get() : sessionId(turn.header());
     turn.journal().sessionId = sessionId;
     return new Substitution.Live(
         Optional.of(sessionId),

@@ -102,13 +102,13 @@ public final class ClaudeRun {
     ClaudeChecks checks = new ClaudeChecks(profile, args, env, format);
     ClaudeChecks.Refusal refusal = checks.beforeInput();
     if (refusal != null) {
-      return refused(journal, refusal, null);
+      return refused(journal, refusal, invocation(args, format, prompt(args, Optional.empty())));
     }
     if (args.option("input-format").orElse("text").equals("stream-json")) {
       // stdin carries messages, not a prompt: only the verbose check is left (d-input-stream-*)
       refusal = checks.withInput("stdin", profile.root());
       if (refusal != null) {
-        return refused(journal, refusal, null);
+        return refused(journal, refusal, invocation(args, format, ""));
       }
       return new StdinSession(
               profile,
@@ -127,16 +127,48 @@ public final class ClaudeRun {
     Optional<String> stdinText = stdio.stdinTty() ? Optional.empty() : readStdin(profile);
     String prompt = prompt(args, stdinText);
     InvocationRecord invocation =
-        Turn.invocation(argv, prompt, cwd, format, args.model(), stdinText, pid, env);
+        Turn.invocation(
+            InvocationRecord.CLI_CLAUDE,
+            ClaudeChecks.askedSession(args),
+            argv,
+            prompt,
+            cwd,
+            format,
+            args.model(),
+            stdinText,
+            pid,
+            env);
     journal.invocation(invocation);
     refusal = checks.withInput(prompt, profile.root());
     if (refusal != null) {
       return refused(journal, refusal, invocation);
     }
+    if (invocation.session().isEmpty() && (!args.has("continue") || args.has("fork-session"))) {
+      invocation = invocation.withSession(Turn.freshUuid()); // a new session, or a fork
+      journal.invocation(invocation);
+    }
     ClaudePrint face =
         new ClaudePrint(
             profile, args, settings, format, cwd, home, stdio.out(), stdio.err(), originNanos);
     return new Turn(env, settings, invocation, format, journal, face, originNanos).run();
+  }
+
+  /**
+   * The invocation of a run the CLI stops before it reads stdin: the prompt {@code prompt}, no
+   * stdin, the session it asked for.
+   */
+  private InvocationRecord invocation(CliArgs args, OutputFormat format, String prompt) {
+    return Turn.invocation(
+        InvocationRecord.CLI_CLAUDE,
+        ClaudeChecks.askedSession(args),
+        argv,
+        prompt,
+        cwd,
+        format,
+        args.model(),
+        Optional.empty(),
+        pid,
+        env);
   }
 
   /**
@@ -167,12 +199,17 @@ public final class ClaudeRun {
     }
   }
 
+  /**
+   * Ends the run on {@code refusal}: its text on stderr, exit 1, the journal's and the control
+   * server's {@code stoppedBy} (reported as Cursor's checks are: {@link ControlClient#report}).
+   */
   private Ending refused(
       Journal journal, ClaudeChecks.Refusal refusal, InvocationRecord invocation) {
     Exits.write(stdio.err(), refusal.stderr());
     journal.stoppedBy = refusal.reason();
+    journal.invocation(invocation);
     String url = env.get(FakeEnvironment.URL);
-    if (invocation != null && url != null && !url.isBlank()) {
+    if (url != null && !url.isBlank()) {
       ControlClient.report(url, env.get(ControlSecret.ENV), invocation, refusal.reason());
     }
     return end(journal, new Frame.Exit(0, ExitStatus.CLI_FAILED), null);

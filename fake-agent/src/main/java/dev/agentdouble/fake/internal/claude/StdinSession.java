@@ -134,7 +134,16 @@ final class StdinSession {
   private Ending turn(Journal journal, String prompt, Turn.Face face) {
     InvocationRecord invocation =
         Turn.invocation(
-            argv, prompt, cwd, OutputFormat.STREAM_JSON, args.model(), Optional.empty(), pid, env);
+            InvocationRecord.CLI_CLAUDE,
+            sessionId != null ? Optional.of(sessionId) : ClaudeChecks.askedSession(args),
+            argv,
+            prompt,
+            cwd,
+            OutputFormat.STREAM_JSON,
+            args.model(),
+            Optional.empty(),
+            pid,
+            env);
     Turn.Face played = face;
     if (played == null) {
       ClaudePrint print =
@@ -231,7 +240,10 @@ final class StdinSession {
       return false;
     }
     TapeSelection.Result selected =
-        TapeSelection.select(env, InvocationRecord.empty(OutputFormat.STREAM_JSON.cliName()));
+        TapeSelection.select(
+            env,
+            InvocationRecord.empty(
+                InvocationRecord.CLI_CLAUDE, OutputFormat.STREAM_JSON.cliName()));
     if (!(selected instanceof TapeSelection.Selected chosen)) {
       return false; // said by the first turn's selection
     }

@@ -32,7 +32,10 @@ public final class Journal {
   /** The invocation, once known (a run can end before: a usage error, a subcommand). */
   private InvocationRecord invocation;
 
-  /** The live session id, when the tape's ids are substituted. */
+  /**
+   * The live session id, when the tape's ids are substituted: the invocation's session, or the
+   * tape's own one continued.
+   */
   public String sessionId;
 
   /** Where the tape came from. */
@@ -172,6 +175,7 @@ public final class Journal {
     InvocationRecord.array(sb, argv);
     field(sb, InvocationRecord.CWD, cwd);
     if (r != null) {
+      field(sb, InvocationRecord.CLI, r.cli());
       field(sb, InvocationRecord.PROMPT, r.prompt());
       field(sb, InvocationRecord.STDIN, r.stdin().orElse(null));
       field(sb, InvocationRecord.OUTPUT_FORMAT, r.outputFormat());

@@ -107,9 +107,12 @@ public final class Turn {
   /**
    * What a control server is told of an invocation: {@code CURSOR_*} names with their values
    * redacted, and the variables named in {@code AGENTDOUBLE_FORWARD_ENV} (comma-separated) with
-   * their values.
+   * their values; a run of {@code cli} ({@link InvocationRecord#cli}) in {@code session} ({@link
+   * InvocationRecord#session}).
    */
   public static InvocationRecord invocation(
+      String cli,
+      Optional<String> session,
       List<String> argv,
       String prompt,
       String cwd,
@@ -127,7 +130,9 @@ public final class Turn {
         stdin,
         pid,
         forwardedEnv(env),
-        Optional.empty());
+        Optional.empty(),
+        cli,
+        session);
   }
 
   private static Map<String, String> forwardedEnv(Map<String, String> env) {

@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.OutputFormat;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,8 @@ class JournalTest {
     Journal journal = new Journal(7, 1_000, argv, "/w", env);
     journal.invocation(
         Turn.invocation(
+            InvocationRecord.CLI_CURSOR,
+            Optional.empty(),
             argv,
             "hi \"you\"",
             "/workspace",
@@ -69,7 +72,7 @@ class JournalTest {
         .isEqualTo(
             "{\"pid\":7,\"startedAt\":\"1970-01-01T00:00:01.000Z\","
                 + "\"argv\":[\"-p\",\"--model\",\"m\",\"hi \\\"you\\\"\"],\"cwd\":\"/w\","
-                + "\"prompt\":\"hi \\\"you\\\"\",\"stdin\":\"\",\"outputFormat\":\"json\","
+                + "\"cli\":\"cursor-agent\",\"prompt\":\"hi \\\"you\\\"\",\"stdin\":\"\",\"outputFormat\":\"json\","
                 + "\"model\":\"m\",\"sessionId\":\"s-1\","
                 + "\"env\":{\"CURSOR_A\":\"REDACTED\",\"CURSOR_B\":\"REDACTED\"},"
                 + "\"tape\":\"/t/a.tape.ndjson\",\"renderedFrom\":\"stream-json\","
@@ -82,6 +85,8 @@ class JournalTest {
     Journal acp = new Journal(7, 0, List.of("acp"), "/s", Map.of());
     acp.invocation(
         Turn.invocation(
+            InvocationRecord.CLI_CURSOR,
+            Optional.of("sess"),
             List.of("acp"),
             "go",
             "/s",
@@ -98,6 +103,8 @@ class JournalTest {
     Journal stopped = new Journal(7, 0, List.of("-p", "x"), "/w", Map.of());
     stopped.invocation(
         Turn.invocation(
+            InvocationRecord.CLI_CLAUDE,
+            Optional.of("asked"),
             List.of("-p", "x"),
             "x",
             "/w",
@@ -111,13 +118,14 @@ class JournalTest {
     assertThat(line(acp, new Frame.Hang(0, true), null))
         .isEqualTo(
             "{\"pid\":7,\"startedAt\":\"1970-01-01T00:00:00.000Z\",\"argv\":[\"acp\"],"
-                + "\"cwd\":\"/s\",\"prompt\":\"go\",\"outputFormat\":\"acp\",\"model\":\"auto\","
+                + "\"cwd\":\"/s\",\"cli\":\"cursor-agent\",\"prompt\":\"go\",\"outputFormat\":\"acp\",\"model\":\"auto\","
                 + "\"sessionId\":\"sess\",\"env\":{},\"tape\":\"control tape\",\"hang\":true,"
                 + "\"closeStdout\":true,\"permissionAnswers\":[\"allow-once\",\"cancelled\"]}\n");
     assertThat(line(stopped, new Frame.Exit(0, 1), null))
         .isEqualTo(
             "{\"pid\":7,\"startedAt\":\"1970-01-01T00:00:00.000Z\",\"argv\":[\"-p\",\"x\"],"
-                + "\"cwd\":\"/w\",\"prompt\":\"x\",\"outputFormat\":\"text\",\"env\":{},"
+                + "\"cwd\":\"/w\",\"cli\":\"claude\",\"prompt\":\"x\",\"outputFormat\":\"text\","
+                + "\"env\":{},"
                 + "\"stoppedBy\":\"trust-gate\",\"exit\":1}\n");
   }
 
@@ -129,6 +137,8 @@ class JournalTest {
     assertThat(
             new String(
                 Turn.invocation(
+                        InvocationRecord.CLI_CLAUDE,
+                        Optional.of("s-2"),
                         List.of("-p", "x"),
                         "x",
                         "/workspace",
@@ -141,7 +151,8 @@ class JournalTest {
                 StandardCharsets.UTF_8))
         .isEqualTo(
             "{\"argv\":[\"-p\",\"x\"],\"prompt\":\"x\",\"cwd\":\"/workspace\","
-                + "\"outputFormat\":\"text\",\"pid\":7,\"env\":{\"CURSOR_A\":\"a\",\"KEPT\":\"k\"}}");
+                + "\"outputFormat\":\"text\",\"pid\":7,\"env\":{\"CURSOR_A\":\"a\",\"KEPT\":\"k\"},"
+                + "\"cli\":\"claude\",\"sessionId\":\"s-2\"}");
   }
 
   private static String line(Journal journal, Frame.Ending ending, String error) {

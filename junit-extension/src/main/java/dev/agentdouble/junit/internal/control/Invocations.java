@@ -26,7 +26,9 @@ final class Invocations {
         record.pid(),
         record.env(),
         record.stoppedBy(),
-        permissionAnswers);
+        permissionAnswers,
+        record.cli(),
+        record.session());
   }
 
   /**

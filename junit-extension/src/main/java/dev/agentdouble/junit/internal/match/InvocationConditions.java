@@ -106,6 +106,16 @@ public final class InvocationConditions {
     return and(InvocationRecord.pathOfEnv(name), pattern, "env " + name + " " + pattern.expected());
   }
 
+  /** See {@code InvocationPattern.cli}. */
+  public InvocationConditions cli(String cli) {
+    return and(InvocationRecord.PATH_CLI, equalTo(cli), "cli " + cli);
+  }
+
+  /** See {@code InvocationPattern.session}. */
+  public InvocationConditions session(TextMatch pattern) {
+    return and(InvocationRecord.PATH_SESSION, pattern, "session " + pattern.expected());
+  }
+
   /** The conditions added to a WireMock request pattern. */
   public RequestPatternBuilder toRequest(RequestPatternBuilder request) {
     for (Condition c : conditions) {

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  * <pre>{@code
  * {"prompt": "^fix", "argv": ["--force", {"matching": "--model=.*"}], "model": "gpt-5",
  *  "outputFormat": "json", "stoppedBy": "trust-gate", "cwd": {"containing": "/work"},
- *  "stdin": {"absent": true}, "env": {"CI": "true", "HOME": {"notContaining": "root"}}}
+ *  "stdin": {"absent": true}, "env": {"CI": "true", "HOME": {"notContaining": "root"}},
+ *  "cli": "claude", "session": {"absent": true}}
  * }</pre>
  *
  * A text's value is a string (its shorthand: for {@code prompt} a regular expression found in it,
@@ -41,7 +42,9 @@ public final class MatchWords {
     STOPPED_BY("stoppedBy"),
     CWD("cwd"),
     STDIN("stdin"),
-    ENV("env");
+    ENV("env"),
+    CLI("cli"),
+    SESSION("session");
 
     private final String word;
 
@@ -150,6 +153,8 @@ public final class MatchWords {
             case STOPPED_BY -> c.stoppedBy(string(value, what));
             case CWD -> c.cwd(text(value, what, Operator.EQUAL_TO));
             case STDIN -> c.stdin(text(value, what, Operator.EQUAL_TO));
+            case CLI -> c.cli(string(value, what));
+            case SESSION -> c.session(text(value, what, Operator.EQUAL_TO));
             case ENV -> {
               if (!value.isObject()) {
                 throw new Refused(what + " must be an object: {\"NAME\": TEXT, ...}");
