@@ -77,6 +77,8 @@ public final class Together {
                   Optional.empty(),
                   10_000 + i,
                   Map.of(),
+                  Optional.empty(),
+                  "cursor-agent",
                   Optional.empty())
               .json();
       HttpRequest request =

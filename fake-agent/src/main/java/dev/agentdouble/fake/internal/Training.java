@@ -415,6 +415,8 @@ public final class Training {
                   Optional.empty(),
                   0,
                   Map.of(),
+                  Optional.empty(),
+                  "cursor-agent",
                   Optional.empty()));
       if (result instanceof TapeSelection.Selected selected) {
         selected.source().close();

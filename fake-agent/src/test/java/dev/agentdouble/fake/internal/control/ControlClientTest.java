@@ -36,6 +36,8 @@ class ControlClientTest {
           Optional.of(""),
           1,
           Map.of(),
+          Optional.empty(),
+          "cursor-agent",
           Optional.empty());
 
   /**
@@ -190,7 +192,9 @@ class ControlClientTest {
                   CALL.stdin(),
                   CALL.pid(),
                   CALL.env(),
-                  Optional.of("trust-gate"))
+                  Optional.of("trust-gate"),
+                  "cursor-agent",
+                  Optional.empty())
               .json();
       assertThat(server.request())
           .isEqualTo(
@@ -242,6 +246,8 @@ class ControlClientTest {
                 Optional.empty(),
                 1,
                 Map.of(),
+                Optional.empty(),
+                "cursor-agent",
                 Optional.empty()));
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);

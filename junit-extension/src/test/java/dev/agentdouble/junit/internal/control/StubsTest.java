@@ -65,6 +65,8 @@ class StubsTest {
                 Optional.empty(),
                 42,
                 Map.of(),
+                Optional.empty(),
+                "cursor-agent",
                 Optional.empty())
             .json();
     HttpRequest.Builder request =
