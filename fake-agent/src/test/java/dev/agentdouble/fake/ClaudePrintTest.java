@@ -62,6 +62,43 @@ class ClaudePrintTest {
     return JSON.readTree(lines.get(0));
   }
 
+  /**
+   * A tape of one impersonated CLI is not played under the other's name: a Claude Code recording
+   * through {@code cursor-agent}, or a Cursor one through {@code claude}, is the fake's own error
+   * naming the launcher to use; a tape of a CLI the fake does not impersonate plays as recorded.
+   */
+  @Test
+  void aTapeOfTheOtherCliIsRefusedNamingItsLauncher() throws IOException {
+    env.put("AGENTDOUBLE_TAPE", "builtin:tool-read");
+    FakeProcess.Result cursorTape = claude("", "-p", "--output-format", "json", "Say hello");
+    assertThat(cursorTape.exit()).isEqualTo(70);
+    assertThat(cursorTape.out()).isEmpty();
+    assertThat(cursorTape.err())
+        .isEqualTo(
+            "agentdouble: builtin:tool-read: a recording of cursor-agent (its header's \"cli\"),"
+                + " which the fake started as claude does not play: give it to"
+                + " fake-agent/bin/cursor-agent, or record the run with claude\n");
+
+    env.put("AGENTDOUBLE_TAPE", "builtin:claude-answer");
+    FakeProcess.Result claudeTape = FakeProcess.run(env, "-p", "--trust", "Say hello");
+    assertThat(claudeTape.exit()).isEqualTo(70);
+    assertThat(claudeTape.err())
+        .contains("a recording of claude (its header's \"cli\")")
+        .contains("give it to fake-agent/bin/claude");
+
+    Path codex = dir.resolve("codex.tape.ndjson");
+    Files.writeString(
+        codex,
+        "{\"tape\":1,\"cli\":\"codex\",\"outputFormat\":\"json\"}\n"
+            + "{\"t\":0,\"out\":{\"type\":\"thread.started\"}}\n{\"t\":1,\"exit\":0}\n",
+        StandardCharsets.UTF_8);
+    env.put("AGENTDOUBLE_TAPE", codex.toString());
+    FakeProcess.Result other =
+        FakeProcess.run(env, "-p", "--trust", "--output-format", "json", "x");
+    assertThat(other.exit()).as(other.err()).isZero();
+    assertThat(other.out()).isEqualTo("{\"type\":\"thread.started\"}\n");
+  }
+
   @Test
   void theInvocationCarriesPromptModelFormatAndSession() throws IOException {
     FakeProcess.Result r =

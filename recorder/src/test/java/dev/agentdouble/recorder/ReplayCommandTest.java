@@ -70,6 +70,27 @@ class ReplayCommandTest {
     assertThat(r.exit()).isEqualTo(3);
   }
 
+  /**
+   * A Claude Code tape replays through the fake's {@code claude}, with {@code --verbose} for
+   * stream-json as that CLI needs it: {@code cursor-agent} refuses another CLI's tape.
+   */
+  @Test
+  void aClaudeTapeReplaysThroughTheFakesClaude() {
+    Cli.Result stream = Cli.runInstalled("replay", "--timing", "fast", "builtin:claude-answer");
+    assertThat(stream.exit()).as(stream.err()).isZero();
+    assertThat(stream.out().lines().toList())
+        .hasSize(3)
+        .first()
+        .asString()
+        .startsWith("{\"type\":\"system\",\"subtype\":\"init\"");
+
+    Cli.Result text =
+        Cli.runInstalled(
+            "replay", "--timing", "fast", "--output-format", "text", "builtin:claude-answer");
+    assertThat(text.exit()).as(text.err()).isZero();
+    assertThat(text.out()).isEqualTo("Hello from the script.\n");
+  }
+
   @Test
   void aTapeThatDiesBySigkillExits137() {
     Path tape =

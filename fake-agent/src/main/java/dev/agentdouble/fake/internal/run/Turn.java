@@ -170,6 +170,20 @@ public final class Turn {
       journal.tape = source.name();
       try (TapeSource played = source) {
         checked = validate(played, settings.replayCache());
+        String otherCli = otherCli(header().cli().orElse(""), invocation.cli());
+        if (otherCli != null) {
+          return failed(
+              source.name()
+                  + ": a recording of "
+                  + otherCli
+                  + " (its header's \"cli\"), which the fake started as "
+                  + invocation.cli()
+                  + " does not play: give it to fake-agent/bin/"
+                  + otherCli
+                  + ", or record the run with "
+                  + invocation.cli(),
+              true);
+        }
         Ending stop = face.admit(this);
         if (stop == null) {
           stop = face.transform(this);
@@ -190,6 +204,19 @@ public final class Turn {
       problem = e.getMessage();
     }
     return failed(problem, true);
+  }
+
+  /**
+   * The CLI a tape was recorded with when it is the other one the fake impersonates, else null: a
+   * Claude Code tape played as {@code cursor-agent} (or the reverse) would write one CLI's bytes
+   * under the other's name. A tape of no CLI, or of a CLI the fake does not impersonate (a Codex
+   * stream recorded with {@code agentdouble record}), plays as recorded.
+   */
+  static String otherCli(String recorded, String running) {
+    String cli = recorded.equals("agent") ? InvocationRecord.CLI_CURSOR : recorded;
+    boolean impersonated =
+        cli.equals(InvocationRecord.CLI_CURSOR) || cli.equals(InvocationRecord.CLI_CLAUDE);
+    return impersonated && !cli.equals(running) ? cli : null;
   }
 
   /** The control server's tape when there is one (it is told the invocation), else the env's. */

@@ -2,6 +2,7 @@ package dev.agentdouble.recorder.internal.process;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Launch;
 import java.io.File;
 import java.io.IOException;
@@ -37,6 +38,7 @@ public final class FakeRun {
   private final PrintStream out;
   private final PrintStream err;
   private final boolean hermetic;
+  private final String cli;
 
   /**
    * @param home the installation's root (a source tree or an unpacked distribution, see {@link
@@ -44,14 +46,24 @@ public final class FakeRun {
    *     message saying how to run
    */
   public FakeRun(Optional<Path> home, PrintStream out, PrintStream err) {
-    this(home, out, err, false);
+    this(home, out, err, false, InvocationRecord.CLI_CURSOR);
   }
 
-  private FakeRun(Optional<Path> home, PrintStream out, PrintStream err, boolean hermetic) {
+  private FakeRun(
+      Optional<Path> home, PrintStream out, PrintStream err, boolean hermetic, String cli) {
     this.home = home;
     this.out = out;
     this.err = err;
     this.hermetic = hermetic;
+    this.cli = cli;
+  }
+
+  /**
+   * The same runs, of the fake started as {@code cli} ({@code claude}: {@code bin/claude}; any
+   * other: {@code bin/cursor-agent}), the CLI a tape's header names.
+   */
+  public FakeRun as(String cli) {
+    return new FakeRun(home, out, err, hermetic, cli);
   }
 
   /**
@@ -59,7 +71,7 @@ public final class FakeRun {
    * like), so they behave the same in every shell.
    */
   public FakeRun hermetic() {
-    return new FakeRun(home, out, err, true);
+    return new FakeRun(home, out, err, true, cli);
   }
 
   /** The fake agent launcher of this installation. */
@@ -69,7 +81,7 @@ public final class FakeRun {
           "the installation's folder is unknown (system property "
               + "agentdouble.home is not set): run agentdouble through its launcher, ./agentdouble");
     }
-    Path launcher = Launch.fakeLauncher(home.get());
+    Path launcher = Launch.fakeLauncher(home.get(), cli);
     if (!Files.isExecutable(launcher)) {
       throw new IllegalStateException(
           launcher
@@ -81,11 +93,12 @@ public final class FakeRun {
   }
 
   /**
-   * Runs {@code cursor-agent ARGS} with {@code env} added and stdin from /dev/null; returns its
-   * status (128 + n when it died by signal n), or {@link ExitStatus#TIMED_OUT} when it was killed
-   * after {@code timeoutSeconds}. SIGINT and SIGTERM to this process meanwhile go to the fake (it
-   * aborts with 130, or dies by SIGTERM), whose status is then returned; were this process killed
-   * outright, the fake ends by itself ({@code docs/guarantees.md}).
+   * Runs {@code cursor-agent ARGS} (or {@code claude ARGS}, {@link #as}) with {@code env} added and
+   * stdin from /dev/null; returns its status (128 + n when it died by signal n), or {@link
+   * ExitStatus#TIMED_OUT} when it was killed after {@code timeoutSeconds}. SIGINT and SIGTERM to
+   * this process meanwhile go to the fake (it aborts with 130, or dies by SIGTERM), whose status is
+   * then returned; were this process killed outright, the fake ends by itself ({@code
+   * docs/guarantees.md}).
    */
   public int run(List<String> args, Map<String, String> env, long timeoutSeconds)
       throws IOException, InterruptedException {

@@ -2,6 +2,7 @@ package dev.agentdouble.recorder.internal.replay;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
+import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.json.LineReader;
 import dev.agentdouble.recorder.command.Command;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,15 +115,18 @@ public final class ReplayCommand implements Command {
     String prompt =
         a.value("--prompt")
             .orElse(tape.header().vars().prompt().filter(p -> !p.isBlank()).orElse("replay"));
+    String cli = tape.header().cli().orElse(InvocationRecord.CLI_CURSOR);
+    String asked = format.orElse(tape.header().format().cliName());
+    List<String> argv = new ArrayList<>(List.of("-p", "--output-format", asked));
+    if (cli.equals(InvocationRecord.CLI_CLAUDE) && asked.equals("stream-json")) {
+      argv.add("--verbose"); // Claude Code prints stream-json in print mode only with it
+    }
     // "--" so that a prompt starting with a dash is not taken for an option
+    argv.addAll(List.of("--", prompt));
     return new FakeRun(home, out, err)
+        .as(cli)
         .run(
-            List.of(
-                "-p",
-                "--output-format",
-                format.orElse(tape.header().format().cliName()),
-                "--",
-                prompt),
+            argv,
             // a replay plays the run as recorded, in a workspace trusted as the recorded one was
             Map.of(
                 FakeEnvironment.TAPE,
