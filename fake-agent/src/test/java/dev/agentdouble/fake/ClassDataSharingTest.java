@@ -159,11 +159,15 @@ class ClassDataSharingTest {
 
   /**
    * A Claude Code tape in stream-json with partial messages (what ClaudeDerivationTest replays, in
-   * small): its partial lines are dropped, or it is derived into json or text.
+   * small): its partial lines are dropped, or it is derived into json or text; its times (an ISO
+   * {@code timestamp}, a {@code resetsAt}) move with the live clock.
    */
   private static final String CLAUDE_TAPE =
-      "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\"}\n"
+      "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\","
+          + "\"vars\":{\"epochMs\":1784000000000}}\n"
           + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":"
+          + "1784018000},\"session_id\":\"s\",\"timestamp\":\"2026-07-14T03:33:20.005Z\"}}\n"
           + "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_stop\"},"
           + "\"session_id\":\"s\"}}\n"
           + "{\"t\":0,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
@@ -200,6 +204,11 @@ class ClassDataSharingTest {
     assertThat(fromJar)
         .as("claude %s: classes loaded from the jar, not the archive", format)
         .isEmpty();
+    assertThat(Files.readString(log, StandardCharsets.UTF_8))
+        .as("claude %s: the ISO timestamp moved, from the archive", format)
+        .containsPattern(
+            "(?m)\\] dev\\.agentdouble\\.fake\\.internal\\.run\\.IsoDigits source: shared objects"
+                + " file$");
   }
 
   /**

@@ -14,9 +14,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,11 +34,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every built-in Claude Code tape ({@code claude-*}) replayed as {@code builtin:NAME} through
  * {@code fake-agent/bin/claude} in each output format it declares, with its header's command line
  * (the format swapped, {@code --verbose} kept for stream-json only): stdout is the tape rendered
- * for that format as the real CLI derives it, under the live session id, cwd and home; stderr and
- * the exit status are the tape's. Cursor's tapes: {@link CatalogReplayTest}.
+ * for that format as the real CLI derives it, under the live session id, cwd, home and clock (its
+ * ISO timestamps and resetsAt moved, here to 2026-01-01T00:00:00Z); stderr and the exit status are
+ * the tape's. Cursor's tapes: {@link CatalogReplayTest}.
  */
 @Timeout(300)
 class ClaudeCatalogReplayTest {
+  /** The live run's start: 2026-01-01T00:00:00Z, the catalog's tapes being from July 2026. */
+  static final long LIVE_EPOCH_MS = 1_767_225_600_000L;
+
   @TempDir Path dir;
 
   static Stream<Arguments> entriesInTheirFormats() {
@@ -104,6 +113,29 @@ class ClaudeCatalogReplayTest {
         .replace("\"" + recordedCwd + "/", "\"" + cwd + "/")
         .replace("\"" + recordedHome + "\"", "\"" + home + "\"")
         .replace("\"" + recordedHome + "/", "\"" + home + "/");
+  }
+
+  private static final Pattern TIMES =
+      Pattern.compile("\"timestamp\":\"([^\"]+)\"|\"resetsAt\":([0-9]+)");
+
+  /**
+   * {@code json} with its ISO {@code timestamp}s moved by {@code ms} (java.time's reckoning, their
+   * millisecond shape kept) and its {@code resetsAt} epoch seconds by whole seconds rounded down.
+   */
+  static String movedBy(String json, long ms) {
+    DateTimeFormatter iso =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    return TIMES
+        .matcher(json)
+        .replaceAll(
+            m ->
+                Matcher.quoteReplacement(
+                    m.group(1) != null
+                        ? "\"timestamp\":\""
+                            + iso.format(Instant.parse(m.group(1)).plusMillis(ms))
+                            + "\""
+                        : "\"resetsAt\":"
+                            + (Long.parseLong(m.group(2)) + Math.floorDiv(ms, 1000))));
   }
 
   /** A folder as the real 2.1.328 names its project: every character but a letter or digit as -. */
@@ -194,13 +226,16 @@ class ClaudeCatalogReplayTest {
                 "builtin:" + name,
                 "AGENTDOUBLE_TIMING",
                 "fast",
+                "AGENTDOUBLE_EPOCH_MS",
+                Long.toString(LIVE_EPOCH_MS),
                 "HOME",
                 home.toString()),
             args);
 
+    long shift = LIVE_EPOCH_MS - tape.header().vars().epochMs().orElseThrow();
     assertThat(r.out())
         .as("stdout of %s", args)
-        .isEqualTo(stdout(tape, format, args.contains("--verbose"), cwd, home));
+        .isEqualTo(movedBy(stdout(tape, format, args.contains("--verbose"), cwd, home), shift));
     assertThat(r.err()).as("stderr of %s", args).isEqualTo(stderr(tape));
     assertThat(r.exit()).as("exit of %s", args).isEqualTo(((Frame.Exit) tape.ending()).code());
   }

@@ -149,6 +149,48 @@ class ClaudePrintTest {
     return id;
   }
 
+  /**
+   * A tape recorded from 2026-07-14T03:33:20Z (as the recorder leaves one, the catalog's claude
+   * tapes too): a rate limit that resets five hours later, an answer 605 ms in.
+   */
+  static final String TIMED_TAPE =
+      "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\","
+          + "\"vars\":{\"epochMs\":1784000000000}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"status\":"
+          + "\"allowed\",\"resetsAt\":1784018000,\"rateLimitType\":\"five_hour\"},"
+          + "\"session_id\":\"s\"}}\n"
+          + "{\"t\":605,\"out\":{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":"
+          + "\"text\",\"text\":\"hi\"}]},\"session_id\":\"s\","
+          + "\"timestamp\":\"2026-07-14T03:33:20.605Z\"}}\n"
+          + "{\"t\":610,\"out\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+          + "\"result\":\"hi\",\"session_id\":\"s\"}}\n"
+          + "{\"t\":615,\"exit\":0}\n";
+
+  @Test
+  void aReplaysIsoTimestampsAndResetsAtAreTheLiveClocks() throws IOException {
+    Path tape = dir.resolve("timed.tape.ndjson");
+    Files.writeString(tape, TIMED_TAPE, StandardCharsets.UTF_8);
+    env.put("AGENTDOUBLE_TAPE", tape.toString());
+    // the live run starts at 2026-01-01T00:00:00Z
+    env.put("AGENTDOUBLE_EPOCH_MS", "1767225600000");
+
+    FakeProcess.Result stream =
+        claude("", "-p", "--output-format", "stream-json", "--verbose", "hi");
+    FakeProcess.Result json = claude("", "-p", "--output-format", "json", "--verbose", "hi");
+
+    assertThat(stream.exit()).as(stream.err()).isZero();
+    List<String> lines = stream.out().lines().toList();
+    assertThat(JSON.readTree(lines.get(1)).at("/rate_limit_info/resetsAt").asLong())
+        .isEqualTo(1_767_243_600L);
+    assertThat(JSON.readTree(lines.get(2)).path("timestamp").asText())
+        .isEqualTo("2026-01-01T00:00:00.605Z");
+    assertThat(json.exit()).as(json.err()).isZero();
+    assertThat(json.out())
+        .contains("\"resetsAt\":1767243600,", "\"timestamp\":\"2026-01-01T00:00:00.605Z\"")
+        .doesNotContain("2026-07-14", "1784018000");
+  }
+
   @Test
   void aSubcommandIsNotImpersonated() {
     FakeProcess.Result r = claude("", "mcp", "list");

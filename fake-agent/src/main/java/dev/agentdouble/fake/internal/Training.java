@@ -63,8 +63,9 @@ public final class Training {
   static final String CLAUDE_TAPE =
       String.join(
           "\n",
-          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"-p\",\"--output-format\",\"stream-json\",\"--verbose\",\"--include-partial-messages\",\"p\"]}",
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"-p\",\"--output-format\",\"stream-json\",\"--verbose\",\"--include-partial-messages\",\"p\"],\"vars\":{\"epochMs\":1784000000000}}",
           "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"capabilities\":[\"a\",\"lifecycle_wakeup_source_v1\"]}}",
+          "{\"t\":0,\"out\":{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":1784018000},\"session_id\":\"s\",\"timestamp\":\"2026-07-14T03:33:20.005Z\"}}",
           "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"status\",\"status\":\"requesting\",\"session_id\":\"s\"}}",
           "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_start\"},\"session_id\":\"s\"}}",
           "{\"t\":0,\"out\":{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]},\"session_id\":\"s\"}}",

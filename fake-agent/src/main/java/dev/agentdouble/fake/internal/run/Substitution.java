@@ -1,8 +1,10 @@
 package dev.agentdouble.fake.internal.run;
 
 import dev.agentdouble.fake.internal.process.ByteBuf;
+import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Vars;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,7 +32,10 @@ import java.util.OptionalLong;
  *       {@code model} of the system init event, a line that starts {@code
  *       {"type":"system","subtype":"init"};
  *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under {@code
- *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs).
+ *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs); in a Claude Code tape
+ *       ({@code "cli":"claude"}) also ISO-8601 strings under {@code timestamp}, in their shape, and
+ *       the epoch seconds under {@code resetsAt}, by whole seconds rounded down: the keys {@link
+ *       Vars} names, where the recorder moved them.
  * </ul>
  *
  * Values are matched in the JSON text as the CLI escapes them (JavaScript's {@code
@@ -91,10 +96,11 @@ public final class Substitution {
 
   private record Rule(byte[] needle, byte[] replacement, boolean prefix) {}
 
-  private static final byte[] TIMESTAMP = "\"timestamp_ms\":".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] STARTED = "\"startedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] COMPLETED =
-      "\"completedAtMs\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TIMESTAMP = ascii('"' + Vars.EPOCH_MS_NUMBER_KEY + "\":");
+  private static final byte[] STARTED = ascii('"' + Vars.STARTED_MS_STRING_KEY + "\":\"");
+  private static final byte[] COMPLETED = ascii('"' + Vars.COMPLETED_MS_STRING_KEY + "\":\"");
+  private static final byte[] ISO_TIME = ascii('"' + Vars.CLAUDE_ISO_TIME_KEY + "\":\"");
+  private static final byte[] EPOCH_SECONDS = ascii('"' + Vars.CLAUDE_EPOCH_SECONDS_KEY + "\":");
   private static final byte[] API_KEY_SOURCE =
       "\"apiKeySource\":\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] INIT =
@@ -103,6 +109,7 @@ public final class Substitution {
 
   private final Rule[] strings;
   private final long shift;
+  private final boolean claudeTimes;
   private final byte[] promptNeedle;
   private final String recordedPrompt;
   private final byte[] promptReplacement;
@@ -114,11 +121,13 @@ public final class Substitution {
   private Substitution(
       List<Rule> strings,
       long shift,
+      boolean claudeTimes,
       String recordedPrompt,
       String livePrompt,
       Optional<String> apiKeySource,
       Optional<String> model) {
     this.strings = strings.toArray(new Rule[0]);
+    this.claudeTimes = claudeTimes;
     this.apiKeySource =
         apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
     this.model = model.isPresent() ? jsonInner(model.get()) : null;
@@ -133,8 +142,21 @@ public final class Substitution {
     }
   }
 
-  /** The substitution from a tape's variables to the live run's values. */
+  /**
+   * The substitution from a tape's variables to the live run's values, with the times of the CLI
+   * its header names.
+   */
+  public static Substitution of(Header tape, Live live) {
+    Optional<String> cli = tape.cli();
+    return of(tape.vars(), live, cli.isPresent() && cli.get().equals(ClaudeProfile.CLI));
+  }
+
+  /** The substitution from a tape's variables to the live run's values, with Cursor's times. */
   public static Substitution of(Vars recorded, Live live) {
+    return of(recorded, live, false);
+  }
+
+  private static Substitution of(Vars recorded, Live live, boolean claudeTimes) {
     List<Rule> rules = new ArrayList<>();
     addRule(rules, recorded.sessionId(), live.sessionId(), false);
     addRule(rules, recorded.cwd(), live.cwd(), true);
@@ -162,7 +184,7 @@ public final class Substitution {
       livePrompt = live.prompt().get();
     }
     return new Substitution(
-        rules, shift, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
+        rules, shift, claudeTimes, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
   }
 
   /**
@@ -261,6 +283,17 @@ public final class Substitution {
           i = shiftDigits(buf, i + COMPLETED.length, end, true);
           continue;
         }
+        if (claudeTimes && regionMatches(buf, i, end, ISO_TIME)) {
+          i = shiftIso(buf, i, i + ISO_TIME.length, end);
+          continue;
+        }
+        if (claudeTimes && regionMatches(buf, i, end, EPOCH_SECONDS)) {
+          int from = i + EPOCH_SECONDS.length;
+          // as the recorder: a number of at most 12 characters, its sign included
+          int digits = from < end && buf[from] == '-' ? 11 : 12;
+          i = shiftDigits(buf, from, end, false, Math.floorDiv(shift, 1000L), digits);
+          continue;
+        }
       }
       if (init && regionMatches(buf, i, end, MODEL)) {
         int from = i + MODEL.length;
@@ -320,6 +353,15 @@ public final class Substitution {
   }
 
   private int shiftDigits(byte[] buf, int from, int end, boolean quoted) {
+    return shiftDigits(buf, from, end, quoted, shift, 18);
+  }
+
+  /**
+   * Moves the integer of at most {@code maxDigits} digits at {@code from} by {@code delta}; the
+   * index before the first byte after its digits.
+   */
+  private int shiftDigits(
+      byte[] buf, int from, int end, boolean quoted, long delta, int maxDigits) {
     int i = from;
     boolean negative = i < end && buf[i] == '-';
     if (negative) {
@@ -327,7 +369,7 @@ public final class Substitution {
     }
     int digitsStart = i;
     long value = 0;
-    while (i < end && buf[i] >= '0' && buf[i] <= '9' && i - digitsStart < 18) {
+    while (i < end && buf[i] >= '0' && buf[i] <= '9' && i - digitsStart < maxDigits) {
       value = value * 10 + (buf[i] - '0');
       i++;
     }
@@ -341,10 +383,34 @@ public final class Substitution {
                         && buf[i] != 'E'
                         && (buf[i] < '0' || buf[i] > '9')));
     if (wellEnded) {
-      long shifted = (negative ? -value : value) + shift;
+      long shifted = (negative ? -value : value) + delta;
       add(from, i - from, Long.toString(shifted).getBytes(StandardCharsets.US_ASCII));
     }
     return i - 1;
+  }
+
+  /**
+   * Moves the ISO time whose text starts at {@code from} (after the key at {@code key}) when it is
+   * one; the index of its closing quote, or {@code key} when nothing moved.
+   */
+  private int shiftIso(byte[] buf, int key, int from, int end) {
+    int close = from;
+    while (close < end && buf[close] != '"' && buf[close] != '\\') {
+      close++;
+    }
+    if (close == end || buf[close] != '"') {
+      return key;
+    }
+    byte[] moved = IsoDigits.shift(buf, from, close, shift);
+    if (moved == null) {
+      return key;
+    }
+    add(from, close - from, moved);
+    return close;
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Finds the prompt where the rules allow it: the user event's message.content[].text. */

@@ -191,7 +191,7 @@ public final class Turn {
         if (stop != null) {
           return stop;
         }
-        substitution = Substitution.of(header().vars(), face.live(this));
+        substitution = Substitution.of(header(), face.live(this));
         timing = chosen.timing().orElse(settings.timing());
         gates = Gates.fromEnv(env, settings.gateTimeoutMs());
         return report(face.play(this), null);

@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.fake.internal.process.ByteBuf;
+import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Vars;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -146,6 +147,69 @@ class SubstitutionTest {
         .isEqualTo(
             "{\"timestamp_ms\":5000500,\"tool_call\":{\"startedAtMs\":\"5000100\","
                 + "\"completedAtMs\":\"5000900\"},\"text\":\"timestamp_ms\",\"duration_ms\":1000500}");
+  }
+
+  private static String applyTo(Header tape, long liveEpochMs, String json) {
+    ByteBuf out = new ByteBuf();
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    Substitution.of(tape, live(null, null, null, null, liveEpochMs))
+        .apply(bytes, 0, bytes.length, out);
+    return new String(out.data, 0, out.size, StandardCharsets.UTF_8);
+  }
+
+  /** A Claude Code tape recorded from 2026-01-01T00:00:00Z. */
+  static final Header CLAUDE =
+      Header.builder().cli("claude").vars(Vars.NONE.epochMs(1_767_225_600_000L)).build();
+
+  /** A line of Claude Code's with every kind of time it writes, and look-alikes that are none. */
+  static final String CLAUDE_TIMES =
+      "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":1767243600,"
+          + "\"unifiedWindows\":{\"five_hour\":{\"resetsAt\":1767243600}}},"
+          + "\"timestamp\":\"2026-01-01T00:00:01.123Z\",\"timestamp_ms\":1767225601123,"
+          + "\"text\":\"timestamp\",\"resetsAt_text\":\"2026-01-01T00:00:01.123Z\","
+          + "\"message\":{\"timestamp\":\"2026-01-01T00:00:01Z\"},\"n\":{\"resetsAt\":1.5}}";
+
+  @Test
+  void aClaudeTapesIsoTimesAndResetsAtMoveWithTheLiveEpochInTheirShape() {
+    // live start 2027-03-04T05:06:07.890Z: 36 892 567 890 ms later
+    assertThat(applyTo(CLAUDE, 1_804_136_767_890L, CLAUDE_TIMES))
+        .isEqualTo(
+            "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":1804154767,"
+                + "\"unifiedWindows\":{\"five_hour\":{\"resetsAt\":1804154767}}},"
+                + "\"timestamp\":\"2027-03-04T05:06:09.013Z\",\"timestamp_ms\":1804136769013,"
+                + "\"text\":\"timestamp\",\"resetsAt_text\":\"2026-01-01T00:00:01.123Z\","
+                + "\"message\":{\"timestamp\":\"2027-03-04T05:06:08Z\"},"
+                + "\"n\":{\"resetsAt\":1.5}}");
+  }
+
+  @Test
+  void aClaudeTapesResetsAtMovesByWholeSecondsRoundedDown() {
+    String json = "{\"resetsAt\":1767243600}";
+
+    assertThat(applyTo(CLAUDE, 1_767_225_600_000L - 1, json))
+        .isEqualTo("{\"resetsAt\":1767243599}");
+    assertThat(applyTo(CLAUDE, 1_767_225_600_000L + 999, json)).isEqualTo(json);
+  }
+
+  @Test
+  void isoTimesStayWhereTheRecorderLeavesThem() {
+    String json =
+        "{\"timestamp\":\"1970-01-01T00:00:00.500Z\",\"a\":{\"timestamp\":\"yesterday\"},"
+            + "\"b\":{\"timestamp\":\"2026-02-30T00:00:00.000Z\"},"
+            + "\"c\":{\"timestamp\":\"2026-01-01T00:00:00.000\\u005a\"}}";
+
+    // moved before 1970, not a date, escaped: as recorded
+    assertThat(applyTo(CLAUDE, 1_767_225_600_000L - 1_000, json)).isEqualTo(json);
+  }
+
+  @Test
+  void isoTimesAndResetsAtStayInACursorTapeAndInATapeWithoutEpochMs() {
+    Header cursor = Header.builder().vars(Vars.NONE.epochMs(1_767_225_600_000L)).build();
+    Header noEpoch = Header.builder().cli("claude").vars(Vars.NONE.sessionId(SID)).build();
+
+    assertThat(applyTo(cursor, 1_804_136_767_890L, CLAUDE_TIMES))
+        .isEqualTo(CLAUDE_TIMES.replace("1767225601123", "1804136769013"));
+    assertThat(applyTo(noEpoch, 1_804_136_767_890L, CLAUDE_TIMES)).isEqualTo(CLAUDE_TIMES);
   }
 
   @Test

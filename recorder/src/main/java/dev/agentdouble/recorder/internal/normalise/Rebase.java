@@ -33,10 +33,11 @@ import java.util.regex.Pattern;
  * substitutes there.
  */
 public final class Rebase {
-  private static final String TIMESTAMP_MS = "\"timestamp_ms\"";
-  private static final String TIMESTAMP = "\"timestamp\"";
-  private static final String RESETS_AT = "\"resetsAt\"";
-  private static final Set<String> MS_STRINGS = Set.of("\"startedAtMs\"", "\"completedAtMs\"");
+  private static final String TIMESTAMP_MS = '"' + Vars.EPOCH_MS_NUMBER_KEY + '"';
+  private static final String TIMESTAMP = '"' + Vars.CLAUDE_ISO_TIME_KEY + '"';
+  private static final String RESETS_AT = '"' + Vars.CLAUDE_EPOCH_SECONDS_KEY + '"';
+  private static final Set<String> MS_STRINGS =
+      Set.of('"' + Vars.STARTED_MS_STRING_KEY + '"', '"' + Vars.COMPLETED_MS_STRING_KEY + '"');
   private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
 
   /** The canonical values a tape is rebased to. */
@@ -272,7 +273,7 @@ public final class Rebase {
             ids.message(text);
           } else if (key.equals("request_id")) {
             ids.request(text);
-          } else if (key.equals("timestamp") && derivedEpoch.isEmpty()) {
+          } else if (key.equals(Vars.CLAUDE_ISO_TIME_KEY) && derivedEpoch.isEmpty()) {
             IsoTime.epochMs(text).ifPresent(ms -> derivedEpoch = OptionalLong.of(ms - t));
           }
         });
