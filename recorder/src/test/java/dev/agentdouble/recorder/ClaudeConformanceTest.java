@@ -1,14 +1,12 @@
 package dev.agentdouble.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Tape;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,22 +59,10 @@ class ClaudeConformanceTest {
   }
 
   static List<Case> cases() {
-    Path folder = Cli.shared().resolve("conformance").resolve("claude");
-    assumeTrue(Files.isDirectory(folder), folder + " not found: Claude conformance tests skipped");
-    try (Stream<Path> dirs = Files.list(folder)) {
-      List<Case> cases = new ArrayList<>();
-      for (Path d : dirs.sorted().toList()) {
-        Path caseJson = d.resolve("case.json");
-        if (Files.isRegularFile(caseJson)) {
-          cases.add(
-              new Case(
-                  d.getFileName().toString(), d, ConformanceTest.JSON.readTree(caseJson.toFile())));
-        }
-      }
-      return cases;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ConformanceTest.read(
+        Cli.shared().resolve("conformance").resolve("claude"),
+        "Claude conformance tests",
+        Case::new);
   }
 
   @Test
@@ -94,28 +80,25 @@ class ClaudeConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> everyCaseImportsRawAndNormalisedKeepingItsBytes() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      byte[] captured = Files.readAllBytes(c.stdout());
-                      for (boolean raw : new boolean[] {true, false}) {
-                        Tape tape = imported(c, raw);
-                        assertThat(tape.header().cli()).contains("claude");
-                        assertThat(Frames.stdout(tape)).isEqualTo(captured);
-                        Frame end = tape.frames().get(tape.frames().size() - 1);
-                        int exit = c.json().get("exit").isNull() ? 0 : c.json().get("exit").asInt();
-                        assertThat(end).isEqualTo(new Frame.Exit(end.t(), exit));
-                        // Claude Code's prompt is an argument: no user event stands for it
-                        assertThat(tape.header().vars().prompt()).isEmpty();
-                      }
-                      if (NOT_JSON.contains(c.name())) {
-                        assertThat(imported(c, true).frames())
-                            .anyMatch(f -> f instanceof Frame.OutBytes);
-                      }
-                    }));
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> {
+          byte[] captured = Files.readAllBytes(c.stdout());
+          for (boolean raw : new boolean[] {true, false}) {
+            Tape tape = imported(c, raw);
+            assertThat(tape.header().cli()).contains("claude");
+            assertThat(Frames.stdout(tape)).isEqualTo(captured);
+            Frame end = tape.frames().get(tape.frames().size() - 1);
+            int exit = c.json().get("exit").isNull() ? 0 : c.json().get("exit").asInt();
+            assertThat(end).isEqualTo(new Frame.Exit(end.t(), exit));
+            // Claude Code's prompt is an argument: no user event stands for it
+            assertThat(tape.header().vars().prompt()).isEmpty();
+          }
+          if (NOT_JSON.contains(c.name())) {
+            assertThat(imported(c, true).frames()).anyMatch(f -> f instanceof Frame.OutBytes);
+          }
+        });
   }
 
   /** The keys whose values normalisation may change in a Claude tape. */
@@ -134,58 +117,53 @@ class ClaudeConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> normalisingChangesOnlyTheVolatileValuesAndKeepsPairs() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      Tape raw = imported(c, true);
-                      Tape normalised = Normaliser.normalise(raw, Normaliser.Context.NONE);
-                      assertThat(normalised.frames()).hasSameSizeAs(raw.frames());
-                      Map<String, String> seen = new HashMap<>();
-                      String cwd = initCwd(raw);
-                      for (int i = 0; i < raw.frames().size(); i++) {
-                        Frame before = raw.frames().get(i);
-                        Frame after = normalised.frames().get(i);
-                        if (!(before instanceof Frame.Out out)) {
-                          assertThat(after).isEqualTo(before);
-                          continue;
-                        }
-                        String now = ((Frame.Out) after).json();
-                        assertThat(NormaliserConformanceTest.skeleton(now))
-                            .isEqualTo(NormaliserConformanceTest.skeleton(out.json()));
-                        var was = NormaliserConformanceTest.tokens(out.json());
-                        var is = NormaliserConformanceTest.tokens(now);
-                        for (int k = 0; k < was.size(); k++) {
-                          var w = was.get(k);
-                          var n = is.get(k);
-                          if (w.raw().equals(n.raw())) {
-                            continue;
-                          }
-                          String where =
-                              c.name() + " frame " + i + " " + w.keyRaw() + ": " + w.raw();
-                          assertThat(
-                                  VOLATILE.contains(w.keyRaw())
-                                      || w.keyRaw().endsWith("_uuid\"")
-                                      || w.keyRaw().equals("\"auto\"")
-                                      || w.keyRaw().isEmpty() // an item of a compaction's uuids
-                                      || (w.type() == JsonCursor.Token.STRING
-                                          && w.text().startsWith(cwd)))
-                              .as("only volatile values change: %s", where)
-                              .isTrue();
-                          // one value, one stand-in, wherever it is (a tool_use and its result)
-                          String earlier = seen.putIfAbsent(w.text(), n.text());
-                          assertThat(earlier == null || earlier.equals(n.text()))
-                              .as("the same stand-in for %s", where)
-                              .isTrue();
-                        }
-                      }
-                      assertThat(
-                              Normaliser.normalise(normalised, Normaliser.Context.NONE).toBytes())
-                          .as("normalising %s twice", c.name())
-                          .isEqualTo(normalised.toBytes());
-                    }));
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> {
+          Tape raw = imported(c, true);
+          Tape normalised = Normaliser.normalise(raw, Normaliser.Context.NONE);
+          assertThat(normalised.frames()).hasSameSizeAs(raw.frames());
+          Map<String, String> seen = new HashMap<>();
+          String cwd = initCwd(raw);
+          for (int i = 0; i < raw.frames().size(); i++) {
+            Frame before = raw.frames().get(i);
+            Frame after = normalised.frames().get(i);
+            if (!(before instanceof Frame.Out out)) {
+              assertThat(after).isEqualTo(before);
+              continue;
+            }
+            String now = ((Frame.Out) after).json();
+            assertThat(NormaliserConformanceTest.skeleton(now))
+                .isEqualTo(NormaliserConformanceTest.skeleton(out.json()));
+            var was = NormaliserConformanceTest.tokens(out.json());
+            var is = NormaliserConformanceTest.tokens(now);
+            for (int k = 0; k < was.size(); k++) {
+              var w = was.get(k);
+              var n = is.get(k);
+              if (w.raw().equals(n.raw())) {
+                continue;
+              }
+              String where = c.name() + " frame " + i + " " + w.keyRaw() + ": " + w.raw();
+              assertThat(
+                      VOLATILE.contains(w.keyRaw())
+                          || w.keyRaw().endsWith("_uuid\"")
+                          || w.keyRaw().equals("\"auto\"")
+                          || w.keyRaw().isEmpty() // an item of a compaction's uuids
+                          || (w.type() == JsonCursor.Token.STRING && w.text().startsWith(cwd)))
+                  .as("only volatile values change: %s", where)
+                  .isTrue();
+              // one value, one stand-in, wherever it is (a tool_use and its result)
+              String earlier = seen.putIfAbsent(w.text(), n.text());
+              assertThat(earlier == null || earlier.equals(n.text()))
+                  .as("the same stand-in for %s", where)
+                  .isTrue();
+            }
+          }
+          assertThat(Normaliser.normalise(normalised, Normaliser.Context.NONE).toBytes())
+              .as("normalising %s twice", c.name())
+              .isEqualTo(normalised.toBytes());
+        });
   }
 
   /** The cwd of the tape's first {@code system/init}, or a string no value starts with. */

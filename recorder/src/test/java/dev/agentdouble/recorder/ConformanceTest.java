@@ -77,16 +77,30 @@ public class ConformanceTest {
 
   public static List<Case> cases() {
     Path folder = Cli.shared().resolve("conformance");
-    assumeTrue(Files.isDirectory(folder), folder + " not found: conformance tests skipped");
+    List<Case> cases = read(folder, "conformance tests", Case::new);
+    assumeTrue(!cases.isEmpty(), folder + " holds no cases: conformance tests skipped");
+    return cases;
+  }
+
+  /** Makes a case of its folder's name, the folder, and its {@code case.json}. */
+  interface CaseMaker<C> {
+    C make(String name, Path folder, JsonNode json);
+  }
+
+  /**
+   * The cases of {@code folder}, its sub-folders holding a {@code case.json}, in name order;
+   * skipped, saying so ({@code tests}: what is skipped), when the folder is absent.
+   */
+  static <C> List<C> read(Path folder, String tests, CaseMaker<C> maker) {
+    assumeTrue(Files.isDirectory(folder), folder + " not found: " + tests + " skipped");
     try (Stream<Path> dirs = Files.list(folder)) {
-      List<Case> cases = new ArrayList<>();
+      List<C> cases = new ArrayList<>();
       for (Path d : dirs.sorted().toList()) {
         Path caseJson = d.resolve("case.json");
         if (Files.isRegularFile(caseJson)) {
-          cases.add(new Case(d.getFileName().toString(), d, JSON.readTree(caseJson.toFile())));
+          cases.add(maker.make(d.getFileName().toString(), d, JSON.readTree(caseJson.toFile())));
         }
       }
-      assumeTrue(!cases.isEmpty(), folder + " holds no cases: conformance tests skipped");
       return cases;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -104,109 +118,83 @@ public class ConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> everyCaptureImportsRawAndLintsWithoutErrors() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      Path tape = dir.resolve(c.name() + ".raw.tape.ndjson");
-                      Cli.Result imported = Cli.run(c.importArgs(true, tape));
-                      assertThat(imported.exit())
-                          .as("import of %s: %s", c.name(), imported)
-                          .isZero();
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> {
+          Cli.Result lint = importedAndLinted(c, true, dir.resolve(c.name() + ".raw.tape.ndjson"));
 
-                      Cli.Result lint =
-                          c.excerpt()
-                              ? Cli.run("lint", "--excerpt", tape.toString())
-                              : Cli.run("lint", tape.toString());
-
-                      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
-                      assertThat(lint.out())
-                          .as("findings of %s", c.name())
-                          .doesNotContain(": error [");
-                      assertThat(lint.err()).contains("linted 1 tape: 0 errors");
-                    }));
+          assertThat(lint.out()).as("findings of %s", c.name()).doesNotContain(": error [");
+          assertThat(lint.err()).contains("linted 1 tape: 0 errors");
+        });
   }
 
   @TestFactory
   Stream<DynamicTest> everyCaseFolderImportsAsItsFilesAndItsCaseJsonSay() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      Path fromCase = dir.resolve(c.name() + ".case.tape.ndjson");
-                      Path fromFiles = dir.resolve(c.name() + ".files.tape.ndjson");
-                      Cli.Result imported =
-                          Cli.run(
-                              "import",
-                              "--raw",
-                              "--case",
-                              c.folder().toString(),
-                              "--out",
-                              fromCase.toString());
-                      assertThat(imported.exit()).as("%s", imported).isZero();
-                      assertThat(Cli.run(c.importArgs(true, fromFiles)).exit()).isZero();
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> {
+          Path fromCase = dir.resolve(c.name() + ".case.tape.ndjson");
+          Path fromFiles = dir.resolve(c.name() + ".files.tape.ndjson");
+          Cli.Result imported =
+              Cli.run(
+                  "import", "--raw", "--case", c.folder().toString(), "--out", fromCase.toString());
+          assertThat(imported.exit()).as("%s", imported).isZero();
+          assertThat(Cli.run(c.importArgs(true, fromFiles)).exit()).isZero();
 
-                      Tape tape = Tape.read(fromCase);
-                      Tape expected = Tape.read(fromFiles);
-                      assertThat(tape.frames()).isEqualTo(expected.frames());
-                      assertThat(tape.header().cliVersion())
-                          .isEqualTo(expected.header().cliVersion());
-                      assertThat(tape.header().format()).isEqualTo(expected.header().format());
-                      List<String> argv = new ArrayList<>();
-                      c.json().path("argv").forEach(word -> argv.add(word.asText()));
-                      assertThat(tape.header().argv())
-                          .isEqualTo(argv.isEmpty() ? argv : argv.subList(1, argv.size()));
-                    }));
+          Tape tape = Tape.read(fromCase);
+          Tape expected = Tape.read(fromFiles);
+          assertThat(tape.frames()).isEqualTo(expected.frames());
+          assertThat(tape.header().cliVersion()).isEqualTo(expected.header().cliVersion());
+          assertThat(tape.header().format()).isEqualTo(expected.header().format());
+          List<String> argv = new ArrayList<>();
+          c.json().path("argv").forEach(word -> argv.add(word.asText()));
+          assertThat(tape.header().argv())
+              .isEqualTo(argv.isEmpty() ? argv : argv.subList(1, argv.size()));
+        });
   }
 
   @TestFactory
   Stream<DynamicTest> everyNormalisedCaptureLintsWithoutErrors() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      Path tape = dir.resolve(c.name() + ".tape.ndjson");
-                      Cli.Result imported = Cli.run(c.importArgs(false, tape));
-                      assertThat(imported.exit())
-                          .as("import of %s: %s", c.name(), imported)
-                          .isZero();
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> importedAndLinted(c, false, dir.resolve(c.name() + ".tape.ndjson")));
+  }
 
-                      Cli.Result lint =
-                          c.excerpt()
-                              ? Cli.run("lint", "--excerpt", tape.toString())
-                              : Cli.run("lint", tape.toString());
+  /** Imports the case, raw or normalising, to {@code tape} and lints it: both must exit 0. */
+  private static Cli.Result importedAndLinted(Case c, boolean raw, Path tape) {
+    Cli.Result imported = Cli.run(c.importArgs(raw, tape));
+    assertThat(imported.exit()).as("import of %s: %s", c.name(), imported).isZero();
 
-                      assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
-                    }));
+    Cli.Result lint =
+        c.excerpt()
+            ? Cli.run("lint", "--excerpt", tape.toString())
+            : Cli.run("lint", tape.toString());
+
+    assertThat(lint.exit()).as("lint of %s: %s", c.name(), lint).isZero();
+    return lint;
   }
 
   @TestFactory
   Stream<DynamicTest> everyRawCaptureReplaysByteForByte() {
-    return cases().stream()
-        .map(
-            c ->
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      Path tape = dir.resolve(c.name() + ".replay.tape.ndjson");
-                      assertThat(Cli.run(c.importArgs(true, tape)).exit()).isZero();
+    return DynamicTest.stream(
+        cases().stream(),
+        Case::name,
+        c -> {
+          Path tape = dir.resolve(c.name() + ".replay.tape.ndjson");
+          assertThat(Cli.run(c.importArgs(true, tape)).exit()).isZero();
 
-                      Cli.Result replay =
-                          Cli.runInstalled("replay", "--timing", "fast", tape.toString());
+          Cli.Result replay = Cli.runInstalled("replay", "--timing", "fast", tape.toString());
 
-                      assertThat(replay.stdout())
-                          .as("stdout of %s", c.name())
-                          .isEqualTo(Files.readAllBytes(c.stdout()));
-                      assertThat(replay.err())
-                          .as("stderr of %s", c.name())
-                          .isEqualTo(Files.exists(c.stderr()) ? Files.readString(c.stderr()) : "");
-                      assertThat(replay.exit()).as("exit of %s", c.name()).isEqualTo(c.exit());
-                    }));
+          assertThat(replay.stdout())
+              .as("stdout of %s", c.name())
+              .isEqualTo(Files.readAllBytes(c.stdout()));
+          assertThat(replay.err())
+              .as("stderr of %s", c.name())
+              .isEqualTo(Files.exists(c.stderr()) ? Files.readString(c.stderr()) : "");
+          assertThat(replay.exit()).as("exit of %s", c.name()).isEqualTo(c.exit());
+        });
   }
 }

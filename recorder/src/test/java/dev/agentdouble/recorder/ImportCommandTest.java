@@ -567,32 +567,25 @@ class ImportCommandTest {
 
   @Test
   void cliNamesTheProgramOfACaptureWithoutACommandLine() throws IOException {
-    Path tape = dir.resolve("t.tape.ndjson");
+    String tape = dir.resolve("t.tape.ndjson").toString();
+    String empty = stdout("").toString();
 
-    Cli.Result r =
-        Cli.run(
-            "import",
-            "--stdout",
-            stdout("").toString(),
-            "--cli",
-            "claude",
-            "--out",
-            tape.toString());
+    Cli.Result r = Cli.run("import", "--stdout", empty, "--cli", "claude", "--out", tape);
     Cli.Result both =
         Cli.run(
             "import",
             "--stdout",
-            stdout("").toString(),
+            empty,
             "--cli",
             "claude",
             "--out",
-            tape.toString(),
+            tape,
             "--",
             "cursor-agent",
             "-p");
 
     assertThat(r.exit()).as("%s", r).isZero();
-    assertThat(JSON.readTree(lines(tape).get(0)).get("cli").asText()).isEqualTo("claude");
+    assertThat(JSON.readTree(lines(Path.of(tape)).get(0)).get("cli").asText()).isEqualTo("claude");
     assertThat(both.exit()).isEqualTo(2);
     assertThat(both.err())
         .startsWith(

@@ -249,16 +249,11 @@ public final class Rebase {
    * start from its first ISO {@code timestamp} when no {@code timestamp_ms} gave it.
    */
   private void claudeStrings(byte[] json, long t) {
-    walk(
+    walkStrings(
         json,
-        (c, token, place) -> {
-          if (token != JsonCursor.Token.STRING) {
-            return;
-          }
-          List<Object> path = place.path();
+        (c, path, key) -> {
           Object last = path.isEmpty() ? "" : path.get(path.size() - 1);
           Object parent = path.size() < 2 ? "" : path.get(path.size() - 2);
-          String key = last instanceof String name ? name : "";
           String text = c.text();
           if (key.equals("uuid")
               || key.endsWith("_uuid")
@@ -285,16 +280,10 @@ public final class Rebase {
    * folder its {@code params.cwd} names.
    */
   private void volatileStrings(byte[] json, boolean acp, boolean client) {
-    walk(
+    walkStrings(
         json,
-        (c, token, place) -> {
-          if (token != JsonCursor.Token.STRING) {
-            return;
-          }
-          List<Object> path = place.path();
-          // the key as text, escapes decoded
-          Object key = path.isEmpty() ? "" : path.get(path.size() - 1);
-          switch (key instanceof String name ? name : "") {
+        (c, path, key) -> {
+          switch (key) {
             case "request_id" -> ids.request(c.text());
             case "model_call_id" -> ids.modelCall(c.text());
             case "call_id", "toolCallId" -> ids.call(c.text());
@@ -673,6 +662,25 @@ public final class Rebase {
       return a.substring(0, eq + 1) + rules.applyText(a.substring(eq + 1));
     }
     return a;
+  }
+
+  /** A string value met in a walk: the cursor on it, its path, and its key ("" in an array). */
+  private interface StringValue {
+    void visit(JsonCursor c, List<Object> path, String key) throws JsonCursor.Malformed;
+  }
+
+  /** Walks the string values of {@code json}, each with its key as text, escapes decoded. */
+  private static void walkStrings(byte[] json, StringValue visitor) {
+    walk(
+        json,
+        (c, token, place) -> {
+          if (token != JsonCursor.Token.STRING) {
+            return;
+          }
+          List<Object> path = place.path();
+          Object last = path.isEmpty() ? "" : path.get(path.size() - 1);
+          visitor.visit(c, path, last instanceof String name ? name : "");
+        });
   }
 
   private static void walk(byte[] json, JsonWalk.Visitor visitor) {
