@@ -160,28 +160,20 @@ public final class Training {
               + "{\"t\":0,\"exit\":0}\n",
           StandardCharsets.UTF_8);
       String[] lines = CLAUDE_TURNS_STDIN.split("\n");
-      new Impersonation(
-              "claude",
-              argv,
-              Map.of(
-                  FakeEnvironment.TAPE,
-                  tape.toString(),
-                  FakeEnvironment.TIMING,
-                  "fast",
-                  FakeEnvironment.GATES,
-                  gates.toString(),
-                  FakeEnvironment.GATE_TIMEOUT_MS,
-                  "10000"),
-              "/w",
-              "/h",
-              false,
-              false,
-              new HeldStdin(lines[5] + "\n", lines[3] + "\n", reached),
-              OutputStream.nullOutputStream(),
-              OutputStream.nullOutputStream(),
-              System.nanoTime(),
-              1)
-          .run();
+      play(
+          "claude",
+          argv,
+          Map.of(
+              FakeEnvironment.TAPE,
+              tape.toString(),
+              FakeEnvironment.TIMING,
+              "fast",
+              FakeEnvironment.GATES,
+              gates.toString(),
+              FakeEnvironment.GATE_TIMEOUT_MS,
+              "10000"),
+          new HeldStdin(lines[5] + "\n", lines[3] + "\n", reached),
+          OutputStream.nullOutputStream());
     } finally {
       Files.deleteIfExists(reached);
       Files.deleteIfExists(gates);
@@ -234,20 +226,12 @@ public final class Training {
   }
 
   private static void claudeSession(List<String> argv, Path tape, String stdin) {
-    new Impersonation(
-            "claude",
-            argv,
-            Map.of(FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, "fast"),
-            "/w",
-            "/h",
-            false,
-            false,
-            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-            OutputStream.nullOutputStream(),
-            OutputStream.nullOutputStream(),
-            System.nanoTime(),
-            1)
-        .run();
+    play(
+        "claude",
+        argv,
+        Map.of(FakeEnvironment.TAPE, tape.toString(), FakeEnvironment.TIMING, "fast"),
+        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        OutputStream.nullOutputStream());
   }
 
   /** Runs of {@code claude}: every print format, the partial lines asked and not, its answers. */
@@ -286,6 +270,20 @@ public final class Training {
 
   /** A run of {@code program} in process, its output dropped, stdin at its end. */
   private static void play(String program, List<String> argv, Map<String, String> env) {
+    play(
+        program, argv, env, new ByteArrayInputStream(new byte[0]), OutputStream.nullOutputStream());
+  }
+
+  /**
+   * A run of {@code program} in process in {@code /w}, reading {@code stdin} (not a terminal) and
+   * writing its output to {@code stdout}, its errors dropped.
+   */
+  private static void play(
+      String program,
+      List<String> argv,
+      Map<String, String> env,
+      InputStream stdin,
+      OutputStream stdout) {
     new Impersonation(
             program,
             argv,
@@ -294,8 +292,8 @@ public final class Training {
             "/h",
             false,
             false,
-            new ByteArrayInputStream(new byte[0]),
-            OutputStream.nullOutputStream(),
+            stdin,
+            stdout,
             OutputStream.nullOutputStream(),
             System.nanoTime(),
             1)
@@ -360,26 +358,18 @@ public final class Training {
       }
       for (int run = 0; run < 2; run++) {
         try (OutputStream out = new FileOutputStream(stdout.toFile())) {
-          new Impersonation(
-                  "cursor-agent",
-                  List.of("-p", "--trust", "p"),
-                  Map.of(
-                      FakeEnvironment.TAPE,
-                      tape.toString(),
-                      FakeEnvironment.TIMING,
-                      "fast",
-                      FakeEnvironment.CACHE_DIR,
-                      cache.toString()),
-                  "/w",
-                  "/h",
-                  false,
-                  false,
-                  new ByteArrayInputStream(new byte[0]),
-                  out,
-                  OutputStream.nullOutputStream(),
-                  System.nanoTime(),
-                  1)
-              .run();
+          play(
+              "cursor-agent",
+              List.of("-p", "--trust", "p"),
+              Map.of(
+                  FakeEnvironment.TAPE,
+                  tape.toString(),
+                  FakeEnvironment.TIMING,
+                  "fast",
+                  FakeEnvironment.CACHE_DIR,
+                  cache.toString()),
+              new ByteArrayInputStream(new byte[0]),
+              out);
         }
       }
     } finally {
@@ -502,40 +492,17 @@ public final class Training {
                 "training",
                 FakeEnvironment.TIMING,
                 "fast");
-        new Impersonation(
-                "cursor-agent",
-                List.of("-p", "--trust", "p"),
-                url,
-                "/w",
-                "/h",
-                false,
-                false,
-                new ByteArrayInputStream(new byte[0]),
-                OutputStream.nullOutputStream(),
-                OutputStream.nullOutputStream(),
-                System.nanoTime(),
-                1)
-            .run();
+        play("cursor-agent", List.of("-p", "--trust", "p"), url);
       }
       // a built-in tape: the catalog's index and a tape read from the jar
-      new Impersonation(
-              "cursor-agent",
-              List.of("-p", "--trust", "p"),
-              Map.of(
-                  FakeEnvironment.TAPE,
-                  FakeEnvironment.BUILTIN + "documented-minimal",
-                  FakeEnvironment.TIMING,
-                  "fast"),
-              "/w",
-              "/h",
-              false,
-              false,
-              new ByteArrayInputStream(new byte[0]),
-              OutputStream.nullOutputStream(),
-              OutputStream.nullOutputStream(),
-              System.nanoTime(),
-              1)
-          .run();
+      play(
+          "cursor-agent",
+          List.of("-p", "--trust", "p"),
+          Map.of(
+              FakeEnvironment.TAPE,
+              FakeEnvironment.BUILTIN + "documented-minimal",
+              FakeEnvironment.TIMING,
+              "fast"));
       // every built-in profile: a run under one that names a base (ProfileOverlay) takes its
       // classes from the archive too
       for (String name : Profiles.builtInNames()) {
