@@ -102,13 +102,16 @@ public final class ClaudeRun {
     ClaudeChecks checks = new ClaudeChecks(profile, args, env, format);
     ClaudeChecks.Refusal refusal = checks.beforeInput();
     if (refusal != null) {
-      return refused(journal, refusal, invocation(args, format, prompt(args, Optional.empty())));
+      return refused(
+          journal,
+          refusal,
+          invocation(args, format, prompt(args, Optional.empty()), Optional.empty()));
     }
     if (args.option("input-format").orElse("text").equals("stream-json")) {
       // stdin carries messages, not a prompt: only the verbose check is left (d-input-stream-*)
       refusal = checks.withInput("stdin", profile.root());
       if (refusal != null) {
-        return refused(journal, refusal, invocation(args, format, ""));
+        return refused(journal, refusal, invocation(args, format, "", Optional.empty()));
       }
       return new StdinSession(
               profile,
@@ -126,18 +129,7 @@ public final class ClaudeRun {
     }
     Optional<String> stdinText = stdio.stdinTty() ? Optional.empty() : readStdin(profile);
     String prompt = prompt(args, stdinText);
-    InvocationRecord invocation =
-        Turn.invocation(
-            InvocationRecord.CLI_CLAUDE,
-            ClaudeChecks.askedSession(args),
-            argv,
-            prompt,
-            cwd,
-            format,
-            args.model(),
-            stdinText,
-            pid,
-            env);
+    InvocationRecord invocation = invocation(args, format, prompt, stdinText);
     journal.invocation(invocation);
     refusal = checks.withInput(prompt, profile.root());
     if (refusal != null) {
@@ -154,10 +146,11 @@ public final class ClaudeRun {
   }
 
   /**
-   * The invocation of a run the CLI stops before it reads stdin: the prompt {@code prompt}, no
-   * stdin, the session it asked for.
+   * The invocation of a run: the prompt {@code prompt}, stdin's text {@code stdinText} (empty for a
+   * run the CLI stops before it reads stdin), the session it asked for.
    */
-  private InvocationRecord invocation(CliArgs args, OutputFormat format, String prompt) {
+  private InvocationRecord invocation(
+      CliArgs args, OutputFormat format, String prompt, Optional<String> stdinText) {
     return Turn.invocation(
         InvocationRecord.CLI_CLAUDE,
         ClaudeChecks.askedSession(args),
@@ -166,7 +159,7 @@ public final class ClaudeRun {
         cwd,
         format,
         args.model(),
-        Optional.empty(),
+        stdinText,
         pid,
         env);
   }
