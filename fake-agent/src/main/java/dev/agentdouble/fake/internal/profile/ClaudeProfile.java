@@ -175,12 +175,7 @@ public record ClaudeProfile(
     if (file.equals(INDEX)) {
       return Optional.empty();
     }
-    Optional<byte[]> bytes = PackageResource.find(file);
-    if (bytes.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        ProfileResource.parse(file, new String(bytes.get(), StandardCharsets.UTF_8)));
+    return ProfileResource.lines(file);
   }
 
   /** The built-in Claude profiles as bases. */

@@ -108,7 +108,11 @@ final class ProfileResource {
     if (!isName(name)) {
       return Optional.empty();
     }
-    String file = PREFIX + name + SUFFIX;
+    return lines(PREFIX + name + SUFFIX);
+  }
+
+  /** The lines of the package's resource {@code file}; empty when there is none. */
+  static Optional<List<ProfileLine>> lines(String file) {
     Optional<byte[]> bytes = PackageResource.find(file);
     if (bytes.isEmpty()) {
       return Optional.empty();
