@@ -12,17 +12,13 @@ import java.util.Optional;
  * nothing in that time is left, and the run goes on without it. Read on a thread of its own, so the
  * wait has a deadline; a daemon, so a stdin left open never holds the process.
  */
-final class StdinPrompt extends Thread {
+final class StdinPrompt extends StdinThread {
   private final InputStream in;
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private boolean started;
-  private boolean ended;
-  private IOException failed;
 
   private StdinPrompt(InputStream in) {
-    super("agentdouble-stdin");
     this.in = in;
-    setDaemon(true);
   }
 
   /**
@@ -36,25 +32,15 @@ final class StdinPrompt extends Thread {
   }
 
   @Override
-  public void run() {
+  void readToEnd() throws IOException {
     byte[] buf = new byte[8192];
-    try {
-      int n;
-      while ((n = in.read(buf)) >= 0) {
-        synchronized (this) {
-          bytes.write(buf, 0, n);
-          started |= n > 0;
-          notifyAll();
-        }
-      }
-    } catch (IOException e) {
+    int n;
+    while ((n = in.read(buf)) >= 0) {
       synchronized (this) {
-        failed = e;
+        bytes.write(buf, 0, n);
+        started |= n > 0;
+        notifyAll();
       }
-    }
-    synchronized (this) {
-      ended = true;
-      notifyAll();
     }
   }
 

@@ -10,43 +10,29 @@ import java.util.ArrayDeque;
  * the session when the turn ends; every other line waits in order for the session. A daemon, so a
  * stdin left open never holds the process.
  */
-final class StdinReader extends Thread {
+final class StdinReader extends StdinThread {
   private final StdinLines lines;
   private final ArrayDeque<StdinMessage> queue = new ArrayDeque<>();
-  private boolean ended;
-  private IOException failed;
   private Thread turn;
   private StdinMessage interrupt;
 
   StdinReader(StdinLines lines) {
-    super("agentdouble-stdin");
     this.lines = lines;
-    setDaemon(true);
   }
 
   @Override
-  public void run() {
-    try {
-      StdinMessage m;
-      while ((m = lines.next()) != null) {
-        synchronized (this) {
-          if (turn != null && interrupt == null && isInterrupt(m)) {
-            interrupt = m;
-            turn.interrupt();
-          } else {
-            queue.add(m);
-            notifyAll();
-          }
+  void readToEnd() throws IOException {
+    StdinMessage m;
+    while ((m = lines.next()) != null) {
+      synchronized (this) {
+        if (turn != null && interrupt == null && isInterrupt(m)) {
+          interrupt = m;
+          turn.interrupt();
+        } else {
+          queue.add(m);
+          notifyAll();
         }
       }
-    } catch (IOException e) {
-      synchronized (this) {
-        failed = e;
-      }
-    }
-    synchronized (this) {
-      ended = true;
-      notifyAll();
     }
   }
 
