@@ -194,6 +194,52 @@ class LifetimeTest {
     }
   }
 
+  /**
+   * A claude {@code --input-format stream-json} session waits on stdin between turns, as an ACP
+   * agent does: its owner's death ends it too, by SIGHUP.
+   */
+  @Test
+  void aClaudeStdinSessionWhoseOwnerIsKilledEndsBySighup() throws Exception {
+    Process owner = new ProcessBuilder("sleep", "600").start();
+    Map<String, String> env =
+        env(
+            "AGENTDOUBLE_TAPE",
+            "builtin:claude-answer",
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "AGENTDOUBLE_OWNER_PID",
+            Long.toString(owner.pid()));
+    ProcessBuilder pb =
+        FakeProcess.builder(
+            ClaudeArgvTest.claude(),
+            env,
+            List.of(
+                "--output-format", "stream-json", "--verbose", "--input-format", "stream-json"));
+    Process fake = pb.start();
+    try {
+      var stderr = FakeProcess.drain(fake.getErrorStream());
+      FakeProcess.drain(fake.getInputStream());
+      await()
+          .atMost(FakeProcess.TIMEOUT)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> readingAPipe(fake.pid()));
+
+      sigkill(owner.pid());
+      assertThat(fake.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).as("ended").isTrue();
+
+      assertThat(fake.exitValue()).as("death by SIGHUP").isEqualTo(129);
+      assertThat(new String(stderr.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8))
+          .isEqualTo(
+              "agentdouble: the owner of this run (AGENTDOUBLE_OWNER_PID="
+                  + owner.pid()
+                  + ") has ended: ending the run by SIGHUP\n");
+    } finally {
+      fake.getOutputStream().close();
+      FakeProcess.kill(fake);
+      owner.destroyForcibly();
+    }
+  }
+
   @Test
   void anOwnerThatIsNotAProcessIdIsAnError() {
     FakeProcess.Result r =

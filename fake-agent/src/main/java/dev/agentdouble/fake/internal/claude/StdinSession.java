@@ -4,6 +4,7 @@ import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
@@ -98,6 +99,8 @@ final class StdinSession {
 
   /** Runs the session to the end of stdin; returns how the process ends. */
   Ending run(Journal journal) throws IOException {
+    // a session waits on stdin between turns, as an ACP agent does: its owner's death ends it
+    Owner.watchBeforeReadingStdin();
     if (recordedSession()) {
       SessionReplay face = new SessionReplay(profile, stdin, stdout, stderr, cwd, home);
       return turn(journal, "", face);
