@@ -159,7 +159,7 @@ public final class ClaudePrint implements Turn.Face {
 
   @Override
   public Substitution.Live live(Turn turn) {
-    Optional<String> decided = turn.invocation().session(); // ClaudeChecks.askedSession, or fresh
+    Optional<String> decided = turn.invocation().session(); // the one asked for, or fresh
     String sessionId = decided.isPresent() ? decided.get() : sessionId(turn.header());
     turn.journal().sessionId = sessionId;
     return new Substitution.Live(
@@ -235,22 +235,14 @@ public final class ClaudePrint implements Turn.Face {
   }
 
   /**
-   * The live session id (claude-code.md §8; FINDINGS part d): {@code --session-id}'s; the one
-   * resumed, unless forked; the tape's own for {@code --continue} unless forked; else a new one.
+   * The live session id of a run that asked for none ({@link ClaudeChecks#askedSession}: no {@code
+   * --session-id}, no {@code --resume ID} but with {@code --fork-session}): the tape's own for
+   * {@code --continue} unless forked, else a new one (claude-code.md §8; runs part d).
    */
   private String sessionId(Header header) {
-    Optional<String> given = args.option("session-id");
-    if (given.isPresent()) {
-      return given.get();
-    }
-    if (!args.has("fork-session")) {
-      if (args.resumeId().isPresent()) {
-        return args.resumeId().get();
-      }
-      Optional<String> recorded = header.vars().sessionId();
-      if (args.has("continue") && recorded.isPresent()) {
-        return recorded.get();
-      }
+    Optional<String> recorded = header.vars().sessionId();
+    if (args.has("continue") && !args.has("fork-session") && recorded.isPresent()) {
+      return recorded.get();
     }
     return Turn.freshUuid();
   }
