@@ -376,10 +376,6 @@ public final class Impersonation {
   }
 
   /**
-   * What the init event's {@code apiKeySource} says live: {@code flag} for {@code --api-key},
-   * {@code env} for {@code CURSOR_API_KEY}; otherwise the tape's value stands.
-   */
-  /**
    * The display name of the model {@code --model} chose, for the init event; empty when none was
    * chosen, when the profile does not know it, or when the tape was recorded with a model of its
    * own (which it keeps).
@@ -398,6 +394,10 @@ public final class Impersonation {
     return chosen.isPresent() ? Optional.of(chosen.get().name()) : Optional.empty();
   }
 
+  /**
+   * What the init event's {@code apiKeySource} says live: {@code flag} for {@code --api-key},
+   * {@code env} for {@code CURSOR_API_KEY}; otherwise the tape's value stands.
+   */
   private Optional<String> apiKeySource(CliArgs args) {
     if (args.apiKey().isPresent()) {
       return Optional.of("flag");
@@ -408,10 +408,6 @@ public final class Impersonation {
     return Optional.empty();
   }
 
-  /**
-   * The live session id: the one given with {@code --resume ID} or {@code --new-session-id ID}; the
-   * recorded one for {@code --resume} without an id or {@code --continue}; otherwise a fresh UUID.
-   */
   // Inner classes, not method references: these are on the start-up path of every json, text
   // and partial-output run, where a lambda would spin classes at run time (some 90 classes more).
 
@@ -424,13 +420,12 @@ public final class Impersonation {
     };
   }
 
+  /**
+   * The live session id of a run that asked for none (its invocation carries {@code
+   * --new-session-id}'s or {@code --resume ID}'s, and a fresh one for a new session): the recorded
+   * one for {@code --resume} without an id or {@code --continue}; otherwise a fresh UUID.
+   */
   private static String sessionId(CliArgs args, Header header) {
-    if (args.newSessionId().isPresent()) {
-      return args.newSessionId().get();
-    }
-    if (args.resumeId().isPresent()) {
-      return args.resumeId().get();
-    }
     Optional<String> recorded = header.vars().sessionId();
     if ((args.resume() || args.has("continue")) && recorded.isPresent()) {
       return recorded.get();
