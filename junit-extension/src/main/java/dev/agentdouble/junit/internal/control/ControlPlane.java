@@ -97,15 +97,8 @@ public final class ControlPlane implements AutoCloseable {
     Arrivals arrivals = new Arrivals();
     Map<String, Function<String, String>> reports = new ConcurrentHashMap<>();
     Claims claims = new Claims();
-    quietSlf4j();
     WireMockConfiguration options =
-        options()
-            .bindAddress("127.0.0.1")
-            .port(port)
-            .containerThreads(16)
-            .jettyAcceptors(1)
-            .notifier(QUIET)
-            .mappingSource(NO_MAPPINGS)
+        loopback(port)
             .extensions(new StubGuard(api, claims), arrivals)
             .notMatchedRendererFactory(extensions -> new NoTape(reports, extensions));
     journalLimit.ifPresent(options::maxRequestJournalEntries);
@@ -113,6 +106,21 @@ public final class ControlPlane implements AutoCloseable {
     WireMockServer server = new WireMockServer(options);
     server.start();
     return new ControlPlane(server, secret, arrivals, reports, claims);
+  }
+
+  /**
+   * The options every server of ours starts from: 127.0.0.1 and {@code port} (0: a free one), a few
+   * threads, no log, and no stubs loaded from (or saved to) the working folder.
+   */
+  public static WireMockConfiguration loopback(int port) {
+    quietSlf4j();
+    return options()
+        .bindAddress("127.0.0.1")
+        .port(port)
+        .containerThreads(16)
+        .jettyAcceptors(1)
+        .notifier(QUIET)
+        .mappingSource(NO_MAPPINGS);
   }
 
   /**

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import wiremock.jakarta.servlet.ServletException;
 import wiremock.jakarta.servlet.http.HttpServletRequest;
 import wiremock.jakarta.servlet.http.HttpServletResponse;
@@ -38,7 +40,7 @@ import wiremock.org.eclipse.jetty.server.handler.HandlerWrapper;
  * <p>It needs no stub: nothing done to WireMock's stubs or journal (a reset) changes what it
  * refuses.
  */
-final class Gatekeeper extends HandlerWrapper {
+public final class Gatekeeper extends HandlerWrapper {
   /** What a request without the secret gets, with HTTP 401. */
   static final String REFUSED_MESSAGE =
       "agentdouble: this control server answers only requests "
@@ -71,10 +73,28 @@ final class Gatekeeper extends HandlerWrapper {
           "/near-misses/request-pattern",
           "/mappings/find-by-metadata");
 
-  private final String secret;
+  /**
+   * Who passes the door and what the others are told: {@code admits} is given the request's headers
+   * (a header's value by its name, null when absent); a request it refuses gets HTTP 401 with
+   * {@code refusal} as a body of {@code contentType}.
+   */
+  public record Door(
+      Predicate<Function<String, String>> admits, String contentType, String refusal) {}
 
-  private Gatekeeper(String secret) {
-    this.secret = secret;
+  /** The control plane's door: the {@link ControlSecret#HEADER} header holds {@code secret}. */
+  static Door controlDoor(String secret) {
+    return new Door(
+        headers -> ControlSecret.matches(secret, headers.apply(ControlSecret.HEADER)),
+        PLAIN_TEXT,
+        REFUSED_MESSAGE);
+  }
+
+  private static final String PLAIN_TEXT = "text/plain; charset=utf-8";
+
+  private final Door door;
+
+  private Gatekeeper(Door door) {
+    this.door = door;
   }
 
   /**
@@ -83,8 +103,16 @@ final class Gatekeeper extends HandlerWrapper {
    * need not announce a length).
    */
   static WireMockConfiguration guard(WireMockConfiguration options, String secret) {
+    return guard(options, controlDoor(secret));
+  }
+
+  /**
+   * {@code options} with a server whose every request passes {@code door} first, bounded in size
+   * and in time, HTTP/1.1 only.
+   */
+  public static WireMockConfiguration guard(WireMockConfiguration options, Door door) {
     return options
-        .httpServerFactory(new Factory(secret))
+        .httpServerFactory(new Factory(door))
         .http2PlainDisabled(true)
         .jettyHeaderRequestSize(MAX_HEAD_BYTES)
         .jettyIdleTimeout(IDLE_TIMEOUT_MS);
@@ -103,19 +131,23 @@ final class Gatekeeper extends HandlerWrapper {
     response.setStatus(refusal.status());
     // the body the client may still send is not waited for: the connection ends with the answer
     response.setHeader(HttpHeader.CONNECTION.asString(), HttpHeaderValue.CLOSE.asString());
-    response.setContentType("text/plain; charset=utf-8");
+    response.setContentType(refusal.contentType());
     byte[] body = refusal.message().getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
   }
 
-  /** An answer given at the door: its status and its one line. */
-  private record Refusal(int status, String message) {}
+  /** An answer given at the door: its status, its body's type and its body. */
+  private record Refusal(int status, String contentType, String message) {
+    Refusal(int status, String message) {
+      this(status, PLAIN_TEXT, message);
+    }
+  }
 
   /** Why {@code base} (whose decoded path is {@code target}) is refused, or null if it is not. */
   private Refusal refusal(String target, Request base) {
-    if (!ControlSecret.matches(secret, base.getHeader(ControlSecret.HEADER))) {
-      return new Refusal(ControlSecret.REFUSED, REFUSED_MESSAGE);
+    if (!door.admits().test(base::getHeader)) {
+      return new Refusal(ControlSecret.REFUSED, door.contentType(), door.refusal());
     }
     if (base.getHeader(HttpHeader.TRANSFER_ENCODING.asString()) != null) {
       return new Refusal(
@@ -165,11 +197,11 @@ final class Gatekeeper extends HandlerWrapper {
   }
 
   /** WireMock's Jetty server, with the {@link Gatekeeper} in front and {@link Plain} errors. */
-  private record Factory(String secret) implements HttpServerFactory {
+  private record Factory(Door door) implements HttpServerFactory {
     @Override
     public HttpServer buildHttpServer(
         Options options, AdminRequestHandler admin, StubRequestHandler stubs) {
-      return new Guarded(options, admin, stubs, new Gatekeeper(secret));
+      return new Guarded(options, admin, stubs, new Gatekeeper(door));
     }
   }
 

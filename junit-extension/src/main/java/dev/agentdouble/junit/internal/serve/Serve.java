@@ -8,7 +8,6 @@ import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
-import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.control.ControlPlane;
 import dev.agentdouble.junit.internal.control.Stubs;
@@ -108,15 +107,10 @@ final class Serve implements AutoCloseable {
    * otherwise serves until the JVM is stopped.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    // as the launcher saw it, before the JVM started: a parent read later could be the process
-    // that adopted serve after its parent was killed, which never ends
-    long parent = startedBy(System.getProperty(Launch.PARENT_PROPERTY));
-    if (parent > 1 && parentNow() != parent) {
-      parentGone(parent, err);
-      return PARENT_GONE;
-    }
     // watched from now on, while the server starts too
-    watchParent(parent, err);
+    if (!Lifeline.hold("serve", err)) {
+      return Lifeline.PARENT_GONE;
+    }
     Started started = start(args, out, err);
     if (started.serve() == null) {
       return started.status();
@@ -125,69 +119,6 @@ final class Serve implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(new Thread(serve::close, "agentdouble-serve-stop"));
     serve.awaitClose();
     return ExitStatus.OK;
-  }
-
-  /**
-   * The process that started {@code serve}: {@code given} (the launcher's {@code $PPID}, in {@link
-   * Launch#PARENT_PROPERTY}) if it is a process id, else the JVM's parent now.
-   */
-  static long startedBy(String given) {
-    if (given != null) {
-      try {
-        long pid = Long.parseLong(given.strip());
-        if (pid > 0) {
-          return pid;
-        }
-      } catch (NumberFormatException e) {
-        // not the launcher's: the JVM's parent below
-      }
-    }
-    return parentNow();
-  }
-
-  private static long parentNow() {
-    return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-  }
-
-  private static void parentGone(long parent, PrintStream err) {
-    err.println(
-        "agentdouble: serve: the process that started it (" + parent + ") has ended; stopping");
-    err.flush();
-  }
-
-  /** The exit status when the process that started {@code serve} has ended: 128 + SIGHUP. */
-  static final int PARENT_GONE = ExitStatus.SIGNALLED + 1;
-
-  /** How often {@code serve} looks at its parent. */
-  static final long PARENT_PERIOD_MS = 250;
-
-  /**
-   * Stops {@code serve} (exit {@value #PARENT_GONE}, as a hangup) once {@code parent}, the process
-   * that started it, has ended, so a test runner killed outright leaves no server behind: a parent
-   * that dies leaves its child to init or a subreaper, which changes its parent's id.
-   */
-  private static void watchParent(long parent, PrintStream err) {
-    if (parent <= 1) {
-      return; // started by init or a container's first process: nothing to outlive
-    }
-    Thread watcher =
-        new Thread(
-            () -> {
-              while (true) {
-                try {
-                  Thread.sleep(PARENT_PERIOD_MS);
-                } catch (InterruptedException e) {
-                  return;
-                }
-                if (parentNow() != parent) {
-                  parentGone(parent, err);
-                  System.exit(PARENT_GONE);
-                }
-              }
-            },
-            "agentdouble-serve-parent");
-    watcher.setDaemon(true);
-    watcher.start();
   }
 
   /** The outcome of {@link #start}: a running server, or the exit status without one. */
@@ -483,7 +414,7 @@ final class Serve implements AutoCloseable {
               + "'");
     }
 
-    private static int port(String value) {
+    static int port(String value) {
       try {
         int port = Integer.parseInt(value);
         if (port >= 0 && port <= 65535) {
@@ -497,7 +428,7 @@ final class Serve implements AutoCloseable {
     }
 
     /** The policies of the fake's {@code AGENTDOUBLE_TIMING}, checked the same way. */
-    private static Timing timing(String spec) {
+    static Timing timing(String spec) {
       if (Timing.problem(spec).isEmpty()) {
         return Timing.parse(spec);
       }

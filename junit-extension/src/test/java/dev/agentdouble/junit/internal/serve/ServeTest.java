@@ -278,10 +278,10 @@ class ServeTest {
   void theParentIsTheLaunchersElseTheJvms() {
     long jvms = ProcessHandle.current().parent().orElseThrow().pid();
 
-    assertThat(Serve.startedBy("4242")).isEqualTo(4242);
-    assertThat(Serve.startedBy(null)).isEqualTo(jvms);
-    assertThat(Serve.startedBy("")).isEqualTo(jvms);
-    assertThat(Serve.startedBy("not a pid")).isEqualTo(jvms);
+    assertThat(Lifeline.startedBy("4242")).isEqualTo(4242);
+    assertThat(Lifeline.startedBy(null)).isEqualTo(jvms);
+    assertThat(Lifeline.startedBy("")).isEqualTo(jvms);
+    assertThat(Lifeline.startedBy("not a pid")).isEqualTo(jvms);
   }
 
   /** The same folder answers the same invocations as AGENTDOUBLE_TAPES=DIR does. */
