@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.model.ModelServer;
 import dev.agentdouble.junit.internal.model.ModelTapes;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -147,7 +148,7 @@ public final class ModelApi implements AutoCloseable, AfterEachCallback, AfterAl
     if (path == null) {
       return Optional.empty();
     }
-    for (String dir : path.split(java.io.File.pathSeparator)) {
+    for (String dir : path.split(File.pathSeparator)) {
       Path candidate = Path.of(dir.isEmpty() ? "." : dir, "claude");
       if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
         return Optional.of(candidate);
