@@ -2,18 +2,13 @@ package dev.agentdouble.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdouble.testing.TestProcess;
-import java.io.File;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,43 +41,14 @@ class ClaudeAgentSdkTest {
 
   @BeforeAll
   static void installTheSdk() throws Exception {
-    Optional<Path> nodeOnPath = onPath("node");
-    Optional<Path> npm = onPath("npm");
-    assumeTrue(
-        nodeOnPath.isPresent() && npm.isPresent(),
-        "skipped: the Agent SDK test needs node (18 or newer) and npm on PATH; "
-            + (nodeOnPath.isEmpty() ? "node" : "npm")
-            + " is missing");
-    node = nodeOnPath.get();
-    if (installedVersion().equals(Optional.of(SDK_VERSION))) {
-      return;
-    }
-    TestProcess.Result install =
-        TestProcess.command(
-                npm.get().toString(),
-                "install",
-                "--prefix",
-                SDK_PREFIX.toString(),
-                "@anthropic-ai/claude-agent-sdk@" + SDK_VERSION,
-                "--no-audit",
-                "--no-fund",
-                // the SDK's optional dependency is a bundled claude binary: the test runs the fake
-                "--omit=optional",
-                "--legacy-peer-deps")
-            .noStdin()
-            .patience(Duration.ofMinutes(4))
-            .run();
-    assumeTrue(
-        install.exit() == 0 && installedVersion().equals(Optional.of(SDK_VERSION)),
-        () ->
-            "skipped: npm could not install @anthropic-ai/claude-agent-sdk@"
-                + SDK_VERSION
-                + " into "
-                + SDK_PREFIX
-                + " (is the registry reachable?); npm exited "
-                + install.exit()
-                + ": "
-                + install.err().strip());
+    node = Npm.node("the Agent SDK test");
+    Npm.install(
+        SDK_PREFIX,
+        "@anthropic-ai/claude-agent-sdk",
+        SDK_VERSION,
+        // the SDK's optional dependency is a bundled claude binary: the test runs the fake
+        "--omit=optional",
+        "--legacy-peer-deps");
   }
 
   @Test
@@ -133,24 +99,6 @@ class ClaudeAgentSdkTest {
     assertThat(results)
         .extracting(r -> r.path("session_id").asText())
         .containsOnly(results.get(0).path("session_id").asText());
-  }
-
-  private static Optional<String> installedVersion() throws Exception {
-    Path manifest = SDK_PACKAGE.resolve("package.json");
-    if (!Files.isRegularFile(manifest)) {
-      return Optional.empty();
-    }
-    return Optional.of(new ObjectMapper().readTree(manifest.toFile()).path("version").asText());
-  }
-
-  private static Optional<Path> onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 
   private static Path resource(String name) throws URISyntaxException {

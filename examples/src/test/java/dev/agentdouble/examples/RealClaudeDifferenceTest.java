@@ -1,0 +1,246 @@
+package dev.agentdouble.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.junit.ModelApi;
+import dev.agentdouble.testing.TestProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fidelity by difference: for each Claude catalog scenario a model API can express, the real {@code
+ * claude} 2.1.328 (npm {@code @anthropic-ai/claude-code}, installed into {@code target/}) run
+ * against the tape served as the Messages API ({@link ModelApi}) and the fake's {@code claude}
+ * replaying the same tape, with the same argv, print the same stdout and stderr and exit alike, in
+ * every output format, once the values that differ between any two runs are normalised: ids, times,
+ * ports and paths ({@link #normalised}; docs/claude.md, "The fake against the real CLI").
+ *
+ * <p>The real runs start together as the class starts (the retry scenarios wait minutes in the
+ * CLI's own backoff); each case then waits for its own. Without node and npm, or where the CLI
+ * cannot be installed, the class is skipped with a message saying so.
+ */
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
+class RealClaudeDifferenceTest {
+  /** The CLI version the catalog's Claude tapes were recorded from. */
+  static final String CLI_VERSION = Catalog.CLAUDE_CLI_VERSION;
+
+  /** The catalog's Claude scenarios a Messages API can express, each a {@code builtin:claude-*}. */
+  static final List<String> SCENARIOS =
+      List.of(
+          "answer",
+          "tool-bash",
+          "max-turns",
+          "permission-denied",
+          "overloaded-retry",
+          "unknown-model",
+          "usage-limit",
+          "invalid-api-key");
+
+  /** Each output format, as the flags that ask for it. */
+  static final Map<String, List<String>> FORMATS =
+      Map.of(
+          "text", List.of("--output-format", "text"),
+          "json", List.of("--output-format", "json"),
+          "stream-json", List.of("--output-format", "stream-json", "--verbose"));
+
+  private static final Path PREFIX = Path.of("target", "claude-code").toAbsolutePath();
+  private static final Path FAKE =
+      Path.of(System.getProperty("agentdouble.root", ".."), "fake-agent/bin/claude")
+          .toAbsolutePath()
+          .normalize();
+  private static final Duration PATIENCE = Duration.ofMinutes(8);
+
+  private static final Map<String, Future<Run>> REAL = new ConcurrentHashMap<>();
+  private static ExecutorService pool;
+
+  /** One run, normalised: its stdout and stderr, its exit, model requests past the tape. */
+  record Run(String out, String err, int exit, int pastTheTape) {}
+
+  @BeforeAll
+  static void installTheCliAndStartItsRuns() throws Exception {
+    Npm.node("the difference tests against the real claude");
+    Npm.install(PREFIX, "@anthropic-ai/claude-code", CLI_VERSION);
+    Path claude = PREFIX.resolve("node_modules/.bin/claude");
+    TestProcess.Result version =
+        TestProcess.command(claude.toString(), "--version").noStdin().run();
+    assumeTrue(
+        version.exit() == 0 && version.out().startsWith(CLI_VERSION + " "),
+        () ->
+            "skipped: the installed claude does not run here (exit "
+                + version.exit()
+                + "): "
+                + version.out().strip()
+                + version.err().strip());
+    // the retry scenarios sleep through the CLI's backoff (minutes): they run side by side
+    pool = Executors.newFixedThreadPool(8);
+    for (Arguments arguments : cases().toList()) {
+      String scenario = (String) arguments.get()[0];
+      String format = (String) arguments.get()[1];
+      REAL.put(scenario + " " + format, pool.submit(() -> real(claude, scenario, format)));
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> cases = new ArrayList<>();
+    for (String scenario : SCENARIOS) {
+      for (String format : List.of("text", "json", "stream-json")) {
+        cases.add(Arguments.of(scenario, format));
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0} in {1}")
+  @MethodSource("cases")
+  void theFakeOnTheTapePrintsWhatTheRealCliPrintsOnItsModelApi(
+      String scenario, String format, @TempDir Path folder) throws Exception {
+    Run fake = fake(scenario, format, folder);
+    Run real = REAL.get(scenario + " " + format).get(PATIENCE.toMinutes() + 1, TimeUnit.MINUTES);
+
+    assertThat(real.pastTheTape())
+        .as("the real CLI asked the model more than the tape's run did")
+        .isZero();
+    assertThat(fake.out()).as("stdout, normalised (real CLI, then fake)").isEqualTo(real.out());
+    assertThat(fake.err()).as("stderr, normalised").isEqualTo(real.err());
+    assertThat(fake.exit()).as("exit").isEqualTo(real.exit());
+  }
+
+  /** The tape's argv with the format's flags instead of its own. */
+  static List<String> argv(String scenario, String format) {
+    List<String> recorded = Catalog.tape("claude-" + scenario).header().argv();
+    List<String> argv = new ArrayList<>();
+    for (int i = 0; i < recorded.size(); i++) {
+      String arg = recorded.get(i);
+      if (arg.equals("--output-format")) {
+        i++;
+      } else if (!arg.equals("--verbose")) {
+        argv.add(arg);
+      }
+    }
+    argv.addAll(1, FORMATS.get(format)); // after -p
+    return argv;
+  }
+
+  private static Run real(Path claude, String scenario, String format) {
+    try (ModelApi api = ModelApi.serving("builtin:claude-" + scenario)) {
+      TestProcess.Result run =
+          TestProcess.of(api.claude(claude, argv(scenario, format)))
+              .noStdin()
+              .patience(PATIENCE)
+              .run();
+      Map<String, String> paths =
+          paths(api.workFolder().toString(), api.environment().get("HOME"), scenario);
+      return new Run(
+          normalised(run.out(), paths),
+          normalised(run.err(), paths),
+          run.exit(),
+          api.requestsPastTheTape());
+    }
+  }
+
+  private static Run fake(String scenario, String format, Path folder) throws Exception {
+    Path cwd = Files.createDirectory(folder.resolve("work"));
+    Path home = Files.createDirectory(folder.resolve("home"));
+    List<String> command = new ArrayList<>();
+    command.add(FAKE.toString());
+    command.addAll(argv(scenario, format));
+    TestProcess.Result run =
+        TestProcess.command(command)
+            .directory(cwd)
+            .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
+            .env("HOME", home.toString())
+            .env("TMPDIR", home.toString())
+            .env("AGENTDOUBLE_TAPE", "builtin:claude-" + scenario)
+            .env("AGENTDOUBLE_TIMING", "fast")
+            .noStdin()
+            .run();
+    Map<String, String> paths = paths(cwd.toString(), home.toString(), scenario);
+    return new Run(normalised(run.out(), paths), normalised(run.err(), paths), run.exit(), 0);
+  }
+
+  /**
+   * A run's paths and what they become: its working folder, the tape's recorded one (which the fake
+   * keeps inside message texts), its home, and the project folder Claude Code names after the
+   * working folder under {@code ~/.claude/projects/}.
+   */
+  private static Map<String, String> paths(String cwd, String home, String scenario) {
+    Map<String, String> paths = new LinkedHashMap<>();
+    paths.put(cwd, "<cwd>");
+    paths.put(home, "<home>");
+    paths.put(cwd.replaceAll("[^A-Za-z0-9]", "-"), "<project>");
+    Catalog.tape("claude-" + scenario)
+        .header()
+        .vars()
+        .cwd()
+        .ifPresent(
+            recorded -> {
+              paths.put(recorded, "<cwd>");
+              paths.put(recorded.replaceAll("[^A-Za-z0-9]", "-"), "<project>");
+            });
+    return paths;
+  }
+
+  private static final Pattern UUID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  private static final Pattern ISO_TIME =
+      Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+  private static final Pattern DURATION =
+      Pattern.compile(
+          "\"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms"
+              + "|first_content_frame_ms|retry_delay_ms)\":\\d+");
+  private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:\\d+");
+  private static final Pattern SOCKET = Pattern.compile("\"[^\"]*/cc-socks/\\d+\\.sock\"");
+
+  /**
+   * {@code text} with what differs between any two runs made alike: the run's paths (longest
+   * first), UUIDs (session ids, line uuids), ISO times, durations, the model API's port, the
+   * messaging socket ({@code $TMPDIR/cc-socks/<pid>.sock}).
+   */
+  static String normalised(String text, Map<String, String> paths) {
+    String result = text;
+    List<String> longestFirst = new ArrayList<>(paths.keySet());
+    longestFirst.sort(Comparator.comparingInt(String::length).reversed());
+    for (String path : longestFirst) {
+      result = result.replace(path, paths.get(path));
+    }
+    result = UUID.matcher(result).replaceAll("<uuid>");
+    result = ISO_TIME.matcher(result).replaceAll("<time>");
+    result = DURATION.matcher(result).replaceAll(m -> "\"" + m.group(1) + "\":0");
+    result = PORT.matcher(result).replaceAll("127.0.0.1:<port>");
+    result =
+        SOCKET
+            .matcher(result)
+            .replaceAll(Matcher.quoteReplacement("\"<tmp>/cc-socks/<pid>.sock\""));
+    return result;
+  }
+}
