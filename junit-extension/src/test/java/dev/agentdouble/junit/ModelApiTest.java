@@ -161,6 +161,47 @@ class ModelApiTest {
   }
 
   @Test
+  void aStreamCutShortIsAMessageThatNeverStopsAndCountsTheTokensTheResultHasBeyondItsMessages()
+      throws Exception {
+    // recorded from the real claude 2.1.328 whose first stream was cut after three events
+    try (ModelApi api = ModelApi.serving(resource("model-api/cut-once.tape.ndjson"))) {
+      HttpResponse<String> cut = post(api, "/v1/messages", STREAM);
+      List<JsonNode> answer = events(post(api, "/v1/messages", STREAM).body());
+
+      assertThat(cut.statusCode()).isEqualTo(200);
+      List<JsonNode> cutEvents = events(cut.body());
+      assertThat(cutEvents)
+          .extracting(e -> e.path("type").asText())
+          .containsExactly("message_start");
+      // the result counts 20 input tokens, the answer's message 10: the cut stream had the rest
+      assertThat(cutEvents.get(0).path("message").path("usage").path("input_tokens").asInt())
+          .isEqualTo(10);
+      assertThat(cutEvents.get(0).path("message").path("model").asText())
+          .isEqualTo("claude-opus-5-5");
+      assertThat(answer.get(answer.size() - 1).path("type").asText()).isEqualTo("message_stop");
+    }
+  }
+
+  @Test
+  void aStreamCutShortIsStreamedAsFarAsItCameWhenTheTapeHoldsItsEvents() throws Exception {
+    try (ModelApi api = ModelApi.serving(resource("model-api/cut-once-partial.tape.ndjson"))) {
+      List<JsonNode> cut = events(post(api, "/v1/messages", STREAM).body());
+      List<JsonNode> answer = events(post(api, "/v1/messages", STREAM).body());
+
+      // what came before the cut; the CLI's own content_block_stop and message_stop left out
+      assertThat(cut)
+          .extracting(e -> e.path("type").asText())
+          .containsExactly("message_start", "content_block_start", "content_block_delta");
+      assertThat(cut.get(2).path("delta").path("text").asText()).isEqualTo("This answer is cut");
+      assertThat(answer)
+          .extracting(e -> e.path("type").asText())
+          .startsWith("message_start")
+          .endsWith("message_stop");
+      assertThat(post(api, "/v1/messages", STREAM).statusCode()).isEqualTo(400);
+    }
+  }
+
+  @Test
   void aRequestPastTheTapeGets400NamingTheTape() throws Exception {
     try (ModelApi api = ModelApi.serving("builtin:claude-answer")) {
       post(api, "/v1/messages", STREAM);
@@ -261,6 +302,10 @@ class ModelApiTest {
       request.header("x-api-key", key);
     }
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String resource(String name) throws Exception {
+    return Path.of(ModelApiTest.class.getClassLoader().getResource(name).toURI()).toString();
   }
 
   /** The {@code data:} JSON of each event of an SSE body. */

@@ -50,8 +50,13 @@ public final class ModelScript {
   public record Failure(long delayMs, int status, String requestId, ObjectNode body)
       implements Answer {}
 
-  /** A stream cut short: the connection closes before the message ends. */
-  public record Cut(long delayMs) implements Answer {}
+  /**
+   * A stream cut short: {@code events}, the beginning of a message, and no {@code message_stop};
+   * the CLI takes it as a broken stream, as it does a connection closed mid-stream (an {@code
+   * api_retry} line with no {@code error_status}), and counts the usage of its {@code
+   * message_start}.
+   */
+  public record Cut(long delayMs, List<Event> events) implements Answer {}
 
   /** One server-sent event. */
   public record Event(String name, String data) {}
@@ -123,6 +128,8 @@ public final class ModelScript {
     private final Map<String, Pending> open = new LinkedHashMap<>();
     private final List<JsonNode> retries = new ArrayList<>();
     private Failure last;
+    private boolean abandoned;
+    private String model = "claude";
     private long previousT;
     private int line = 1;
 
@@ -147,10 +154,11 @@ public final class ModelScript {
       String type = event.path("type").asText();
       switch (type) {
         case "system" -> {
+          if (event.path("subtype").asText().equals("init")) {
+            model = event.path("model").asText(model);
+          }
           if (event.path("subtype").asText().equals("api_retry")) {
-            JsonNode status = event.path("error_status");
-            retries.add(status);
-            answers.add(null); // filled in once the error that ended the run is known
+            retry(event.path("error_status"), gap);
           }
         }
         case "stream_event" -> {
@@ -160,7 +168,11 @@ public final class ModelScript {
             id = inner.path("message").path("id").asText(null);
           }
           if (id != null) {
-            pending(id, gap).events.add(inner);
+            Pending pending = pending(id, gap);
+            pending.events.add(inner);
+            // the CLI's own message_stop, on giving up on a stream cut short
+            abandoned = event.has("abandoned_blocks");
+            pending.abandoned |= abandoned;
           }
         }
         case "assistant" -> assistant(event, gap);
@@ -168,6 +180,25 @@ public final class ModelScript {
         default -> {
           // user lines (the CLI's own tool results), rate limit events, ...: not the model's
         }
+      }
+    }
+
+    /**
+     * A failed request: an HTTP error (its answer known once the error that ended the run is), or,
+     * with no status, a stream cut short, unless the tape holds that stream's own events.
+     */
+    private void retry(JsonNode status, long gap) {
+      if (status.isInt()) {
+        retries.add(status);
+        answers.add(null); // filled in once the error that ended the run is known
+      } else if (abandoned) {
+        abandoned = false; // its events are the cut answer already
+      } else {
+        Pending cut = new Pending(delay(gap));
+        cut.cut = true;
+        cut.cutModel = model;
+        sinceResult.add(cut);
+        answers.add(cut.answerSlot());
       }
     }
 
@@ -216,11 +247,19 @@ public final class ModelScript {
 
     private void result(JsonNode result) {
       long total = result.path("usage").path("output_tokens").asLong(0);
+      long input = result.path("usage").path("input_tokens").asLong(0);
+      for (Pending pending : sinceResult) {
+        input -= pending.startUsage("input_tokens");
+      }
       long before = 0;
       for (int i = 0; i < sinceResult.size(); i++) {
         Pending pending = sinceResult.get(i);
         boolean lastOne = i == sinceResult.size() - 1;
-        if (lastOne) {
+        if (pending.cut) {
+          // what the result counts beyond its messages went on the streams cut short
+          pending.cutInputTokens = Math.max(0, input);
+          input = 0;
+        } else if (lastOne) {
           pending.outputTokens = Math.max(0, total - before);
           JsonNode stop = result.path("stop_reason");
           pending.stopReason = stop.isTextual() ? stop.asText() : null;
@@ -268,9 +307,6 @@ public final class ModelScript {
 
     /** A failed request an {@code api_retry} line tells of, like the error that ended the run. */
     private Answer retryAnswer(JsonNode status) {
-      if (!status.isInt()) {
-        return new Cut(0);
-      }
       int code = status.asInt();
       if (last != null && last.status() == code) {
         return new Failure(0, code, last.requestId(), last.body());
@@ -296,6 +332,10 @@ public final class ModelScript {
     String requestId;
     long outputTokens = -1;
     String stopReason;
+    boolean cut;
+    boolean abandoned;
+    String cutModel;
+    long cutInputTokens;
 
     Pending(long delayMs) {
       this.delayMs = delayMs;
@@ -306,7 +346,11 @@ public final class ModelScript {
     }
 
     long startOutputTokens() {
-      return message == null ? 0 : message.path("usage").path("output_tokens").asLong(0);
+      return startUsage("output_tokens");
+    }
+
+    long startUsage(String key) {
+      return message == null ? 0 : message.path("usage").path(key).asLong(0);
     }
 
     String stopReason() {
@@ -322,10 +366,8 @@ public final class ModelScript {
     }
 
     Answer answer() {
-      for (JsonNode event : events) {
-        if (event.path("type").asText().equals("message_stop") && event.has("abandoned_blocks")) {
-          return new Cut(delayMs); // the CLI gave up on this stream: it was cut short
-        }
+      if (cut || abandoned) {
+        return cutShort(); // the CLI gave up on this stream: it was cut short
       }
       ObjectNode start = message == null ? NODES.objectNode() : message.deepCopy();
       ObjectNode whole = whole(start);
@@ -338,6 +380,48 @@ public final class ModelScript {
         stream(start, sse);
       }
       return new Message(delayMs, requestId, sse, whole);
+    }
+
+    /**
+     * The stream cut short: the events that came before the cut (those the CLI added on giving up,
+     * the {@code message_stop} with {@code abandoned_blocks} and the {@code content_block_stop}s
+     * before it, left out), or, for a tape without stream events, a {@code message_start} with the
+     * input tokens the result counts beyond its messages.
+     */
+    private Cut cutShort() {
+      List<Event> sse = new ArrayList<>();
+      if (!events.isEmpty()) {
+        int end = events.size() - 1; // the abandoned message_stop
+        while (end > 0 && events.get(end - 1).path("type").asText().equals("content_block_stop")) {
+          end--;
+        }
+        for (JsonNode event : events.subList(0, end)) {
+          sse.add(new Event(event.path("type").asText(), event.toString()));
+        }
+        return new Cut(delayMs, sse);
+      }
+      ObjectNode message = NODES.objectNode();
+      message
+          .put("id", "msg_cut")
+          .put("type", "message")
+          .put("role", "assistant")
+          .put("model", cutModel)
+          .putArray("content");
+      message.putNull("stop_reason").putNull("stop_sequence");
+      message
+          .putObject("usage")
+          .put("input_tokens", cutInputTokens)
+          .put("output_tokens", 0)
+          .put("cache_creation_input_tokens", 0)
+          .put("cache_read_input_tokens", 0);
+      ObjectNode start = NODES.objectNode().put("type", "message_start");
+      start.set("message", message);
+      sse.add(new Event("message_start", start.toString()));
+      // a block begun: a stream that ends before any is taken for an empty answer, not a cut one
+      ObjectNode block = NODES.objectNode().put("type", "content_block_start").put("index", 0);
+      block.putObject("content_block").put("type", "text").put("text", "");
+      sse.add(new Event("content_block_start", block.toString()));
+      return new Cut(delayMs, sse);
     }
 
     /** The message as a non-streaming request gets it: every block, the final usage. */

@@ -177,14 +177,17 @@ public final class ModelServer implements AutoCloseable {
       if (answer instanceof ModelScript.Message message) {
         response =
             streams(request.getBodyAsString())
-                ? sse(message)
+                ? sse(message.events(), message.requestId())
                 : builder(200, message.requestId(), message.message().toString());
       } else if (answer instanceof ModelScript.Failure failure) {
         return delayed(failure(failure), failure.delayMs());
       } else {
+        ModelScript.Cut cut = (ModelScript.Cut) answer;
         response =
-            ResponseDefinitionBuilder.responseDefinition()
-                .withFault(Fault.MALFORMED_RESPONSE_CHUNK);
+            streams(request.getBodyAsString())
+                ? sse(cut.events(), null)
+                : ResponseDefinitionBuilder.responseDefinition()
+                    .withFault(Fault.CONNECTION_RESET_BY_PEER);
       }
       return delayed(response.build(), answer.delayMs());
     }
@@ -211,9 +214,9 @@ public final class ModelServer implements AutoCloseable {
       }
     }
 
-    private static ResponseDefinitionBuilder sse(ModelScript.Message message) {
+    private static ResponseDefinitionBuilder sse(List<ModelScript.Event> events, String requestId) {
       StringBuilder body = new StringBuilder();
-      for (ModelScript.Event event : message.events()) {
+      for (ModelScript.Event event : events) {
         body.append("event: ")
             .append(event.name())
             .append("\ndata: ")
@@ -224,7 +227,7 @@ public final class ModelServer implements AutoCloseable {
           .withStatus(200)
           .withHeader("Content-Type", "text/event-stream; charset=utf-8")
           .withHeader("Cache-Control", "no-cache")
-          .withHeader("request-id", requestId(message.requestId()))
+          .withHeader("request-id", requestId(requestId))
           .withBody(body.toString().getBytes(StandardCharsets.UTF_8));
     }
 
