@@ -1,11 +1,13 @@
 package dev.agentdouble.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.agentdouble.catalog.Catalog;
 import dev.agentdouble.junit.ModelApi;
+import dev.agentdouble.tape.Header;
+import dev.agentdouble.tape.Tape;
 import dev.agentdouble.testing.TestProcess;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,9 +47,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class RealClaudeDifferenceTest {
-  /** The CLI version the catalog's Claude tapes were recorded from. */
-  static final String CLI_VERSION = Catalog.CLAUDE_CLI_VERSION;
-
   /** The catalog's Claude scenarios a Messages API can express, each a {@code builtin:claude-*}. */
   static final List<String> SCENARIOS =
       List.of(
@@ -66,7 +66,6 @@ class RealClaudeDifferenceTest {
           "json", List.of("--output-format", "json"),
           "stream-json", List.of("--output-format", "stream-json", "--verbose"));
 
-  private static final Path PREFIX = Path.of("target", "claude-code").toAbsolutePath();
   private static final Path FAKE =
       Path.of(System.getProperty("agentdouble.root", ".."), "fake-agent/bin/claude")
           .toAbsolutePath()
@@ -81,25 +80,15 @@ class RealClaudeDifferenceTest {
 
   @BeforeAll
   static void installTheCliAndStartItsRuns() throws Exception {
-    Npm.node("the difference tests against the real claude");
-    Npm.install(PREFIX, "@anthropic-ai/claude-code", CLI_VERSION);
-    Path claude = PREFIX.resolve("node_modules/.bin/claude");
-    TestProcess.Result version =
-        TestProcess.command(claude.toString(), "--version").noStdin().run();
-    assumeTrue(
-        version.exit() == 0 && version.out().startsWith(CLI_VERSION + " "),
-        () ->
-            "skipped: the installed claude does not run here (exit "
-                + version.exit()
-                + "): "
-                + version.out().strip()
-                + version.err().strip());
+    Path claude = RealClaude.installed();
     // the retry scenarios sleep through the CLI's backoff (minutes): they run side by side
     pool = Executors.newFixedThreadPool(8);
     for (Arguments arguments : cases().toList()) {
-      String scenario = (String) arguments.get()[0];
-      String format = (String) arguments.get()[1];
-      REAL.put(scenario + " " + format, pool.submit(() -> real(claude, scenario, format)));
+      Object[] a = arguments.get();
+      String tape = (String) a[1];
+      @SuppressWarnings("unchecked")
+      List<String> argv = (List<String>) a[2];
+      REAL.put((String) a[0], pool.submit(() -> real(claude, tape, argv)));
     }
   }
 
@@ -110,29 +99,74 @@ class RealClaudeDifferenceTest {
     }
   }
 
-  static Stream<Arguments> cases() {
+  /**
+   * Each case: its name, its tape ({@code builtin:claude-*}, or a file), its argv. The catalog's
+   * scenarios in each format, then the runs recorded with {@code --include-partial-messages}.
+   */
+  static Stream<Arguments> cases() throws Exception {
     List<Arguments> cases = new ArrayList<>();
     for (String scenario : SCENARIOS) {
       for (String format : List.of("text", "json", "stream-json")) {
-        cases.add(Arguments.of(scenario, format));
+        cases.add(
+            Arguments.of(
+                scenario + " in " + format, "builtin:claude-" + scenario, argv(scenario, format)));
       }
+    }
+    for (String scenario : SCENARIOS) {
+      Path tape = partial(scenario);
+      cases.add(
+          Arguments.of(
+              scenario + " with --include-partial-messages",
+              tape.toString(),
+              Tape.read(tape).header().argv()));
     }
     return cases.stream();
   }
 
-  @ParameterizedTest(name = "{0} in {1}")
+  /**
+   * The run of {@code scenario} recorded from the real CLI with {@code --include-partial-messages}
+   * ({@code agentdouble record} against {@code agentdouble model-api} serving the catalog's tape):
+   * its stream events are what the model API streams.
+   */
+  static Path partial(String scenario) throws URISyntaxException {
+    return Path.of(
+        RealClaudeDifferenceTest.class
+            .getClassLoader()
+            .getResource("claude-partial/" + scenario + ".tape.ndjson")
+            .toURI());
+  }
+
+  @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void theFakeOnTheTapePrintsWhatTheRealCliPrintsOnItsModelApi(
-      String scenario, String format, @TempDir Path folder) throws Exception {
-    Run fake = fake(scenario, format, folder);
-    Run real = REAL.get(scenario + " " + format).get(PATIENCE.toMinutes() + 1, TimeUnit.MINUTES);
+      String name, String tape, List<String> argv, @TempDir Path folder) throws Exception {
+    Run fake = fake(tape, argv, folder);
+    Run real = REAL.get(name).get(PATIENCE.toMinutes() + 1, TimeUnit.MINUTES);
 
     assertThat(real.pastTheTape())
         .as("the real CLI asked the model more than the tape's run did")
         .isZero();
-    assertThat(fake.out()).as("stdout, normalised (real CLI, then fake)").isEqualTo(real.out());
-    assertThat(fake.err()).as("stderr, normalised").isEqualTo(real.err());
+    assertThat(lines(fake.out()))
+        .as("the fake's stdout lines, normalised, against the real CLI's")
+        .containsExactlyElementsOf(lines(real.out()));
+    assertThat(fake.out()).as("stdout, normalised, to the last byte").isEqualTo(real.out());
+    assertThat(lines(fake.err()))
+        .as("the fake's stderr lines, normalised, against the real CLI's")
+        .containsExactlyElementsOf(lines(real.err()));
     assertThat(fake.exit()).as("exit").isEqualTo(real.exit());
+  }
+
+  /** {@code text}'s lines, each with its line end, so that a missing last newline shows. */
+  private static List<String> lines(String text) {
+    List<String> lines = new ArrayList<>();
+    int start = 0;
+    while (start < text.length()) {
+      int end = text.indexOf('\n', start);
+      end = end < 0 ? text.length() : end + 1;
+      lines.add(text.substring(start, end));
+      start = end;
+    }
+    return lines;
   }
 
   /** The tape's argv with the format's flags instead of its own. */
@@ -151,15 +185,12 @@ class RealClaudeDifferenceTest {
     return argv;
   }
 
-  private static Run real(Path claude, String scenario, String format) {
-    try (ModelApi api = ModelApi.serving("builtin:claude-" + scenario)) {
+  private static Run real(Path claude, String tape, List<String> argv) throws Exception {
+    try (ModelApi api = ModelApi.serving(tape)) {
       TestProcess.Result run =
-          TestProcess.of(api.claude(claude, argv(scenario, format)))
-              .noStdin()
-              .patience(PATIENCE)
-              .run();
+          TestProcess.of(api.claude(claude, argv)).noStdin().patience(PATIENCE).run();
       Map<String, String> paths =
-          paths(api.workFolder().toString(), api.environment().get("HOME"), scenario);
+          paths(api.workFolder().toString(), api.environment().get("HOME"), tape);
       return new Run(
           normalised(run.out(), paths),
           normalised(run.err(), paths),
@@ -168,23 +199,23 @@ class RealClaudeDifferenceTest {
     }
   }
 
-  private static Run fake(String scenario, String format, Path folder) throws Exception {
+  private static Run fake(String tape, List<String> argv, Path folder) throws Exception {
     Path cwd = Files.createDirectory(folder.resolve("work"));
     Path home = Files.createDirectory(folder.resolve("home"));
     List<String> command = new ArrayList<>();
     command.add(FAKE.toString());
-    command.addAll(argv(scenario, format));
+    command.addAll(argv);
     TestProcess.Result run =
         TestProcess.command(command)
             .directory(cwd)
             .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
             .env("HOME", home.toString())
             .env("TMPDIR", home.toString())
-            .env("AGENTDOUBLE_TAPE", "builtin:claude-" + scenario)
+            .env("AGENTDOUBLE_TAPE", tape)
             .env("AGENTDOUBLE_TIMING", "fast")
             .noStdin()
             .run();
-    Map<String, String> paths = paths(cwd.toString(), home.toString(), scenario);
+    Map<String, String> paths = paths(cwd.toString(), home.toString(), tape);
     return new Run(normalised(run.out(), paths), normalised(run.err(), paths), run.exit(), 0);
   }
 
@@ -193,21 +224,23 @@ class RealClaudeDifferenceTest {
    * keeps inside message texts), its home, and the project folder Claude Code names after the
    * working folder under {@code ~/.claude/projects/}.
    */
-  private static Map<String, String> paths(String cwd, String home, String scenario) {
+  private static Map<String, String> paths(String cwd, String home, String tape) throws Exception {
     Map<String, String> paths = new LinkedHashMap<>();
     paths.put(cwd, "<cwd>");
     paths.put(home, "<home>");
     paths.put(cwd.replaceAll("[^A-Za-z0-9]", "-"), "<project>");
-    Catalog.tape("claude-" + scenario)
-        .header()
-        .vars()
-        .cwd()
-        .ifPresent(
-            recorded -> {
-              paths.put(recorded, "<cwd>");
-              paths.put(recorded.replaceAll("[^A-Za-z0-9]", "-"), "<project>");
-            });
+    Optional<String> recorded = header(tape).vars().cwd();
+    if (recorded.isPresent()) {
+      paths.put(recorded.get(), "<cwd>");
+      paths.put(recorded.get().replaceAll("[^A-Za-z0-9]", "-"), "<project>");
+    }
     return paths;
+  }
+
+  private static Header header(String tape) throws Exception {
+    return tape.startsWith("builtin:")
+        ? Catalog.tape(tape.substring("builtin:".length())).header()
+        : Tape.read(Path.of(tape)).header();
   }
 
   private static final Pattern UUID =
@@ -217,7 +250,7 @@ class RealClaudeDifferenceTest {
   private static final Pattern DURATION =
       Pattern.compile(
           "\"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms"
-              + "|first_content_frame_ms|retry_delay_ms)\":\\d+");
+              + "|first_content_frame_ms|retry_delay_ms|thinking_duration_ms)\":\\d+");
   private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:\\d+");
   private static final Pattern SOCKET = Pattern.compile("\"[^\"]*/cc-socks/\\d+\\.sock\"");
 
