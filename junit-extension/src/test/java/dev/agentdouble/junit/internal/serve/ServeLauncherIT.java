@@ -18,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,35 +30,21 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./agentdouble serve} as a user (or a Python or Node test runner) starts it: a process that
- * prints its URL, answers the fake agent, and ends on SIGTERM. Runs after {@code package} (the
- * launcher needs {@code junit-extension/target/classpath.txt}). A stand-in {@code mvn} that fails
- * comes first on PATH, so a launcher that finds the build stale fails the test instead of building.
+ * {@code ./agentdouble serve} as a user (or a Python or Node test runner) starts it ({@link
+ * Launcher}): a process that prints its URL, answers the fake agent, and ends on SIGTERM.
  */
 @Timeout(120)
 class ServeLauncherIT {
   @TempDir Path dir;
-  private Path bin;
+  private Launcher launcher;
 
   @BeforeEach
   void noNestedBuild() throws IOException {
-    bin = Files.createDirectory(dir.resolve("bin"));
-    Path mvn = bin.resolve("mvn");
-    Files.writeString(
-        mvn,
-        "#!/bin/sh\necho 'stale build: the launcher tried to build during a "
-            + "test' >&2\nexit 1\n");
-    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+    launcher = Launcher.in(dir);
   }
 
   private ProcessBuilder agentdouble(String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(ServeTest.root().resolve("agentdouble").toString());
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
-    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-    return pb;
+    return launcher.agentdouble(args);
   }
 
   @Test
