@@ -136,8 +136,8 @@ public final class ModelApi implements AutoCloseable, AfterEachCallback, AfterAl
   }
 
   /**
-   * The {@code claude} installed here: the configuration parameter or system property {@code
-   * agentdouble.claude}, else {@code claude} on {@code PATH}.
+   * The {@code claude} installed here: the system property {@code agentdouble.claude}, else {@code
+   * claude} on {@code PATH}.
    */
   public static Optional<Path> installedClaude() {
     String configured = System.getProperty("agentdouble.claude");

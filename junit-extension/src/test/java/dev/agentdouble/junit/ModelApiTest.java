@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 /** The scripted Messages API answers as a Claude tape's run was answered, and only with its key. */
 class ModelApiTest {
@@ -285,6 +287,22 @@ class ModelApiTest {
         .hasMessageContaining("builtin:claude-not-logged-in: the run never reached the model");
     assertThatThrownBy(() -> ModelApi.serving(temp.resolve("none.tape.ndjson").toString()))
         .hasMessageContaining("none.tape.ndjson: no such file");
+  }
+
+  @Test
+  @ResourceLock(Resources.SYSTEM_PROPERTIES)
+  void theInstalledClaudeIsTheOneTheSystemPropertyNames() {
+    String before = System.getProperty("agentdouble.claude");
+    System.setProperty("agentdouble.claude", temp.resolve("my-claude").toString());
+    try {
+      assertThat(ModelApi.installedClaude()).hasValue(temp.resolve("my-claude"));
+    } finally {
+      if (before == null) {
+        System.clearProperty("agentdouble.claude");
+      } else {
+        System.setProperty("agentdouble.claude", before);
+      }
+    }
   }
 
   private static HttpResponse<String> post(ModelApi api, String path, String body)
