@@ -10,6 +10,7 @@ import dev.agentdouble.recorder.command.UsageException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -126,41 +127,13 @@ public final class ModelApiCommand implements Command {
 
   record Options(boolean help, String tape, int port, Timing timing) {
     static Options parse(List<String> args) {
-      boolean help = false;
-      String tape = null;
-      String port = null;
-      String timing = null;
-      for (int i = 0; i < args.size(); i++) {
-        String arg = args.get(i);
-        String name = arg;
-        String value = null;
-        int eq = arg.indexOf('=');
-        if (arg.startsWith("--") && eq > 0) {
-          name = arg.substring(0, eq);
-          value = arg.substring(eq + 1);
-        }
-        switch (name) {
-          case "-h", "--help" -> help = true;
-          case "--tape", "--port", "--timing" -> {
-            if (value == null) {
-              if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
-                throw new UsageException(name + " needs a value");
-              }
-              value = args.get(++i);
-            }
-            switch (name) {
-              case "--tape" -> tape = value;
-              case "--port" -> port = value;
-              default -> timing = value;
-            }
-          }
-          default ->
-              throw new UsageException(
-                  arg.startsWith("-")
-                      ? "unknown option '" + arg + "'"
-                      : "unexpected argument '" + arg + "'; the tape is given with --tape FILE");
-        }
-      }
+      CommandLine line =
+          CommandLine.parse(
+              args, Set.of("--tape", "--port", "--timing"), "the tape is given with --tape FILE");
+      boolean help = line.help();
+      String tape = line.get("--tape");
+      String port = line.get("--port");
+      String timing = line.get("--timing");
       if (help) {
         return new Options(true, null, 0, Timing.RECORDED);
       }

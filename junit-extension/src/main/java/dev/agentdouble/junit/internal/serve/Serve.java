@@ -34,6 +34,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -339,50 +340,16 @@ final class Serve implements AutoCloseable {
 
   record Options(boolean help, String tapes, int port, Timing timing, int journalLimit) {
     static Options parse(String[] args) {
-      boolean help = false;
-      String tapes = null;
-      String port = null;
-      String timing = null;
-      String journalLimit = null;
-      for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        String name = arg;
-        String value = null;
-        int eq = arg.indexOf('=');
-        if (arg.startsWith("--") && eq > 0) {
-          name = arg.substring(0, eq);
-          value = arg.substring(eq + 1);
-        }
-        switch (name) {
-          case "-h", "--help" -> {
-            if (value != null) {
-              throw new UsageException("unknown option '" + arg + "'");
-            }
-            help = true;
-          }
-          case "--tapes", "--port", "--timing", "--journal-limit" -> {
-            if (value == null) {
-              if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                throw new UsageException(name + " needs a value");
-              }
-              value = args[++i];
-            }
-            switch (name) {
-              case "--tapes" -> tapes = value;
-              case "--port" -> port = value;
-              case "--journal-limit" -> journalLimit = value;
-              default -> timing = value;
-            }
-          }
-          default ->
-              throw new UsageException(
-                  arg.startsWith("-")
-                      ? "unknown option '" + arg + "'"
-                      : "unexpected argument '"
-                          + arg
-                          + "'; the folder of tapes is given with --tapes DIR");
-        }
-      }
+      CommandLine line =
+          CommandLine.parse(
+              List.of(args),
+              Set.of("--tapes", "--port", "--timing", "--journal-limit"),
+              "the folder of tapes is given with --tapes DIR");
+      boolean help = line.help();
+      String tapes = line.get("--tapes");
+      String port = line.get("--port");
+      String timing = line.get("--timing");
+      String journalLimit = line.get("--journal-limit");
       if (help) {
         return new Options(true, null, 0, Timing.RECORDED, JOURNAL_LIMIT);
       }
