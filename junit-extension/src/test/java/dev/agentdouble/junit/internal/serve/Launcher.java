@@ -1,11 +1,19 @@
 package dev.agentdouble.junit.internal.serve;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./agentdouble} as a user starts it, in a folder of the test's, with a stand-in {@code mvn}
@@ -43,5 +51,53 @@ final class Launcher {
     pb.environment().keySet().removeIf(k -> k.startsWith("AGENTDOUBLE_"));
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     return pb;
+  }
+
+  /** What a command killed with its parent printed on stderr, and that parent's pid. */
+  record Orphaned(long parent, String err) {}
+
+  /**
+   * Starts {@code ./agentdouble ARGS} in the background of a shell that waits for it, waits until
+   * the command's first stdout line starts with {@code ready}, kills the shell outright (SIGKILL),
+   * and returns, once the command has ended (within 30 s, else the test fails), its stderr.
+   */
+  Orphaned killTheParentOf(String ready, String... args) throws Exception {
+    Path err = dir.resolve("orphan.err");
+    ProcessBuilder pb = agentdouble(args);
+    List<String> command =
+        new ArrayList<>(
+            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
+    command.addAll(pb.command());
+    Process parent = pb.command(command).start();
+    long child = -1;
+    try {
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+      String[] lines =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    try {
+                      return new String[] {out.readLine(), out.readLine()};
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  })
+              .get(60, TimeUnit.SECONDS);
+      child = Long.parseLong(lines[0].strip());
+      assertThat(lines[1]).startsWith(ready);
+      ProcessHandle handle = ProcessHandle.of(child).orElseThrow();
+
+      Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(parent.pid())).start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(handle.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+      return new Orphaned(parent.pid(), Files.readString(err));
+    } finally {
+      parent.destroyForcibly();
+      if (child > 0) {
+        ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
   }
 }

@@ -13,11 +13,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,35 +78,15 @@ class ModelApiLauncherIT {
   /** A test runner killed outright (SIGKILL) leaves no model API behind. */
   @Test
   void stopsWhenTheProcessThatStartedItIsKilled() throws Exception {
-    Path err = dir.resolve("model-api.err");
-    ProcessBuilder pb = launcher.agentdouble("model-api", "--tape", "builtin:claude-answer");
-    List<String> command =
-        new ArrayList<>(
-            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
-    command.addAll(pb.command());
-    Process parent = pb.command(command).start();
-    long api = -1;
-    try {
-      String[] printed = twoLines(parent.getInputStream());
-      api = Long.parseLong(printed[0].strip());
-      assertThat(printed[1]).startsWith("ANTHROPIC_BASE_URL=");
-      ProcessHandle handle = ProcessHandle.of(api).orElseThrow();
+    Launcher.Orphaned orphaned =
+        launcher.killTheParentOf(
+            "ANTHROPIC_BASE_URL=", "model-api", "--tape", "builtin:claude-answer");
 
-      Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(parent.pid())).start();
-      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
-
-      assertThat(handle.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
-      assertThat(Files.readString(err))
-          .endsWith(
-              "agentdouble: model-api: the process that started it ("
-                  + parent.pid()
-                  + ") has ended; stopping\n");
-    } finally {
-      parent.destroyForcibly();
-      if (api > 0) {
-        ProcessHandle.of(api).ifPresent(ProcessHandle::destroyForcibly);
-      }
-    }
+    assertThat(orphaned.err())
+        .endsWith(
+            "agentdouble: model-api: the process that started it ("
+                + orphaned.parent()
+                + ") has ended; stopping\n");
   }
 
   @Test

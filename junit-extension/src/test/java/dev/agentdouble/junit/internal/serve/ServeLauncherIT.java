@@ -146,47 +146,15 @@ class ServeLauncherIT {
   void stopsWhenTheProcessThatStartedItIsKilled() throws Exception {
     Path tapes = Files.createDirectory(dir.resolve("tapes"));
     Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
-    Path err = dir.resolve("serve.err");
-    ProcessBuilder pb = agentdouble("serve", "--tapes", "tapes");
-    List<String> command =
-        new ArrayList<>(
-            List.of("sh", "-c", "\"$0\" \"$@\" 2>'" + err + "' </dev/null & echo $!; wait"));
-    command.addAll(pb.command());
-    Process parent = pb.command(command).start();
-    long serve = -1;
-    try {
-      BufferedReader out =
-          new BufferedReader(
-              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
-      CompletableFuture<String> lines =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return out.readLine() + "\n" + out.readLine();
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-      String[] both = lines.get(60, TimeUnit.SECONDS).split("\n");
-      serve = Long.parseLong(both[0].strip());
-      assertThat(both[1]).startsWith("AGENTDOUBLE_URL=");
-      ProcessHandle handle = ProcessHandle.of(serve).orElseThrow();
 
-      Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(parent.pid())).start();
-      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    Launcher.Orphaned orphaned =
+        launcher.killTheParentOf("AGENTDOUBLE_URL=", "serve", "--tapes", "tapes");
 
-      assertThat(handle.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
-      assertThat(Files.readString(err))
-          .endsWith(
-              "agentdouble: serve: the process that started it ("
-                  + parent.pid()
-                  + ") has ended; stopping\n");
-    } finally {
-      parent.destroyForcibly();
-      if (serve > 0) {
-        ProcessHandle.of(serve).ifPresent(ProcessHandle::destroyForcibly);
-      }
-    }
+    assertThat(orphaned.err())
+        .endsWith(
+            "agentdouble: serve: the process that started it ("
+                + orphaned.parent()
+                + ") has ended; stopping\n");
   }
 
   /**
