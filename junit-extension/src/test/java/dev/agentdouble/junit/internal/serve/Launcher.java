@@ -53,6 +53,19 @@ final class Launcher {
     return pb;
   }
 
+  /** The next two lines of {@code out}, read within 60 s (null for each it did not have). */
+  static String[] twoLines(BufferedReader out) throws Exception {
+    return CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new String[] {out.readLine(), out.readLine()};
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            })
+        .get(60, TimeUnit.SECONDS);
+  }
+
   /** What a command killed with its parent printed on stderr, and that parent's pid. */
   record Orphaned(long parent, String err) {}
 
@@ -71,19 +84,10 @@ final class Launcher {
     Process parent = pb.command(command).start();
     long child = -1;
     try {
-      BufferedReader out =
-          new BufferedReader(
-              new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
       String[] lines =
-          CompletableFuture.supplyAsync(
-                  () -> {
-                    try {
-                      return new String[] {out.readLine(), out.readLine()};
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
-                  })
-              .get(60, TimeUnit.SECONDS);
+          twoLines(
+              new BufferedReader(
+                  new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8)));
       child = Long.parseLong(lines[0].strip());
       assertThat(lines[1]).startsWith(ready);
       ProcessHandle handle = ProcessHandle.of(child).orElseThrow();

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,7 +44,10 @@ class ModelApiLauncherIT {
             .start();
     CompletableFuture<String> err = Runs.drain(api.getErrorStream());
     try {
-      String[] printed = twoLines(api.getInputStream());
+      String[] printed =
+          Launcher.twoLines(
+              new BufferedReader(
+                  new InputStreamReader(api.getInputStream(), StandardCharsets.UTF_8)));
       assertThat(printed[0])
           .as("stdout; stderr: %s", err.getNow(""))
           .matches("ANTHROPIC_BASE_URL=http://127\\.0\\.0\\.1:[0-9]+");
@@ -133,19 +134,6 @@ class ModelApiLauncherIT {
 
   private static String errOf(Process process) throws IOException {
     return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-  }
-
-  private static String[] twoLines(InputStream in) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    return CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return new String[] {out.readLine(), out.readLine()};
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            })
-        .get(60, TimeUnit.SECONDS);
   }
 
   private static HttpResponse<String> post(String url, String key) throws Exception {

@@ -60,16 +60,7 @@ class ServeLauncherIT {
     try {
       BufferedReader out =
           new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-      CompletableFuture<String[]> lines =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return new String[] {out.readLine(), out.readLine()};
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-      String[] printed = lines.get(60, TimeUnit.SECONDS);
+      String[] printed = Launcher.twoLines(out);
       assertThat(printed[0])
           .as("stdout; stderr: %s", err.getNow(""))
           .isNotNull()
@@ -232,16 +223,7 @@ class ServeLauncherIT {
     try {
       BufferedReader out =
           new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-      CompletableFuture<String[]> lines =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return new String[] {out.readLine(), out.readLine()};
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-      String[] printed = lines.get(60, TimeUnit.SECONDS);
+      String[] printed = Launcher.twoLines(out);
       assertThat(printed[1]).as("stdout; stderr: %s", err.getNow("")).isNotNull();
       String url = printed[0].substring("AGENTDOUBLE_URL=".length());
       String secret = printed[1].substring("AGENTDOUBLE_SECRET=".length());
