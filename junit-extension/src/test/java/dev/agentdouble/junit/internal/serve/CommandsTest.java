@@ -36,7 +36,7 @@ class CommandsTest {
   }
 
   @Test
-  void theHelpListsServeAfterTheRecordersCommands() {
+  void theHelpListsServeAndModelApiAfterTheRecordersCommands() {
     Result r = run("--help");
 
     assertThat(r.exit()).isZero();
@@ -67,6 +67,9 @@ class CommandsTest {
           drift [--stdout] OLD NEW  compare the events' fields and types in two tapes or folders
           catalog [--show NAME | --write NAME --out FILE]
                                     list the built-in tapes; print one, or write it to a file
+          model-api --tape FILE [--port N] [--timing T]
+                                    serve a Claude Code tape as Anthropic's Messages API, for
+                                    the real claude to run against; prints ANTHROPIC_BASE_URL=...
           serve [--tapes DIR] [--port N] [--timing T]
                                     answer fake agents over HTTP from a folder of tapes and what
                                     its API is sent, for test runners not on the JVM; prints
@@ -78,14 +81,15 @@ class CommandsTest {
   }
 
   @Test
-  void anUnknownCommandListsServeToo() {
+  void anUnknownCommandListsServeAndModelApiToo() {
     Result r = run("record-all");
 
     assertThat(r.exit()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.err())
         .isEqualTo(
             "agentdouble: unknown command 'record-all'; commands are demo, "
-                + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, serve\n"
+                + "record, shim, replay, import, lint, show, diff, vary, drift, catalog, model-api,"
+                + " serve\n"
                 + "Run 'agentdouble --help' for usage.\n");
   }
 
