@@ -159,13 +159,18 @@ class ClassDataSharingTest {
 
   /**
    * A Claude Code tape in stream-json with partial messages (what ClaudeDerivationTest replays, in
-   * small): its partial lines are dropped, or it is derived into json or text; its times (an ISO
-   * {@code timestamp}, a {@code resetsAt}) move with the live clock.
+   * small): its partial lines are dropped, or it is derived into json or text (with the note before
+   * an unrecognised model's stderr line); its times (an ISO {@code timestamp}, a {@code resetsAt})
+   * move with the live clock, its socket and its cwd inside a message are the live ones.
    */
   private static final String CLAUDE_TAPE =
       "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\","
-          + "\"vars\":{\"epochMs\":1784000000000}}\n"
-          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}}\n"
+          + "\"vars\":{\"epochMs\":1784000000000,\"cwd\":\"/w\"}}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\","
+          + "\"messaging_socket_path\":\"/tmp/cc-socks/4242.sock\"}}\n"
+          + "{\"t\":0,\"err\":\"[claude-code:unrecognized_model] {\\\"model\\\":\\\"m\\\"}\\n\"}\n"
+          + "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"permission_denied\","
+          + "\"message\":\"touch in '/w/made.txt' needs approval\",\"session_id\":\"s\"}}\n"
           + "{\"t\":0,\"out\":{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":"
           + "1784018000},\"session_id\":\"s\",\"timestamp\":\"2026-07-14T03:33:20.005Z\"}}\n"
           + "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_stop\"},"

@@ -76,36 +76,61 @@ class ClaudeCatalogReplayTest {
     return args;
   }
 
-  /** What the fake prints on stdout: the tape rendered for {@code format}, live paths put in. */
-  static String stdout(Tape tape, OutputFormat format, boolean verbose, Path cwd, Path home) {
+  /**
+   * What the fake prints on stdout: the tape rendered for {@code format}, live paths and the live
+   * {@code socket} put in.
+   */
+  static String stdout(
+      Tape tape, OutputFormat format, boolean verbose, Path cwd, Path home, String socket) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (Frame rendered : rendered(tape, format, verbose)) {
+      if (rendered instanceof Frame.Out out) {
+        bytes.writeBytes((out.json() + "\n").getBytes(StandardCharsets.UTF_8));
+      } else if (rendered instanceof Frame.OutBytes raw) {
+        bytes.writeBytes(raw.bytes());
+      }
+    }
+    return SOCKET
+        .matcher(live(bytes.toString(StandardCharsets.UTF_8), tape.header().vars(), cwd, home))
+        .replaceAll(Matcher.quoteReplacement("\"messaging_socket_path\":\"" + socket + "\""));
+  }
+
+  private static final Pattern SOCKET = Pattern.compile("\"messaging_socket_path\":\"[^\"]*\"");
+
+  /** The tape's frames as the real CLI derives them for {@code format}, as its profile says. */
+  static List<Frame> rendered(Tape tape, OutputFormat format, boolean verbose) {
     ClaudeProfile profile = ClaudeProfile.byDefault();
     Renderer renderer =
         Renderer.claude(
             format,
             new Renderer.ClaudeOptions(
-                verbose, false, profile.jsonResultLeavesOut(), profile.jsonVerboseInitLeavesOut()));
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                verbose,
+                false,
+                profile.jsonResultLeavesOut(),
+                profile.jsonVerboseInitLeavesOut(),
+                profile.textNotes()));
+    List<Frame> frames = new ArrayList<>();
     for (Frame frame : tape.frames()) {
-      for (Frame rendered : renderer.next(frame)) {
-        if (rendered instanceof Frame.Out out) {
-          bytes.writeBytes((out.json() + "\n").getBytes(StandardCharsets.UTF_8));
-        } else if (rendered instanceof Frame.OutBytes raw) {
-          bytes.writeBytes(raw.bytes());
-        }
-      }
+      frames.addAll(renderer.next(frame));
     }
-    return live(bytes.toString(StandardCharsets.UTF_8), tape.header().vars(), cwd, home);
+    return frames;
   }
 
   /**
    * {@code json} with the recorded cwd and home replaced by live ones where a JSON string starts
    * with them, and Claude Code's project folder ({@code ~/.claude/projects/<root, mangled>}, the
-   * cwd here being a repository's root) following both.
+   * cwd here being a repository's root) following both; the cwd also where it stands as a path
+   * inside a string (after a space, {@code '} or {@code (}, before the string's end, {@code /}, a
+   * space, {@code '} or {@code )}).
    */
   static String live(String json, Vars vars, Path cwd, Path home) {
     String recordedCwd = vars.cwd().orElseThrow();
     String recordedHome = vars.home().orElseThrow();
     String projects = "/.claude/projects/";
+    json =
+        Pattern.compile("(?<=[ '(])" + Pattern.quote(recordedCwd) + "(?=[\"/ ')])")
+            .matcher(json)
+            .replaceAll(Matcher.quoteReplacement(cwd.toString()));
     return json.replace(
             "\"" + recordedHome + projects + mangle(recordedCwd),
             "\"" + home + projects + mangle(cwd.toString()))
@@ -143,9 +168,10 @@ class ClaudeCatalogReplayTest {
     return folder.replaceAll("[^A-Za-z0-9]", "-");
   }
 
-  private static String stderr(Tape tape) {
+  /** The stderr of the tape derived for {@code format}: the tape's, with the format's notes. */
+  private static String stderr(Tape tape, OutputFormat format) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (Frame frame : tape.frames()) {
+    for (Frame frame : rendered(tape, format, false)) {
       if (frame instanceof Frame.Err err) {
         bytes.writeBytes(err.bytes());
       }
@@ -215,6 +241,8 @@ class ClaudeCatalogReplayTest {
     // a repository's root: the project folder is named after it, wherever this checkout is
     Path cwd = Files.createDirectories(dir.resolve("a_b.c d+e/.git")).getParent().toRealPath();
     Path home = Files.createDirectories(dir.resolve("home")).toRealPath();
+    Path tmp = Files.createDirectories(dir.resolve("tmp")).toRealPath();
+    Path journal = dir.resolve("journal.ndjson");
     List<String> args = args(tape, format);
 
     FakeProcess.Result r =
@@ -229,14 +257,118 @@ class ClaudeCatalogReplayTest {
                 "AGENTDOUBLE_EPOCH_MS",
                 Long.toString(LIVE_EPOCH_MS),
                 "HOME",
-                home.toString()),
+                home.toString(),
+                "TMPDIR",
+                tmp.toString(),
+                "AGENTDOUBLE_JOURNAL",
+                journal.toString()),
             args);
 
     long shift = LIVE_EPOCH_MS - tape.header().vars().epochMs().orElseThrow();
+    String socket = tmp + "/cc-socks/" + pid(journal) + ".sock";
     assertThat(r.out())
         .as("stdout of %s", args)
-        .isEqualTo(movedBy(stdout(tape, format, args.contains("--verbose"), cwd, home), shift));
-    assertThat(r.err()).as("stderr of %s", args).isEqualTo(stderr(tape));
+        .isEqualTo(
+            movedBy(stdout(tape, format, args.contains("--verbose"), cwd, home, socket), shift));
+    assertThat(r.err()).as("stderr of %s", args).isEqualTo(stderr(tape, format));
     assertThat(r.exit()).as("exit of %s", args).isEqualTo(((Frame.Exit) tape.ending()).code());
+  }
+
+  /** The pid the fake's journal says it ran as. */
+  static long pid(Path journal) throws IOException {
+    Matcher m =
+        Pattern.compile("\"pid\":([0-9]+)")
+            .matcher(Files.readString(journal, StandardCharsets.UTF_8));
+    assertThat(m.find()).as("a pid in the journal %s", journal).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void anUnrecognisedModelIsWarnedAboutBeforeItsLineInTextOnly() throws IOException {
+    // the real 2.1.328, --model no-such-model: text prints the warning, then the line; json and
+    // stream-json the line alone (runs of 2026-11-26, docs/claude-2.1.328-runs.md part k)
+    String line =
+        "[claude-code:unrecognized_model] {\"model\":\"no-such-model\",\"query_source\":\"sdk\"}\n";
+    String warning =
+        "Claude Code doesn't recognize the model \"no-such-model\", so it assumes a context window"
+            + " of 1m tokens. Update Claude Code, or see"
+            + " https://code.claude.com/docs/en/model-config#correct-the-window-for-a-gateway-or-custom-model-id"
+            + " to set the window.\n";
+
+    FakeProcess.Result text =
+        claude("claude-unknown-model", "-p", "--model", "no-such-model", "hi");
+    FakeProcess.Result json =
+        claude(
+            "claude-unknown-model",
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            "no-such-model",
+            "hi");
+    FakeProcess.Result stream =
+        claude(
+            "claude-unknown-model",
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--model",
+            "no-such-model",
+            "hi");
+
+    assertThat(text.err()).isEqualTo(warning + line);
+    assertThat(json.err()).isEqualTo(line);
+    assertThat(stream.err()).isEqualTo(line);
+  }
+
+  @Test
+  void theMessagingSocketIsInTheLiveFolderForTemporaryFilesUnderTheLivePid() throws IOException {
+    // the real 2.1.328: $TMPDIR/cc-socks/<its pid>.sock (runs, part k)
+    Path tmp = Files.createDirectories(dir.resolve("x/tmp"));
+    Path journal = dir.resolve("journal.ndjson");
+    FakeProcess.Result r =
+        FakeProcess.run(
+            ClaudeArgvTest.claude(),
+            Map.of(
+                "AGENTDOUBLE_TAPE",
+                "builtin:claude-answer",
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "TMPDIR",
+                tmp + "/",
+                "AGENTDOUBLE_JOURNAL",
+                journal.toString()),
+            new byte[0],
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "hi");
+
+    assertThat(r.out())
+        .contains("\"messaging_socket_path\":\"" + tmp + "/cc-socks/" + pid(journal) + ".sock\"")
+        .doesNotContain("4242");
+  }
+
+  @Test
+  void theCliOwnMessageNamesTheLiveWorkingFolder() throws IOException {
+    // claude-permission-denied: "touch in '/workspace/made.txt' needs approval ... ('/workspace')"
+    Path cwd = Files.createDirectories(dir.resolve("w")).toRealPath();
+    FakeProcess.Result r =
+        FakeProcess.runIn(
+            ClaudeArgvTest.claude(),
+            cwd,
+            Map.of(
+                "AGENTDOUBLE_TAPE",
+                "builtin:claude-permission-denied",
+                "AGENTDOUBLE_TIMING",
+                "fast"),
+            List.of("-p", "--output-format", "stream-json", "--verbose", "Make a file"));
+
+    assertThat(r.out())
+        .contains("touch in '" + cwd + "/made.txt' needs approval")
+        .contains("for this session ('" + cwd + "')")
+        .doesNotContain("'/workspace");
   }
 }

@@ -53,10 +53,16 @@ class ClaudeDerivationTest {
   })
   void aStreamJsonRecordingPlaysAsTheRealCliPrintsIt(String recorded, String asked)
       throws IOException {
-    FakeProcess.Result r = run(tape(recorded), argv(asked));
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    Path journal = dir.resolve("journal.ndjson");
+    FakeProcess.Result r = run(tape(recorded), argv(asked), tmp, journal);
+    // the capture's socket set to a constant; the fake's is its own (runs part k)
+    String socket = tmp + "/cc-socks/" + ClaudeCatalogReplayTest.pid(journal) + ".sock";
 
     assertThat(r.err()).as("stderr").isEqualTo(read(asked, "stderr"));
-    assertThat(r.out()).as("stdout").isEqualTo(read(asked, "stdout"));
+    assertThat(r.out())
+        .as("stdout")
+        .isEqualTo(read(asked, "stdout").replace(CAPTURED_SOCKET, socket));
     assertThat(r.exit()).as("exit").isEqualTo(Integer.parseInt(read(asked, "exit").strip()));
   }
 
@@ -76,10 +82,30 @@ class ClaudeDerivationTest {
                 + " with --include-partial-messages, or ask without it\n");
   }
 
+  /** The messaging socket of the captures, its folder and pid set to constants. */
+  static final String CAPTURED_SOCKET = "/tmp/cc-socks/1.sock";
+
   private FakeProcess.Result run(Path tape, List<String> argv) {
     return FakeProcess.run(
         ClaudeArgvTest.claude(),
         Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+        new byte[0],
+        argv.toArray(String[]::new));
+  }
+
+  /** A run in the folder for temporary files {@code tmp}, its journal in {@code journal}. */
+  private FakeProcess.Result run(Path tape, List<String> argv, Path tmp, Path journal) {
+    return FakeProcess.run(
+        ClaudeArgvTest.claude(),
+        Map.of(
+            "AGENTDOUBLE_TAPE",
+            tape.toString(),
+            "AGENTDOUBLE_TIMING",
+            "fast",
+            "TMPDIR",
+            tmp.toString(),
+            "AGENTDOUBLE_JOURNAL",
+            journal.toString()),
         new byte[0],
         argv.toArray(String[]::new));
   }

@@ -113,7 +113,8 @@ class ClaudeConformanceTest {
           "\"hook_id\"",
           "\"timestamp\"",
           "\"resetsAt\"",
-          "\"cwd\"");
+          "\"cwd\"",
+          "\"messaging_socket_path\"");
 
   @TestFactory
   Stream<DynamicTest> normalisingChangesOnlyTheVolatileValuesAndKeepsPairs() {

@@ -181,4 +181,20 @@ class ClaudeNormaliserTest {
         .contains("0b6f1e2d-3c4a-4e5f-8a9b-1c2d3e4f5a61", "msg_01Q7xKp3VbN8sLm2Rt5WcYzA")
         .contains("2026-11-26T14:21:05.123Z");
   }
+
+  @Test
+  void theMessagingSocketBecomesTheCanonicalOneTheFakeReplacesByItsOwn() throws IOException {
+    // the real 2.1.328: <TMPDIR>/cc-socks/<its pid>.sock (docs/claude-2.1.328-runs.md part k)
+    String stdout =
+        run("/home/alice", "/home/alice/proj")
+            .replaceFirst(
+                "\"tools\":",
+                "\"messaging_socket_path\":\"/home/alice/tmp/cc-socks/15333.sock\",\"tools\":");
+
+    Tape tape = normalised("/home/alice", "/home/alice/proj", stdout, STARTED);
+
+    assertThat(lines(tape).get(0).get("messaging_socket_path").asText())
+        .isEqualTo("/tmp/cc-socks/4242.sock");
+    assertThat(new String(tape.toBytes(), StandardCharsets.UTF_8)).doesNotContain("alice");
+  }
 }

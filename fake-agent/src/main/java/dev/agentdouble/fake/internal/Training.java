@@ -58,13 +58,16 @@ public final class Training {
 
   /**
    * A Claude Code run recorded in stream-json with partial messages: what a {@code claude} replay
-   * reads, drops (its partial lines) and derives (json, its verbose array, text).
+   * reads, drops (its partial lines) and derives (json, its verbose array, text, with the note
+   * before an unrecognised model's stderr line); its socket and its cwd inside a message live.
    */
   static final String CLAUDE_TAPE =
       String.join(
           "\n",
-          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"-p\",\"--output-format\",\"stream-json\",\"--verbose\",\"--include-partial-messages\",\"p\"],\"vars\":{\"epochMs\":1784000000000}}",
-          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"capabilities\":[\"a\",\"lifecycle_wakeup_source_v1\"]}}",
+          "{\"tape\":1,\"cli\":\"claude\",\"outputFormat\":\"stream-json\",\"argv\":[\"-p\",\"--output-format\",\"stream-json\",\"--verbose\",\"--include-partial-messages\",\"p\"],\"vars\":{\"epochMs\":1784000000000,\"cwd\":\"/w\"}}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"capabilities\":[\"a\",\"lifecycle_wakeup_source_v1\"],\"messaging_socket_path\":\"/tmp/cc-socks/4242.sock\"}}",
+          "{\"t\":0,\"err\":\"[claude-code:unrecognized_model] {\\\"model\\\":\\\"m\\\",\\\"query_source\\\":\\\"sdk\\\"}\\n\"}",
+          "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"permission_denied\",\"message\":\"touch in '/w/made.txt' needs approval\",\"session_id\":\"s\"}}",
           "{\"t\":0,\"out\":{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"resetsAt\":1784018000},\"session_id\":\"s\",\"timestamp\":\"2026-07-14T03:33:20.005Z\"}}",
           "{\"t\":0,\"out\":{\"type\":\"system\",\"subtype\":\"status\",\"status\":\"requesting\",\"session_id\":\"s\"}}",
           "{\"t\":0,\"out\":{\"type\":\"stream_event\",\"event\":{\"type\":\"message_start\"},\"session_id\":\"s\"}}",

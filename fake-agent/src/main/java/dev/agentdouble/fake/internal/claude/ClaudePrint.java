@@ -23,6 +23,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -40,6 +41,7 @@ public final class ClaudePrint implements Turn.Face {
       "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] STREAM_EVENT_RAW =
       "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
+  private static final String[] TMP_NAMES = {"TMPDIR", "TMP", "TEMP"};
   private static final byte[] INIT =
       "\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] INIT_RAW =
@@ -51,13 +53,15 @@ public final class ClaudePrint implements Turn.Face {
   private final OutputFormat format;
   private final String cwd;
   private final Optional<String> home;
+  private final String messagingSocket;
   private final OutputStream stdout;
   private final OutputStream stderr;
   private final long originNanos;
   private long liveEpochMs;
 
   /**
-   * A face writing to {@code stdout} and {@code stderr} the run {@code args} ask in {@code format}.
+   * A face writing to {@code stdout} and {@code stderr} the run {@code args} ask in {@code format};
+   * {@code messagingSocket} is the run's own ({@link #messagingSocket}).
    */
   public ClaudePrint(
       ClaudeProfile profile,
@@ -66,6 +70,7 @@ public final class ClaudePrint implements Turn.Face {
       OutputFormat format,
       String cwd,
       Optional<String> home,
+      String messagingSocket,
       OutputStream stdout,
       OutputStream stderr,
       long originNanos) {
@@ -75,6 +80,7 @@ public final class ClaudePrint implements Turn.Face {
     this.format = format;
     this.cwd = cwd;
     this.home = home;
+    this.messagingSocket = messagingSocket;
     this.stdout = stdout;
     this.stderr = stderr;
     this.originNanos = originNanos;
@@ -141,7 +147,8 @@ public final class ClaudePrint implements Turn.Face {
                     args.has("verbose"),
                     partial,
                     profile.jsonResultLeavesOut(),
-                    profile.jsonVerboseInitLeavesOut()));
+                    profile.jsonVerboseInitLeavesOut(),
+                    profile.textNotes()));
         turn.transform(Player.Transform.rendering(renderer));
         if (format != OutputFormat.STREAM_JSON) {
           turn.journal().renderedFrom = header.format().cliName();
@@ -170,7 +177,30 @@ public final class ClaudePrint implements Turn.Face {
         OptionalLong.of(liveEpochMs),
         Optional.empty(),
         Optional.empty(),
-        Optional.of(projectRoot(cwd)));
+        Optional.of(projectRoot(cwd)),
+        Optional.of(messagingSocket));
+  }
+
+  /**
+   * Where Claude Code says its messaging socket is ({@code messaging_socket_path} of its init
+   * line): {@code cc-socks/<pid>.sock} in its folder for temporary files, the first of {@code
+   * TMPDIR}, {@code TMP} and {@code TEMP} that is set and not empty, without trailing {@code /}s,
+   * else {@code /tmp} (runs of the real 2.1.328, docs/claude-2.1.328-runs.md part k).
+   */
+  public static String messagingSocket(Map<String, String> env, long pid) {
+    String tmp = "/tmp";
+    for (String name : TMP_NAMES) {
+      String value = env.get(name);
+      if (value != null && !value.isEmpty()) {
+        tmp = value;
+        break;
+      }
+    }
+    int end = tmp.length();
+    while (end > 0 && tmp.charAt(end - 1) == '/') {
+      end--;
+    }
+    return tmp.substring(0, end) + "/cc-socks/" + pid + ".sock";
   }
 
   /**

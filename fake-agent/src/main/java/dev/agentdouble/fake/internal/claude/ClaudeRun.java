@@ -141,7 +141,16 @@ public final class ClaudeRun {
     }
     ClaudePrint face =
         new ClaudePrint(
-            profile, args, settings, format, cwd, home, stdio.out(), stdio.err(), originNanos);
+            profile,
+            args,
+            settings,
+            format,
+            cwd,
+            home,
+            ClaudePrint.messagingSocket(env, pid),
+            stdio.out(),
+            stdio.err(),
+            originNanos);
     return new Turn(env, settings, invocation, format, journal, face, originNanos).run();
   }
 

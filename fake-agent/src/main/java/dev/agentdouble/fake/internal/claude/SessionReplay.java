@@ -45,6 +45,7 @@ final class SessionReplay implements Turn.Face {
   private final OutputStream stderr;
   private final String cwd;
   private final Optional<String> home;
+  private final String messagingSocket;
 
   /** The client's request ids for the recorded ones (JSON strings, as written). */
   private final Map<String, String> ids = new HashMap<>();
@@ -59,13 +60,15 @@ final class SessionReplay implements Turn.Face {
       OutputStream stdout,
       OutputStream stderr,
       String cwd,
-      Optional<String> home) {
+      Optional<String> home,
+      String messagingSocket) {
     this.profile = profile;
     this.stdin = stdin;
     this.stdout = stdout;
     this.stderr = stderr;
     this.cwd = cwd;
     this.home = home;
+    this.messagingSocket = messagingSocket;
   }
 
   @Override
@@ -90,7 +93,8 @@ final class SessionReplay implements Turn.Face {
         OptionalLong.empty(),
         Optional.empty(),
         Optional.empty(),
-        Optional.of(ClaudePrint.projectRoot(cwd)));
+        Optional.of(ClaudePrint.projectRoot(cwd)),
+        Optional.of(messagingSocket));
   }
 
   @Override

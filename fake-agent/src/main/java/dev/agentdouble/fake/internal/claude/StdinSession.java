@@ -102,7 +102,9 @@ final class StdinSession {
     // a session waits on stdin between turns, as an ACP agent does: its owner's death ends it
     Owner.watchBeforeReadingStdin();
     if (recordedSession()) {
-      SessionReplay face = new SessionReplay(profile, stdin, stdout, stderr, cwd, home);
+      SessionReplay face =
+          new SessionReplay(
+              profile, stdin, stdout, stderr, cwd, home, ClaudePrint.messagingSocket(env, pid));
       return turn(journal, "", face);
     }
     Journal next = journal;
@@ -157,6 +159,7 @@ final class StdinSession {
               OutputFormat.STREAM_JSON,
               cwd,
               home,
+              ClaudePrint.messagingSocket(env, pid),
               stdout,
               stderr,
               originNanos);
@@ -299,7 +302,8 @@ final class StdinSession {
           live.epochMs(),
           live.apiKeySource(),
           live.model(),
-          live.projectRoot());
+          live.projectRoot(),
+          live.messagingSocket());
     }
 
     /**

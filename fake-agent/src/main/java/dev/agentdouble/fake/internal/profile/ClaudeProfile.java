@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal.profile;
 
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.render.Renderer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,9 +19,10 @@ import java.util.Optional;
  * {@code json-verbose-init-leaves-out} (what json leaves out of the stream's lines); {@code
  * initialize} (a resource of this package holding the {@code control_response} line a stdin session
  * answers an {@code initialize} request with, verbatim but for its {@code {request_id}}, {@code
- * {pid}} and {@code {home}}); {@code message <key> <text>}; {@code command claude}, the command
- * tree (options with their arity, choices and value rules; {@code hidden} options; {@code opaque}
- * subcommands).
+ * {pid}} and {@code {home}}); {@code message <key> <text>}; {@code text-note <start> <note>} (in
+ * text format, {@code note} on stderr before a stderr line that starts with {@code start}: {@link
+ * Renderer.ClaudeOptions.TextNote}); {@code command claude}, the command tree (options with their
+ * arity, choices and value rules; {@code hidden} options; {@code opaque} subcommands).
  *
  * @param name the profile's name, e.g. {@code 2.1.328}
  * @param version the line {@code --version} prints, e.g. {@code 2.1.328 (Claude Code)}
@@ -33,6 +35,7 @@ import java.util.Optional;
  * @param jsonVerboseInitLeavesOut capabilities of the stream's init that json's array leaves out
  * @param initializeResource the resource holding the answer to {@code initialize}; read when a
  *     session is asked, not by every run
+ * @param textNotes what text format writes on stderr before some stderr lines of the stream
  */
 public record ClaudeProfile(
     String name,
@@ -43,7 +46,8 @@ public record ClaudeProfile(
     long stdinWaitMs,
     List<String> jsonResultLeavesOut,
     List<String> jsonVerboseInitLeavesOut,
-    String initializeResource) {
+    String initializeResource,
+    List<Renderer.ClaudeOptions.TextNote> textNotes) {
 
   /** The CLI a Claude profile says it describes ({@code cli claude}), and the program's name. */
   public static final String CLI = "claude";
@@ -56,6 +60,7 @@ public record ClaudeProfile(
     messages = Map.copyOf(messages);
     jsonResultLeavesOut = List.copyOf(jsonResultLeavesOut);
     jsonVerboseInitLeavesOut = List.copyOf(jsonVerboseInitLeavesOut);
+    textNotes = List.copyOf(textNotes);
   }
 
   /** The text {@code key} names; {@code {name}} in it stands for each of {@code values}' pairs. */
@@ -207,6 +212,7 @@ public record ClaudeProfile(
   private static ClaudeProfile read(String name, String source, List<ProfileLine> top) {
     Map<String, ProfileLine> one = new HashMap<>();
     Map<String, String> messages = new HashMap<>();
+    List<Renderer.ClaudeOptions.TextNote> textNotes = new ArrayList<>();
     for (ProfileLine n : top) {
       if (n.key().equals("message")) {
         int space = n.value().indexOf(' ');
@@ -214,6 +220,14 @@ public record ClaudeProfile(
           throw n.problem("a message is \"message <key> <text>\"");
         }
         messages.put(n.value().substring(0, space), n.value().substring(space + 1));
+      } else if (n.key().equals("text-note")) {
+        int space = n.value().indexOf(' ');
+        if (space <= 0 || space == n.value().length() - 1) {
+          throw n.problem("a text note is \"text-note <start of a stderr line> <note>\"");
+        }
+        textNotes.add(
+            new Renderer.ClaudeOptions.TextNote(
+                n.value().substring(0, space), n.value().substring(space + 1)));
       } else if (!KEYS.contains(n.key())) {
         throw n.problem("unknown key \"" + n.key() + "\"; a Claude profile has " + KEYS);
       } else if (one.put(n.key(), n) != null) {
@@ -241,7 +255,8 @@ public record ClaudeProfile(
         waitMs,
         optionalWords(one, "json-result-leaves-out"),
         optionalWords(one, "json-verbose-init-leaves-out"),
-        ProfileResource.required(source, one, "initialize").value());
+        ProfileResource.required(source, one, "initialize").value(),
+        textNotes);
   }
 
   private static List<String> optionalWords(Map<String, ProfileLine> one, String key) {

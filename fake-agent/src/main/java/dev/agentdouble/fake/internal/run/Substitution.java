@@ -20,6 +20,11 @@ import java.util.OptionalLong;
  *   <li>{@code sessionId}: a JSON string equal to it;
  *   <li>{@code cwd}, {@code home}: a JSON string equal to it or starting with it followed by {@code
  *       /} (the longer variable wins when both fit);
+ *   <li>{@code cwd} in a Claude Code tape, also inside a string where it stands as a path: an
+ *       absolute cwd other than {@code /} that follows the string's opening quote, a space, a
+ *       {@code '} or a {@code (}, and is followed by the string's end, a {@code /}, a space, a
+ *       {@code '} or a {@code )} (the CLI's own messages name the folder so: {@code touch in
+ *       '/workspace/made.txt' needs approval ... ('/workspace')}, runs part k); nowhere else;
  *   <li>Claude Code's project folder ({@code projectRoot}, not a variable: the folder the live run
  *       names its project after): a JSON string equal to {@code home + "/.claude/projects/"} and
  *       the recorded cwd with every character but a letter or digit as {@code -}, or starting with
@@ -31,6 +36,9 @@ import java.util.OptionalLong;
  *   <li>{@code model} (not a variable: the model {@code --model} chose): the string under the key
  *       {@code model} of the system init event, a line that starts {@code
  *       {"type":"system","subtype":"init"};
+ *   <li>{@code messagingSocket} (not a variable: Claude Code's socket, named after its folder for
+ *       temporary files and its pid): the string under the key {@code messaging_socket_path},
+ *       whatever it was;
  *   <li>{@code epochMs}: numbers under the key {@code timestamp_ms} and digit strings under {@code
  *       startedAtMs} / {@code completedAtMs} move by (live start - epochMs); in a Claude Code tape
  *       ({@code "cli":"claude"}) also ISO-8601 strings under {@code timestamp}, in their shape, and
@@ -50,6 +58,8 @@ public final class Substitution {
    * @param model the display name of the model {@code --model} chose, for the init event
    * @param projectRoot the folder Claude Code names the run's project folder after (the git
    *     repository's root, else the cwd); empty where the tape's project folder is kept
+   * @param messagingSocket Claude Code's {@code messaging_socket_path}; empty where the tape's is
+   *     kept
    */
   public record Live(
       Optional<String> sessionId,
@@ -59,7 +69,30 @@ public final class Substitution {
       OptionalLong epochMs,
       Optional<String> apiKeySource,
       Optional<String> model,
-      Optional<String> projectRoot) {
+      Optional<String> projectRoot,
+      Optional<String> messagingSocket) {
+    /** Live values with the tape's messaging socket kept. */
+    public Live(
+        Optional<String> sessionId,
+        Optional<String> cwd,
+        Optional<String> home,
+        Optional<String> prompt,
+        OptionalLong epochMs,
+        Optional<String> apiKeySource,
+        Optional<String> model,
+        Optional<String> projectRoot) {
+      this(
+          sessionId,
+          cwd,
+          home,
+          prompt,
+          epochMs,
+          apiKeySource,
+          model,
+          projectRoot,
+          Optional.empty());
+    }
+
     /** Live values with the tape's project folder kept. */
     public Live(
         Optional<String> sessionId,
@@ -106,6 +139,8 @@ public final class Substitution {
   private static final byte[] INIT =
       "{\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MODEL = "\"model\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SOCKET =
+      "\"messaging_socket_path\":\"".getBytes(StandardCharsets.US_ASCII);
 
   private final Rule[] strings;
   private final long shift;
@@ -115,6 +150,12 @@ public final class Substitution {
   private final byte[] promptReplacement;
   private final byte[] apiKeySource;
   private final byte[] model;
+  private final byte[] socket;
+
+  /** The recorded cwd as it stands inside a string (its escaped bytes), and the live one's. */
+  private final byte[] cwdInText;
+
+  private final byte[] cwdInTextReplacement;
   private final List<long[]> matches = new ArrayList<>();
   private final List<byte[]> replacements = new ArrayList<>();
 
@@ -125,8 +166,13 @@ public final class Substitution {
       String recordedPrompt,
       String livePrompt,
       Optional<String> apiKeySource,
-      Optional<String> model) {
+      Optional<String> model,
+      Optional<String> socket,
+      byte[][] cwdInText) {
     this.strings = strings.toArray(new Rule[0]);
+    this.socket = socket.isPresent() ? jsonInner(socket.get()) : null;
+    this.cwdInText = cwdInText == null ? null : cwdInText[0];
+    this.cwdInTextReplacement = cwdInText == null ? null : cwdInText[1];
     this.claudeTimes = claudeTimes;
     this.apiKeySource =
         apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
@@ -183,8 +229,25 @@ public final class Substitution {
       recordedPrompt = recorded.prompt().get();
       livePrompt = live.prompt().get();
     }
+    byte[][] cwdInText = null;
+    if (claudeTimes
+        && recorded.cwd().isPresent()
+        && live.cwd().isPresent()
+        && !recorded.cwd().get().equals(live.cwd().get())
+        && recorded.cwd().get().length() > 1
+        && recorded.cwd().get().charAt(0) == '/') {
+      cwdInText = new byte[][] {jsonInner(recorded.cwd().get()), jsonInner(live.cwd().get())};
+    }
     return new Substitution(
-        rules, shift, claudeTimes, recordedPrompt, livePrompt, live.apiKeySource(), live.model());
+        rules,
+        shift,
+        claudeTimes,
+        recordedPrompt,
+        livePrompt,
+        live.apiKeySource(),
+        live.model(),
+        live.messagingSocket(),
+        cwdInText);
   }
 
   /**
@@ -234,7 +297,9 @@ public final class Substitution {
         || shift != 0
         || promptNeedle != null
         || apiKeySource != null
-        || model != null;
+        || model != null
+        || socket != null
+        || cwdInText != null;
   }
 
   /**
@@ -252,8 +317,18 @@ public final class Substitution {
     int end = off + len;
     boolean init = model != null && len >= INIT.length && regionMatches(buf, off, end, INIT);
     for (int i = off; i < end; i++) {
-      if (buf[i] != '"' || !unescaped(buf, off, i)) {
+      byte b = buf[i];
+      if (b != '"') {
+        if (cwdInText != null && (b == ' ' || b == '\'' || b == '(')) {
+          i = cwdInText(buf, i, end);
+        }
         continue;
+      }
+      if (!unescaped(buf, off, i)) {
+        continue;
+      }
+      if (promptNeedle != null && regionMatches(buf, i, end, promptNeedle)) {
+        promptCandidate = true; // whatever else starts here: the prompt is replaced whole
       }
       Rule best = null;
       for (Rule rule : strings) {
@@ -269,6 +344,13 @@ public final class Substitution {
       if (best != null) {
         add(i + 1, best.needle.length - 1, best.replacement);
         continue;
+      }
+      if (cwdInText != null) {
+        int at = cwdInText(buf, i, end);
+        if (at != i) {
+          i = at;
+          continue;
+        }
       }
       if (shift != 0) {
         if (regionMatches(buf, i, end, TIMESTAMP)) {
@@ -308,6 +390,18 @@ public final class Substitution {
         }
         continue;
       }
+      if (socket != null && regionMatches(buf, i, end, SOCKET)) {
+        int from = i + SOCKET.length;
+        int close = from;
+        while (close < end && buf[close] != '"') {
+          close += buf[close] == '\\' ? 2 : 1;
+        }
+        if (close < end) {
+          add(from, close - from, socket);
+          i = close;
+        }
+        continue;
+      }
       if (apiKeySource != null && regionMatches(buf, i, end, API_KEY_SOURCE)) {
         int from = i + API_KEY_SOURCE.length;
         int close = from;
@@ -319,11 +413,6 @@ public final class Substitution {
           i = close;
         }
         continue;
-      }
-      if (promptNeedle != null
-          && i + promptNeedle.length <= end
-          && regionMatches(buf, i, end, promptNeedle)) {
-        promptCandidate = true;
       }
     }
     if (promptCandidate) {
@@ -345,6 +434,24 @@ public final class Substitution {
       pos = start + (int) match[1];
     }
     out.append(buf, pos, end - pos);
+  }
+
+  /**
+   * After {@code buf[at]}, a string's opening quote, a space, {@code '} or {@code (}: the recorded
+   * cwd followed by the string's end, {@code /}, a space, {@code '} or {@code )} is replaced; the
+   * index of its last byte then, else {@code at}.
+   */
+  private int cwdInText(byte[] buf, int at, int end) {
+    int after = at + 1 + cwdInText.length;
+    if (after >= end || !regionMatches(buf, at + 1, end, cwdInText)) {
+      return at;
+    }
+    byte next = buf[after];
+    if (next != '"' && next != '/' && next != ' ' && next != '\'' && next != ')') {
+      return at;
+    }
+    add(at + 1, cwdInText.length, cwdInTextReplacement);
+    return after - 1;
   }
 
   private void add(int start, int length, byte[] replacement) {
@@ -465,6 +572,14 @@ public final class Substitution {
       return;
     }
     for (int at : offsets) {
+      // the prompt is replaced whole: what another rule found inside it is dropped
+      for (int m = matches.size() - 1; m >= 0; m--) {
+        long start = matches.get(m)[0];
+        if (start >= at && start < at + promptNeedle.length) {
+          matches.remove(m);
+          replacements.remove(m);
+        }
+      }
       add(at, promptNeedle.length, promptReplacement);
     }
   }

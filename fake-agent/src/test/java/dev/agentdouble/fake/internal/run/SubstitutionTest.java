@@ -228,4 +228,81 @@ class SubstitutionTest {
     assertThat(apply(RECORDED, live(null, "C:\\work \"x\"", null, null, -1), json))
         .isEqualTo("{\"cwd\":\"C:\\\\work \\\"x\\\"\"}");
   }
+
+  private static String applyToClaude(Substitution.Live live, String json) {
+    ByteBuf out = new ByteBuf();
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    Header claude = Header.builder().cli("claude").vars(RECORDED).build();
+    Substitution.of(claude, live).apply(bytes, 0, bytes.length, out);
+    return new String(out.data, 0, out.size, StandardCharsets.UTF_8);
+  }
+
+  /** The cwd's look-alikes and uses inside a string, as Claude Code's permission message has it. */
+  static final String CWD_IN_TEXT =
+      "{\"message\":\"touch in '/home/user/project/made.txt' needs approval. The path is inside"
+          + " the working directories for this session ('/home/user/project'), see"
+          + " (/home/user/project) or cd /home/user/project\","
+          + "\"a\":\"/home/user/project is here\",\"b\":\"x /home/user/project\","
+          + "\"other\":\"cd /home/user/projects; cd /home/user/project.bak;"
+          + " cd x/home/user/project; cd \\\"/home/user/project\\\"\"}";
+
+  @Test
+  void aClaudeTapesCwdIsReplacedInsideAStringWhereItStandsAsAPath() {
+    assertThat(applyToClaude(live(null, "/w", null, null, -1), CWD_IN_TEXT))
+        .isEqualTo(
+            "{\"message\":\"touch in '/w/made.txt' needs approval. The path is inside"
+                + " the working directories for this session ('/w'), see (/w) or cd /w\","
+                + "\"a\":\"/w is here\",\"b\":\"x /w\","
+                + "\"other\":\"cd /home/user/projects; cd /home/user/project.bak;"
+                + " cd x/home/user/project; cd \\\"/home/user/project\\\"\"}");
+  }
+
+  @Test
+  void aCursorTapesCwdInsideAStringStaysAsRecorded() {
+    assertThat(apply(RECORDED, live(null, "/w", null, null, -1), CWD_IN_TEXT))
+        .isEqualTo(CWD_IN_TEXT);
+  }
+
+  @Test
+  void aPromptNamingTheCwdIsReplacedWholeByTheLivePrompt() {
+    Vars recorded = RECORDED.prompt("/home/user/project/src: list /home/user/project/src");
+    String json =
+        "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\","
+            + "\"text\":\"/home/user/project/src: list /home/user/project/src\"}]},"
+            + "\"cwd\":\"/home/user/project\"}";
+    ByteBuf out = new ByteBuf();
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    Substitution.of(
+            Header.builder().cli("claude").vars(recorded).build(),
+            live(null, "/w", null, "list /w/lib", -1))
+        .apply(bytes, 0, bytes.length, out);
+
+    assertThat(new String(out.data, 0, out.size, StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\","
+                + "\"text\":\"list /w/lib\"}]},\"cwd\":\"/w\"}");
+  }
+
+  @Test
+  void claudesMessagingSocketIsTheLiveOneWhateverWasRecorded() {
+    Substitution.Live live =
+        new Substitution.Live(
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of("/x/tmp/cc-socks/15333.sock"));
+    String json =
+        "{\"type\":\"system\",\"subtype\":\"init\",\"messaging_socket_path\":"
+            + "\"/tmp/cc-socks/4242.sock\",\"text\":\"messaging_socket_path\"}";
+
+    assertThat(applyToClaude(live, json))
+        .isEqualTo(
+            "{\"type\":\"system\",\"subtype\":\"init\",\"messaging_socket_path\":"
+                + "\"/x/tmp/cc-socks/15333.sock\",\"text\":\"messaging_socket_path\"}");
+  }
 }

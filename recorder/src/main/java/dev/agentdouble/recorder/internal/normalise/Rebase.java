@@ -36,6 +36,7 @@ public final class Rebase {
   private static final String TIMESTAMP_MS = '"' + Vars.EPOCH_MS_NUMBER_KEY + '"';
   private static final String TIMESTAMP = '"' + Vars.CLAUDE_ISO_TIME_KEY + '"';
   private static final String RESETS_AT = '"' + Vars.CLAUDE_EPOCH_SECONDS_KEY + '"';
+  private static final String MESSAGING_SOCKET = "\"messaging_socket_path\"";
   private static final Set<String> MS_STRINGS =
       Set.of('"' + Vars.STARTED_MS_STRING_KEY + '"', '"' + Vars.COMPLETED_MS_STRING_KEY + '"');
   private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
@@ -53,6 +54,13 @@ public final class Rebase {
 
     /** The canonical start of a run: 2026-01-01T00:00:00Z, epoch milliseconds. */
     public static final long EPOCH_MS = 1_767_225_600_000L;
+
+    /**
+     * Claude Code's canonical {@code messaging_socket_path} ({@code <tmp>/cc-socks/<pid>.sock}, the
+     * folder for temporary files and the pid of the run recorded): the fake writes its own in place
+     * of whatever the tape holds (docs/claude-2.1.328-runs.md part k).
+     */
+    public static final String MESSAGING_SOCKET = "/tmp/cc-socks/4242.sock";
 
     /** The canonical values a recorded tape is normalised to ({@code docs/tape-format.md}, §4). */
     public static final Canon STANDARD = new Canon(SESSION_ID, CWD, HOME, EPOCH_MS);
@@ -581,6 +589,15 @@ public final class Rebase {
             return;
           }
           if (isPrompt(user, token, place, c, prompt)) {
+            return;
+          }
+          if (keys == CliKeys.CLAUDE
+              && token == JsonCursor.Token.STRING
+              && place.keyRaw().equals(MESSAGING_SOCKET)) {
+            String canonical = JsonText.quote(Canon.MESSAGING_SOCKET);
+            if (!c.raw().equals(canonical)) {
+              splice.add(c.tokenStart(), c.tokenEnd(), canonical);
+            }
             return;
           }
           int length = c.tokenEnd() - c.tokenStart();
