@@ -27,7 +27,9 @@ import java.util.Map;
  * is_api_error_message} assistant line is the error that ended the run, given to every request
  * after it (the CLI may ask again without a streaming answer). The last message before a {@code
  * result} takes that result's stop reason and the output tokens the result counts beyond the
- * messages before it, so the CLI's totals and costs come out as the tape's.
+ * messages before it, so the CLI's totals and costs come out as the tape's. An answer waits, under
+ * the timing asked for, the time from the line before its first one (the CLI's {@code
+ * thinking_tokens} estimates, printed while an answer streams, aside) to it.
  */
 public final class ModelScript {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -141,8 +143,8 @@ public final class ModelScript {
     void frame(Frame frame) {
       line++;
       long gap = Math.max(0, frame.t() - previousT);
-      previousT = frame.t();
       if (!(frame instanceof Frame.Out out)) {
+        previousT = frame.t();
         return;
       }
       JsonNode event;
@@ -152,6 +154,11 @@ public final class ModelScript {
         throw new IllegalArgumentException(source + ":" + line + ": not JSON: " + e.getMessage());
       }
       String type = event.path("type").asText();
+      // the CLI's estimate of the thinking it is streaming: part of the answer's wait, not before
+      // it
+      if (!(type.equals("system") && event.path("subtype").asText().equals("thinking_tokens"))) {
+        previousT = frame.t();
+      }
       switch (type) {
         case "system" -> {
           if (event.path("subtype").asText().equals("init")) {
