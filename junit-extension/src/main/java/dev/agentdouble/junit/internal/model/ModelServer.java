@@ -2,7 +2,6 @@ package dev.agentdouble.junit.internal.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -114,11 +113,9 @@ public final class ModelServer implements AutoCloseable {
   /** One request the server answered: its headers without the key's. */
   public record Received(String method, String path, Map<String, String> headers, String body) {}
 
-  /** Anthropic's error JSON: {@code {"type":"error","error":{"type":...,"message":...}}}. */
+  /** Anthropic's error JSON for {@code status}, with {@code message}. */
   static ObjectNode error(int status, String message) {
-    ObjectNode body = JsonNodeFactory.instance.objectNode().put("type", "error");
-    body.putObject("error").put("type", ModelScript.errorType(status)).put("message", message);
-    return body;
+    return ApiErrors.of(ApiErrors.type(status), message);
   }
 
   /** Answers every request that passed the door, from the script, and keeps it. */

@@ -37,11 +37,11 @@ class ModelScriptTest {
 
   @Test
   void anApiErrorStatusIsAnsweredWithAnthropicsErrorType() {
-    assertThat(ModelScript.errorType(400)).isEqualTo("invalid_request_error");
-    assertThat(ModelScript.errorType(401)).isEqualTo("authentication_error");
-    assertThat(ModelScript.errorType(404)).isEqualTo("not_found_error");
-    assertThat(ModelScript.errorType(429)).isEqualTo("rate_limit_error");
-    assertThat(ModelScript.errorType(500)).isEqualTo("api_error");
-    assertThat(ModelScript.errorType(529)).isEqualTo("overloaded_error");
+    assertThat(ApiErrors.type(400)).isEqualTo("invalid_request_error");
+    assertThat(ApiErrors.type(401)).isEqualTo("authentication_error");
+    assertThat(ApiErrors.type(404)).isEqualTo("not_found_error");
+    assertThat(ApiErrors.type(429)).isEqualTo("rate_limit_error");
+    assertThat(ApiErrors.type(500)).isEqualTo("api_error");
+    assertThat(ApiErrors.type(529)).isEqualTo("overloaded_error");
   }
 }
