@@ -41,22 +41,27 @@ import java.util.OptionalLong;
  * A Claude Code tape ({@code "cli":"claude"}) is normalised with Claude's keys as well: line ids
  * ({@code uuid}, {@code ..._uuid}) become {@code 00000000-0000-4000-a000-00000000000N}, message
  * ({@code msg_...}) and tool use ({@code toolu_...}) ids keep their shape, ISO {@code timestamp}
- * strings and {@code resetsAt} move with the run's start, and the cwd's form in {@code
- * ~/.claude/projects/} becomes the canonical one's ({@code docs/tape-format.md}, §4).
+ * strings and {@code resetsAt} move with the run's start, the cwd's form in {@code
+ * ~/.claude/projects/} becomes the canonical one's, and the cwd inside a string where it stands as
+ * a path (after the opening quote, a space, {@code '} or {@code (}, before the end, {@code /}, a
+ * space, {@code '} or {@code )}: {@code ... ('/workspace')}) becomes the canonical cwd, as the fake
+ * substitutes it there ({@code docs/tape-format.md}, §4).
  *
  * <p>Ids are replaced wherever a JSON string equals them (a {@code toolCallId} in a tool's args, a
  * {@code conversationId} equal to the session id); ids shorter than 8 characters are left alone.
  * Only whole JSON strings change (and field names, as the fake matches those too), but for the
- * cwd/home prefix; they are spliced into the line's bytes, so key order, number spelling and
- * escapes stay as the CLI wrote them. The user event's text that equals the prompt is never rebased
- * (replay puts the live prompt there). Raw stdout and stderr are kept verbatim, since the fake
- * never substitutes there. Header argv elements equal to (or under) the session id, cwd or home are
- * rebased too, as is the value of an {@code --option=value}.
+ * cwd/home prefix and a Claude Code tape's cwd where it stands as a path; they are spliced into the
+ * line's bytes, so key order, number spelling and escapes stay as the CLI wrote them. The user
+ * event's text that equals the prompt is never rebased (replay puts the live prompt there). Raw
+ * stdout and stderr are kept verbatim, since the fake never substitutes there. Header argv elements
+ * equal to (or under) the session id, cwd or home are rebased too, as is the value of an {@code
+ * --option=value}.
  *
  * <p>A value is kept as recorded (and declared so) when rebasing it could not be undone at replay:
  * when the tape already holds a string equal to (or under) its canonical value, say a tool output
- * mentioning {@code /workspace} while the run's cwd was elsewhere. Normalising twice gives the same
- * tape as normalising once.
+ * mentioning {@code /workspace} while the run's cwd was elsewhere (in a Claude Code tape, also one
+ * naming {@code /workspace} as a path inside it). Normalising twice gives the same tape as
+ * normalising once.
  *
  * <p>Normalise first, then {@link Redactor redact}.
  */

@@ -197,4 +197,79 @@ class ClaudeNormaliserTest {
         .isEqualTo("/tmp/cc-socks/4242.sock");
     assertThat(new String(tape.toBytes(), StandardCharsets.UTF_8)).doesNotContain("alice");
   }
+
+  /**
+   * {@code stdout} with the real 2.1.328's {@code system/permission_denied} line before its result
+   * (catalog {@code builtin:claude-permission-denied}): its message names the run's cwd.
+   */
+  static String withDenial(String stdout, String cwd) {
+    String denial =
+        "{\"type\":\"system\",\"subtype\":\"permission_denied\",\"tool_name\":\"Bash\","
+            + "\"tool_use_id\":\"toolu_01Hd5Fg8Jk2Lm4Np6Qr8St0V\",\"message\":\""
+            + denial(cwd)
+            + "\",\"uuid\":\"6bcf7d8e-9c0a-4eb5-8a6b-7c8d9eafb0c7\","
+            + "\"session_id\":\"7f3c2a91-5b0e-4d6a-9c21-3e8f4b6d2a10\"}\n";
+    int result = stdout.lastIndexOf("{\"duration_api_ms\"");
+    return stdout.substring(0, result) + denial + stdout.substring(result);
+  }
+
+  static String denial(String cwd) {
+    return "touch in '"
+        + cwd
+        + "/made.txt' needs approval. The path is inside the working directories for this"
+        + " session ('"
+        + cwd
+        + "'), and Claude Code asks before a shell command creates, changes or removes files"
+        + " there.";
+  }
+
+  /**
+   * Claude Code names its live cwd inside its own messages; the fake replaces a Claude tape's cwd
+   * there (docs/tape-format.md, §4), so the recorder rebases it there: the tape names no folder of
+   * the recording's.
+   */
+  @Test
+  void theCwdInsideClaudesOwnMessageIsRebasedAsTheFakeSubstitutesIt() throws IOException {
+    String cwd = "/home/alice/my.proj";
+    String stdout = withDenial(run("/home/alice", cwd), cwd);
+
+    Tape tape = normalised("/home/alice", cwd, stdout, STARTED);
+
+    assertThat(tape.header().vars().cwd()).contains(Normaliser.CWD);
+    JsonNode denied = lines(tape).get(5);
+    assertThat(denied.get("subtype").asText()).isEqualTo("permission_denied");
+    assertThat(denied.get("message").asText()).isEqualTo(denial(Normaliser.CWD));
+    assertThat(new String(tape.toBytes(), StandardCharsets.UTF_8)).doesNotContain("alice");
+  }
+
+  /**
+   * A run whose text already names the canonical folder as a path would not come back from a
+   * replay: its cwd stays as recorded, declared so, inside the message too.
+   */
+  @Test
+  void aClaudeRunNamingTheCanonicalFolderInItsTextKeepsItsCwd() throws IOException {
+    String cwd = "/home/alice/proj";
+    String stdout =
+        withDenial(run("/home/alice", cwd), cwd)
+            .replace("rotate it.", "rotate it, as in '/workspace/notes.txt'.");
+
+    Tape tape = normalised("/home/alice", cwd, stdout, STARTED);
+
+    assertThat(tape.header().vars().cwd()).contains(cwd);
+    assertThat(lines(tape).get(5).get("message").asText()).isEqualTo(denial(cwd));
+    assertThat(lines(tape).get(4).at("/message/content/0/text").asText())
+        .endsWith("as in '/workspace/notes.txt'.");
+  }
+
+  @Test
+  void aTapeOfAnotherCliKeepsTheCwdInsideAStringAsRecorded() throws IOException {
+    String cwd = "/home/alice/proj";
+    String stdout = withDenial(run("/home/alice", cwd), cwd);
+
+    Tape tape = Normaliser.normalise(claudeTape(stdout, false), Normaliser.Context.NONE.cwd(cwd));
+
+    assertThat(tape.header().vars().cwd()).contains(Normaliser.CWD);
+    assertThat(lines(tape).get(0).get("cwd").asText()).isEqualTo(Normaliser.CWD);
+    assertThat(lines(tape).get(5).get("message").asText()).isEqualTo(denial(cwd));
+  }
 }

@@ -3,6 +3,7 @@ package dev.agentdouble.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdouble.json.JsonText;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.Tape;
@@ -146,6 +147,57 @@ class RecordClaudeTest {
     // stand-in prints the same times each run)
     assertThat(untimed(outs(Frames.read(bobTape)))).isEqualTo(untimed(outs(tape)));
     assertThat(untimed(outs(tape))).anyMatch(line -> line.contains("\"timestamp\":\"T\""));
+  }
+
+  /**
+   * Claude Code names its live cwd inside its own messages (a {@code permission_denied}'s {@code
+   * message}, runs part k): recorded, the tape holds the canonical cwd there, and the fake
+   * replaying it in another folder names that folder, as the real CLI run there would.
+   */
+  @Test
+  void theCwdInsideClaudesMessagesIsRecordedCanonicalAndReplayedAsTheLiveOne() throws Exception {
+    Path claude = standIn(dir.resolve("bin"));
+    Path stream = dir.resolve("stream.ndjson");
+    Files.writeString(stream, ClaudeNormaliserTest.withDenial(Files.readString(stream), "@CWD@"));
+    Path tapeFile = dir.resolve("denied.tape.ndjson");
+
+    Child r =
+        record(
+            claude, dir.resolve("alice/proj"), dir.resolve("alice"), "--out", tapeFile.toString());
+
+    assertThat(r.waitFor()).as("%s", r).isZero();
+    assertThat(r.out()).contains(ClaudeNormaliserTest.denial(dir.resolve("alice/proj").toString()));
+    Tape tape = Frames.read(tapeFile);
+    assertThat(Files.readString(tapeFile)).doesNotContain(dir.toString());
+    assertThat(tape.header().vars().cwd()).contains(Normaliser.CWD);
+    JsonNode denied = ConformanceTest.JSON.readTree(outs(tape).get(5));
+    assertThat(denied.get("message").asText())
+        .isEqualTo(ClaudeNormaliserTest.denial(Normaliser.CWD));
+
+    Path elsewhere = Files.createDirectories(dir.resolve("b.o/src"));
+    Child replay =
+        Child.start(
+            List.of(
+                Cli.root().resolve("fake-agent/bin/claude").toString(),
+                "-p",
+                tape.header().argv().get(1),
+                "--output-format",
+                "stream-json",
+                "--verbose"),
+            elsewhere,
+            Map.of(
+                "AGENTDOUBLE_TAPE",
+                tapeFile.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "HOME",
+                dir.resolve("b.o").toString()));
+
+    assertThat(replay.waitFor()).as("%s", replay).isZero();
+    String played = new String(replay.stdout(), StandardCharsets.UTF_8);
+    assertThat(played)
+        .contains(JsonText.quote(ClaudeNormaliserTest.denial(elsewhere.toString())))
+        .doesNotContain(Normaliser.CWD);
   }
 
   /** The lines with their times (ISO {@code timestamp}, {@code resetsAt}) as {@code T}. */

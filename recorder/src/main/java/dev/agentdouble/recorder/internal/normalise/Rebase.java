@@ -28,9 +28,10 @@ import java.util.regex.Pattern;
  * The work behind {@code Normaliser}: one pass over the stdout JSON lines to find the volatile
  * values, one to rewrite them (and, between them, one over the lines that may not come back at
  * replay, only when there are such lines). Only whole JSON strings (and the numbers under {@code
- * timestamp_ms}) change, spliced into the line's bytes; the cwd and home prefix rule is the one
- * exception, as it is at replay. Raw stdout and stderr are kept as they are, since the fake never
- * substitutes there.
+ * timestamp_ms}) change, spliced into the line's bytes; the cwd and home prefix rule and, in a
+ * Claude Code tape, the cwd inside a string where it stands as a path are the exceptions, as they
+ * are at replay. Raw stdout and stderr are kept as they are, since the fake never substitutes
+ * there.
  */
 public final class Rebase {
   private static final String TIMESTAMP_MS = '"' + Vars.EPOCH_MS_NUMBER_KEY + '"';
@@ -88,6 +89,13 @@ public final class Rebase {
    */
   private final List<byte[]> watched;
 
+  /**
+   * In a Claude Code tape, what every line is looked at for besides: the canonical cwd, or the one
+   * known before the run, inside a string after a space, {@code '} or {@code (} (their escaped
+   * bytes), where the cwd rule also rebases it ({@link StringRules#path}).
+   */
+  private final List<byte[]> watchedInText;
+
   private int messages;
   private final BitSet mentions = new BitSet();
 
@@ -115,6 +123,12 @@ public final class Rebase {
       folder.ifPresent(f -> needles.add(StringRules.needle(f)));
     }
     this.watched = List.copyOf(needles);
+    List<byte[]> inners = new ArrayList<>();
+    if (keys == CliKeys.CLAUDE) {
+      inners.add(StringRules.inner(canon.cwd()));
+      folder(known.cwd()).ifPresent(f -> inners.add(StringRules.inner(f)));
+    }
+    this.watchedInText = List.copyOf(inners);
   }
 
   /** {@code tape} rebased to {@code canon}. */
@@ -196,7 +210,8 @@ public final class Rebase {
   /** Notes what the next piece tells about the run: ids, the init event, the prompt, the time. */
   public void scan(Piece piece) {
     if (piece.kind() == Piece.Kind.IN || (piece.kind() == Piece.Kind.JSON && acp(piece))) {
-      if (StringRules.mayOccurIn(piece.bytes(), watched)) {
+      if (StringRules.mayOccurIn(piece.bytes(), watched)
+          || StringRules.mayOccurInText(piece.bytes(), watchedInText)) {
         mentions.set(messages);
       }
       messages++;
@@ -341,7 +356,8 @@ public final class Rebase {
    * {@link #ID_KEY} when a key naming an id ({@code "request_id"}, {@code "model_call_id"}, {@code
    * "call_id"}, {@code "toolCallId"}) is, {@link #ESCAPE} when a {@code \\u} escape is, {@link
    * #WATCHED} when a string may start with a {@link #watched} value ({@link
-   * StringRules#mayOccurIn}). One pass, looking closer only at a quote or a backslash.
+   * StringRules#mayOccurIn}) or a {@link #watchedInText} value follows a space, {@code '} or {@code
+   * (}. One pass, looking closer only at a quote or a backslash, and at those when watched.
    */
   private int hints(byte[] json) {
     int hints = 0;
@@ -366,6 +382,11 @@ public final class Rebase {
         }
       } else if (b == '\\' && i + 1 < json.length && json[i + 1] == 'u') {
         hints |= ESCAPE;
+      } else if ((b == ' ' || b == '\'' || b == '(')
+          && !watchedInText.isEmpty()
+          && (hints & WATCHED) == 0
+          && StringRules.inTextAt(json, i + 1, watchedInText)) {
+        hints |= WATCHED;
       }
     }
     return hints;
@@ -491,7 +512,11 @@ public final class Rebase {
         rules.exact(sessionId.get(), canon.sessionId());
       }
       if ((mask & 2) != 0 && cwd.isPresent() && rebasable(cwd.get())) {
-        rules.prefix(cwd.get(), canon.cwd());
+        if (keys == CliKeys.CLAUDE) {
+          rules.path(cwd.get(), canon.cwd()); // the fake's rule for a Claude Code tape's cwd
+        } else {
+          rules.prefix(cwd.get(), canon.cwd());
+        }
       }
       if ((mask & 4) != 0 && home.isPresent() && rebasable(home.get())) {
         rules.prefix(home.get(), canon.home());
@@ -514,9 +539,14 @@ public final class Rebase {
     // rebased; a string equal to the session id always comes back
     List<byte[]> needles = new ArrayList<>(rules.needles(false));
     needles.addAll(back.needles(true));
+    // or holds a folder rebased inside it, or the canonical one
+    List<byte[]> inners = new ArrayList<>(rules.inTextNeedles());
+    inners.addAll(back.inTextNeedles());
     // each needle watched by the scan: only the lines it marked may hold one
     boolean marked =
-        needles.stream().allMatch(n -> watched.stream().anyMatch(w -> Arrays.equals(w, n)));
+        needles.stream().allMatch(n -> watched.stream().anyMatch(w -> Arrays.equals(w, n)))
+            && inners.stream()
+                .allMatch(n -> watchedInText.stream().anyMatch(w -> Arrays.equals(w, n)));
     if (marked && mentions.isEmpty()) {
       return true;
     }
@@ -531,7 +561,10 @@ public final class Rebase {
           byte[] json = piece.bytes();
           boolean user = piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++);
           boolean mentioned = !marked || mentions.get(message[0]++);
-          if (!ok[0] || !mentioned || !StringRules.mayOccurIn(json, needles)) {
+          if (!ok[0]
+              || !mentioned
+              || !(StringRules.mayOccurIn(json, needles)
+                  || StringRules.mayOccurInText(json, inners))) {
             return;
           }
           walk(
