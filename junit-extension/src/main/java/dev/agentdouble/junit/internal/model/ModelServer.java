@@ -13,6 +13,7 @@ import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.junit.ModelRequest;
 import dev.agentdouble.junit.internal.control.ControlPlane;
 import dev.agentdouble.junit.internal.control.Gatekeeper;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,11 @@ public final class ModelServer implements AutoCloseable {
   /** Key prefix: Anthropic's, so that {@code agentdouble record} redacts it. */
   static final String KEY_PREFIX = "sk-ant-agentdouble-";
 
-  /** What a request past the script is told, with HTTP 400 (the CLI does not retry a 400). */
+  /**
+   * What a request past the script is told, with HTTP 400: the CLI prints it ({@code API Error: 400
+   * ...}) and exits 1, having first asked again in a few other shapes (docs/claude-2.1.328-runs.md,
+   * part l), each one more request past the script.
+   */
   static final String PAST_THE_SCRIPT =
       "agentdouble model-api: %s scripts %d answers and this is request %d; the CLI asked the"
           + " model more than the tape's run did (its argv, prompt or tools differ?)";
@@ -96,7 +101,7 @@ public final class ModelServer implements AutoCloseable {
   }
 
   /** The requests answered, oldest first (the last {@code limit}). */
-  public List<Received> requests() {
+  public List<ModelRequest> requests() {
     return answers.received();
   }
 
@@ -110,9 +115,6 @@ public final class ModelServer implements AutoCloseable {
     server.stop();
   }
 
-  /** One request the server answered: its headers without the key's. */
-  public record Received(String method, String path, Map<String, String> headers, String body) {}
-
   /** Anthropic's error JSON for {@code status}, with {@code message}. */
   static ObjectNode error(int status, String message) {
     return ApiErrors.of(ApiErrors.type(status), message);
@@ -123,7 +125,7 @@ public final class ModelServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ModelScript script;
     private final int limit;
-    private final Deque<Received> received = new ArrayDeque<>();
+    private final Deque<ModelRequest> received = new ArrayDeque<>();
     private int next;
     private int past;
 
@@ -253,14 +255,14 @@ public final class ModelServer implements AutoCloseable {
         }
       }
       received.addLast(
-          new Received(
+          new ModelRequest(
               request.getMethod().getName(), request.getUrl(), headers, request.getBodyAsString()));
       while (received.size() > limit) {
         received.removeFirst();
       }
     }
 
-    synchronized List<Received> received() {
+    synchronized List<ModelRequest> received() {
       return new ArrayList<>(received);
     }
 
