@@ -3,7 +3,6 @@ package dev.agentdouble.junit.internal.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.tape.Frame;
@@ -33,39 +32,11 @@ import java.util.function.Supplier;
 public final class ModelScript {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One answer to one request of the CLI. */
-  public sealed interface Answer {
-    /** How long to wait before answering, in milliseconds, as the tape's times say. */
-    long delayMs();
-  }
-
-  /**
-   * A model's message: {@code events} as the SSE stream sends them ({@code event:} name and {@code
-   * data:} JSON each), {@code message} the whole message a non-streaming request gets.
-   */
-  public record Message(long delayMs, String requestId, List<Event> events, ObjectNode message)
-      implements Answer {}
-
-  /** An HTTP error: its status and Anthropic's error JSON. */
-  public record Failure(long delayMs, int status, String requestId, ObjectNode body)
-      implements Answer {}
-
-  /**
-   * A stream cut short: {@code events}, the beginning of a message, and no {@code message_stop};
-   * the CLI takes it as a broken stream, as it does a connection closed mid-stream (an {@code
-   * api_retry} line with no {@code error_status}), and counts the usage of its {@code
-   * message_start}.
-   */
-  public record Cut(long delayMs, List<Event> events) implements Answer {}
-
-  /** One server-sent event. */
-  public record Event(String name, String data) {}
-
   private final String source;
-  private final List<Answer> answers;
-  private final Failure last;
+  private final List<ModelAnswer> answers;
+  private final ModelAnswer.Failure last;
 
-  private ModelScript(String source, List<Answer> answers, Failure last) {
+  private ModelScript(String source, List<ModelAnswer> answers, ModelAnswer.Failure last) {
     this.source = source;
     this.answers = List.copyOf(answers);
     this.last = last;
@@ -77,7 +48,7 @@ public final class ModelScript {
   }
 
   /** The answers, in the order the requests get them. */
-  public List<Answer> answers() {
+  public List<ModelAnswer> answers() {
     return answers;
   }
 
@@ -85,7 +56,7 @@ public final class ModelScript {
    * The error that ended the tape's run, which answers every request after the scripted ones; null
    * when the run ended without one.
    */
-  public Failure finalFailure() {
+  public ModelAnswer.Failure finalFailure() {
     return last;
   }
 
@@ -123,10 +94,10 @@ public final class ModelScript {
   private static final class Reading {
     private final String source;
     private final Timing timing;
-    private final List<Supplier<Answer>> answers = new ArrayList<>();
+    private final List<Supplier<ModelAnswer>> answers = new ArrayList<>();
     private final List<ModelTurn> sinceResult = new ArrayList<>();
     private final Map<String, ModelTurn> open = new LinkedHashMap<>();
-    private Failure last;
+    private ModelAnswer.Failure last;
     private boolean abandoned;
     private String model = "claude";
     private long previousT;
@@ -215,13 +186,13 @@ public final class ModelScript {
         int status = event.path("api_error_status").asInt();
         String text = message.path("content").path(0).path("text").asText("");
         last =
-            new Failure(
+            new ModelAnswer.Failure(
                 delay(gap),
                 status,
                 event.path("request_id").asText(null),
                 ApiErrors.body(
                     event.path("api_error_type").asText(ApiErrors.type(status)), text, status));
-        Failure failure = last;
+        ModelAnswer.Failure failure = last;
         answers.add(() -> failure);
         return;
       }
@@ -291,8 +262,8 @@ public final class ModelScript {
     }
 
     ModelScript finish() {
-      List<Answer> done = new ArrayList<>();
-      for (Supplier<Answer> answer : answers) {
+      List<ModelAnswer> done = new ArrayList<>();
+      for (Supplier<ModelAnswer> answer : answers) {
         done.add(answer.get());
       }
       if (done.isEmpty()) {
@@ -305,11 +276,11 @@ public final class ModelScript {
     }
 
     /** A failed request an {@code api_retry} line tells of, like the error that ended the run. */
-    private Answer retryAnswer(int code) {
+    private ModelAnswer retryAnswer(int code) {
       if (last != null && last.status() == code) {
-        return new Failure(0, code, last.requestId(), last.body());
+        return new ModelAnswer.Failure(0, code, last.requestId(), last.body());
       }
-      return new Failure(0, code, null, ApiErrors.body(ApiErrors.type(code), "", code));
+      return new ModelAnswer.Failure(0, code, null, ApiErrors.body(ApiErrors.type(code), "", code));
     }
   }
 }

@@ -156,7 +156,7 @@ public final class ModelServer implements AutoCloseable {
       if (!method.equals("POST") || !path.equals("/v1/messages")) {
         return json(404, null, error(404, "Not found: " + method + " " + path).toString());
       }
-      List<ModelScript.Answer> all = script.answers();
+      List<ModelAnswer> all = script.answers();
       if (next >= all.size()) {
         next++;
         if (script.finalFailure() != null) {
@@ -171,17 +171,17 @@ public final class ModelServer implements AutoCloseable {
                     String.format(Locale.ROOT, PAST_THE_SCRIPT, script.source(), all.size(), next))
                 .toString());
       }
-      ModelScript.Answer answer = all.get(next++);
+      ModelAnswer answer = all.get(next++);
       ResponseDefinitionBuilder response;
-      if (answer instanceof ModelScript.Message message) {
+      if (answer instanceof ModelAnswer.Message message) {
         response =
             streams(request.getBodyAsString())
                 ? sse(message.events(), message.requestId())
                 : builder(200, message.requestId(), message.message().toString());
-      } else if (answer instanceof ModelScript.Failure failure) {
+      } else if (answer instanceof ModelAnswer.Failure failure) {
         return delayed(failure(failure), failure.delayMs());
       } else {
-        ModelScript.Cut cut = (ModelScript.Cut) answer;
+        ModelAnswer.Cut cut = (ModelAnswer.Cut) answer;
         response =
             streams(request.getBodyAsString())
                 ? sse(cut.events(), null)
@@ -200,7 +200,7 @@ public final class ModelServer implements AutoCloseable {
           .build();
     }
 
-    private static ResponseDefinition failure(ModelScript.Failure failure) {
+    private static ResponseDefinition failure(ModelAnswer.Failure failure) {
       return json(failure.status(), failure.requestId(), failure.body().toString());
     }
 
@@ -213,9 +213,9 @@ public final class ModelServer implements AutoCloseable {
       }
     }
 
-    private static ResponseDefinitionBuilder sse(List<ModelScript.Event> events, String requestId) {
+    private static ResponseDefinitionBuilder sse(List<ModelAnswer.Event> events, String requestId) {
       StringBuilder body = new StringBuilder();
-      for (ModelScript.Event event : events) {
+      for (ModelAnswer.Event event : events) {
         body.append("event: ")
             .append(event.name())
             .append("\ndata: ")

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A message of the tape being read: its blocks, or the stream events it was sent as, and what the
- * result says of it; once the tape is read, the {@link ModelScript.Answer} it is: the message, its
- * SSE events (the tape's own, else one delta a block) and its whole form, or the stream cut short.
+ * result says of it; once the tape is read, the {@link ModelAnswer} it is: the message, its SSE
+ * events (the tape's own, else one delta a block) and its whole form, or the stream cut short.
  */
 final class ModelTurn {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -51,21 +51,21 @@ final class ModelTurn {
     return "end_turn";
   }
 
-  ModelScript.Answer answer() {
+  ModelAnswer answer() {
     if (cut || abandoned) {
       return cutShort(); // the CLI gave up on this stream: it was cut short
     }
     ObjectNode start = message == null ? NODES.objectNode() : message.deepCopy();
     ObjectNode whole = whole(start);
-    List<ModelScript.Event> sse = new ArrayList<>();
+    List<ModelAnswer.Event> sse = new ArrayList<>();
     if (!events.isEmpty()) {
       for (JsonNode event : events) {
-        sse.add(new ModelScript.Event(event.path("type").asText(), event.toString()));
+        sse.add(new ModelAnswer.Event(event.path("type").asText(), event.toString()));
       }
     } else {
       stream(start, sse);
     }
-    return new ModelScript.Message(delayMs, requestId, sse, whole);
+    return new ModelAnswer.Message(delayMs, requestId, sse, whole);
   }
 
   /**
@@ -74,17 +74,17 @@ final class ModelTurn {
    * before it, left out), or, for a tape without stream events, a {@code message_start} with the
    * input tokens the result counts beyond its messages.
    */
-  private ModelScript.Cut cutShort() {
-    List<ModelScript.Event> sse = new ArrayList<>();
+  private ModelAnswer.Cut cutShort() {
+    List<ModelAnswer.Event> sse = new ArrayList<>();
     if (!events.isEmpty()) {
       int end = events.size() - 1; // the abandoned message_stop
       while (end > 0 && events.get(end - 1).path("type").asText().equals("content_block_stop")) {
         end--;
       }
       for (JsonNode event : events.subList(0, end)) {
-        sse.add(new ModelScript.Event(event.path("type").asText(), event.toString()));
+        sse.add(new ModelAnswer.Event(event.path("type").asText(), event.toString()));
       }
-      return new ModelScript.Cut(delayMs, sse);
+      return new ModelAnswer.Cut(delayMs, sse);
     }
     ObjectNode message = NODES.objectNode();
     message
@@ -102,12 +102,12 @@ final class ModelTurn {
         .put("cache_read_input_tokens", 0);
     ObjectNode start = NODES.objectNode().put("type", "message_start");
     start.set("message", message);
-    sse.add(new ModelScript.Event("message_start", start.toString()));
+    sse.add(new ModelAnswer.Event("message_start", start.toString()));
     // a block begun: a stream that ends before any is taken for an empty answer, not a cut one
     ObjectNode block = NODES.objectNode().put("type", "content_block_start").put("index", 0);
     block.putObject("content_block").put("type", "text").put("text", "");
-    sse.add(new ModelScript.Event("content_block_start", block.toString()));
-    return new ModelScript.Cut(delayMs, sse);
+    sse.add(new ModelAnswer.Event("content_block_start", block.toString()));
+    return new ModelAnswer.Cut(delayMs, sse);
   }
 
   /** The message as a non-streaming request gets it: every block, the final usage. */
@@ -132,7 +132,7 @@ final class ModelTurn {
   }
 
   /** The SSE events of a message known only by its blocks: one delta a block. */
-  private void stream(ObjectNode start, List<ModelScript.Event> sse) {
+  private void stream(ObjectNode start, List<ModelAnswer.Event> sse) {
     ObjectNode opening = start.deepCopy();
     opening.remove("context_management");
     opening.putArray("content");
@@ -140,18 +140,18 @@ final class ModelTurn {
     opening.putNull("stop_sequence");
     ObjectNode messageStart = NODES.objectNode().put("type", "message_start");
     messageStart.set("message", opening);
-    sse.add(new ModelScript.Event("message_start", messageStart.toString()));
+    sse.add(new ModelAnswer.Event("message_start", messageStart.toString()));
     for (int i = 0; i < blocks.size(); i++) {
       block(i, blocks.get(i), sse);
     }
     ObjectNode delta = NODES.objectNode().put("type", "message_delta");
     delta.putObject("delta").put("stop_reason", stopReason()).putNull("stop_sequence");
     delta.putObject("usage").put("output_tokens", Math.max(outputTokens, 0));
-    sse.add(new ModelScript.Event("message_delta", delta.toString()));
-    sse.add(new ModelScript.Event("message_stop", "{\"type\":\"message_stop\"}"));
+    sse.add(new ModelAnswer.Event("message_delta", delta.toString()));
+    sse.add(new ModelAnswer.Event("message_stop", "{\"type\":\"message_stop\"}"));
   }
 
-  private static void block(int index, JsonNode block, List<ModelScript.Event> sse) {
+  private static void block(int index, JsonNode block, List<ModelAnswer.Event> sse) {
     String type = block.path("type").asText();
     ObjectNode empty = ((ObjectNode) block).deepCopy();
     List<ObjectNode> deltas = new ArrayList<>();
@@ -188,14 +188,14 @@ final class ModelTurn {
     ObjectNode startBlock =
         NODES.objectNode().put("type", "content_block_start").put("index", index);
     startBlock.set("content_block", empty);
-    sse.add(new ModelScript.Event("content_block_start", startBlock.toString()));
+    sse.add(new ModelAnswer.Event("content_block_start", startBlock.toString()));
     for (ObjectNode delta : deltas) {
       ObjectNode event = NODES.objectNode().put("type", "content_block_delta").put("index", index);
       event.set("delta", delta);
-      sse.add(new ModelScript.Event("content_block_delta", event.toString()));
+      sse.add(new ModelAnswer.Event("content_block_delta", event.toString()));
     }
     sse.add(
-        new ModelScript.Event(
+        new ModelAnswer.Event(
             "content_block_stop",
             NODES.objectNode().put("type", "content_block_stop").put("index", index).toString()));
   }

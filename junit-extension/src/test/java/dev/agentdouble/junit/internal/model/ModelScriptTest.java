@@ -17,21 +17,19 @@ class ModelScriptTest {
   void recordedTimingWaitsTheGapBeforeEachMessage() {
     ModelScript script = ModelScript.of("t", TOOL_BASH, Timing.RECORDED);
 
-    assertThat(script.answers())
-        .extracting(ModelScript.Answer::delayMs)
-        .containsExactly(610L, 405L);
+    assertThat(script.answers()).extracting(ModelAnswer::delayMs).containsExactly(610L, 405L);
   }
 
   @Test
   void theOtherTimingsScaleCapOrDropTheGaps() {
     assertThat(ModelScript.of("t", TOOL_BASH, Timing.FAST).answers())
-        .extracting(ModelScript.Answer::delayMs)
+        .extracting(ModelAnswer::delayMs)
         .containsExactly(0L, 0L);
     assertThat(ModelScript.of("t", TOOL_BASH, new Timing.Scale(2)).answers())
-        .extracting(ModelScript.Answer::delayMs)
+        .extracting(ModelAnswer::delayMs)
         .containsExactly(1220L, 810L);
     assertThat(ModelScript.of("t", TOOL_BASH, new Timing.MaxGap(500)).answers())
-        .extracting(ModelScript.Answer::delayMs)
+        .extracting(ModelAnswer::delayMs)
         .containsExactly(500L, 405L);
   }
 
