@@ -144,7 +144,13 @@ public final class Substitution {
 
   private final Rule[] strings;
   private final long shift;
-  private final boolean claudeTimes;
+
+  /**
+   * Whether the tape is Claude Code's: its ISO times and resetsAt move, its cwd is replaced in
+   * text.
+   */
+  private final boolean claudeTape;
+
   private final byte[] promptNeedle;
   private final String recordedPrompt;
   private final byte[] promptReplacement;
@@ -162,7 +168,7 @@ public final class Substitution {
   private Substitution(
       List<Rule> strings,
       long shift,
-      boolean claudeTimes,
+      boolean claudeTape,
       String recordedPrompt,
       String livePrompt,
       Optional<String> apiKeySource,
@@ -173,7 +179,7 @@ public final class Substitution {
     this.socket = socket.isPresent() ? jsonInner(socket.get()) : null;
     this.cwdInText = cwdInText == null ? null : cwdInText[0];
     this.cwdInTextReplacement = cwdInText == null ? null : cwdInText[1];
-    this.claudeTimes = claudeTimes;
+    this.claudeTape = claudeTape;
     this.apiKeySource =
         apiKeySource.isPresent() ? apiKeySource.get().getBytes(StandardCharsets.UTF_8) : null;
     this.model = model.isPresent() ? jsonInner(model.get()) : null;
@@ -202,7 +208,7 @@ public final class Substitution {
     return of(recorded, live, false);
   }
 
-  private static Substitution of(Vars recorded, Live live, boolean claudeTimes) {
+  private static Substitution of(Vars recorded, Live live, boolean claudeTape) {
     List<Rule> rules = new ArrayList<>();
     addRule(rules, recorded.sessionId(), live.sessionId(), false);
     addRule(rules, recorded.cwd(), live.cwd(), true);
@@ -230,7 +236,7 @@ public final class Substitution {
       livePrompt = live.prompt().get();
     }
     byte[][] cwdInText = null;
-    if (claudeTimes
+    if (claudeTape
         && recorded.cwd().isPresent()
         && live.cwd().isPresent()
         && !recorded.cwd().get().equals(live.cwd().get())
@@ -241,7 +247,7 @@ public final class Substitution {
     return new Substitution(
         rules,
         shift,
-        claudeTimes,
+        claudeTape,
         recordedPrompt,
         livePrompt,
         live.apiKeySource(),
@@ -365,11 +371,11 @@ public final class Substitution {
           i = shiftDigits(buf, i + COMPLETED.length, end, true);
           continue;
         }
-        if (claudeTimes && regionMatches(buf, i, end, ISO_TIME)) {
+        if (claudeTape && regionMatches(buf, i, end, ISO_TIME)) {
           i = shiftIso(buf, i, i + ISO_TIME.length, end);
           continue;
         }
-        if (claudeTimes && regionMatches(buf, i, end, EPOCH_SECONDS)) {
+        if (claudeTape && regionMatches(buf, i, end, EPOCH_SECONDS)) {
           int from = i + EPOCH_SECONDS.length;
           // as the recorder: a number of at most 12 characters, its sign included
           int digits = from < end && buf[from] == '-' ? 11 : 12;
