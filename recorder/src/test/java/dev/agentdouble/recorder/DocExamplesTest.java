@@ -80,7 +80,12 @@ class DocExamplesTest {
               "AGENTDOUBLE_SECRET=$SECRET", "agentdouble serve, running in another shell"),
           "docs/cookbook.md",
           Map.of(
-              "/tmp/drift", "writes outside its folder; DriftConformanceTest checks the report"));
+              "/tmp/drift", "writes outside its folder; DriftConformanceTest checks the report"),
+          "docs/claude.md",
+          Map.of(
+              "mkfifo model-api.env",
+              "model-api is a command of the JUnit extension, built after the recorder;"
+                  + " ModelApiLauncherIT runs this block"));
 
   /** Commands that run but whose output is not compared, and why. */
   private static final Map<String, String> NOT_COMPARED =

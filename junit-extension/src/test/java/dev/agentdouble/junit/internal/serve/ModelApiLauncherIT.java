@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.junit.Runs;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -11,10 +12,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -88,6 +94,56 @@ class ModelApiLauncherIT {
             "agentdouble: model-api: the process that started it ("
                 + orphaned.parent()
                 + ") has ended; stopping\n");
+  }
+
+  /**
+   * The console session of docs/claude.md that starts {@code agentdouble model-api} prints what the
+   * page shows (DocExamplesTest, which runs the other sessions, runs before this module is built):
+   * as one {@code sh} session in a folder of its own, each {@code $} line run, its output the lines
+   * the page shows under it.
+   */
+  @Test
+  void theDocsSessionPrintsWhatThePageShows() throws Exception {
+    Matcher block =
+        Pattern.compile("(?m)^```console\\n(\\$ mkfifo model-api\\.env\\n.*?)^```$", Pattern.DOTALL)
+            .matcher(Files.readString(ServeTest.root().resolve("docs/claude.md")));
+    assertThat(block.find()).as("docs/claude.md's model-api session").isTrue();
+    List<String> commands = new ArrayList<>();
+    List<List<String>> shown = new ArrayList<>();
+    for (String line : block.group(1).split("\n")) {
+      if (line.startsWith("$ ")) {
+        commands.add(line.substring(2));
+        shown.add(new ArrayList<>());
+      } else {
+        shown.get(shown.size() - 1).add(line);
+      }
+    }
+    StringBuilder session = new StringBuilder("exec 2>&1\n");
+    for (int i = 0; i < commands.size(); i++) {
+      session
+          .append("printf '@@@")
+          .append(i)
+          .append("@@@\\n'\n")
+          .append(commands.get(i))
+          .append('\n');
+    }
+    Files.createSymbolicLink(dir.resolve("agentdouble"), ServeTest.root().resolve("agentdouble"));
+    Path script = dir.resolve("session.sh");
+    Files.writeString(script, session.toString());
+
+    ProcessBuilder sh = launcher.agentdouble().command("/bin/sh", script.toString());
+    sh.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    Process run = sh.start();
+    CompletableFuture<String> out = Runs.drain(run.getInputStream());
+    assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the session ends").isTrue();
+
+    String[] printed = out.get(10, TimeUnit.SECONDS).split("@@@\\d+@@@\n", -1);
+    assertThat(printed).hasSize(commands.size() + 1);
+    for (int i = 0; i < commands.size(); i++) {
+      assertThat(printed[i + 1].lines().toList())
+          .as("$ %s", commands.get(i))
+          .isEqualTo(shown.get(i));
+    }
   }
 
   @Test
