@@ -79,8 +79,7 @@ class DocExamplesTest {
               "old.tape.ndjson", "old.tape.ndjson and new.tape.ndjson are described only",
               "AGENTDOUBLE_SECRET=$SECRET", "agentdouble serve, running in another shell"),
           "docs/cookbook.md",
-          Map.of(
-              "/tmp/drift", "writes outside its folder; DriftConformanceTest checks the report"),
+          Map.of("/tmp/drift", "writes outside its folder; DriftConformanceTest checks the report"),
           "docs/claude.md",
           Map.of(
               "mkfifo model-api.env",
