@@ -384,28 +384,16 @@ public final class Substitution {
         }
       }
       if (init && regionMatches(buf, i, end, MODEL)) {
-        int from = i + MODEL.length;
-        int close = from;
-        while (close < end && buf[close] != '"') {
-          close += buf[close] == '\\' ? 2 : 1;
-        }
-        if (close < end) {
-          add(from, close - from, model);
+        int close = replaceString(buf, i + MODEL.length, end, model);
+        if (close >= 0) {
           i = close;
           init = false; // the init event's own model, not one nested further on
         }
         continue;
       }
       if (socket != null && regionMatches(buf, i, end, SOCKET)) {
-        int from = i + SOCKET.length;
-        int close = from;
-        while (close < end && buf[close] != '"') {
-          close += buf[close] == '\\' ? 2 : 1;
-        }
-        if (close < end) {
-          add(from, close - from, socket);
-          i = close;
-        }
+        int close = replaceString(buf, i + SOCKET.length, end, socket);
+        i = close >= 0 ? close : i;
         continue;
       }
       if (apiKeySource != null && regionMatches(buf, i, end, API_KEY_SOURCE)) {
@@ -458,6 +446,22 @@ public final class Substitution {
     }
     add(at + 1, cwdInText.length, cwdInTextReplacement);
     return after - 1;
+  }
+
+  /**
+   * Replaces the string value that starts at {@code from} (after its opening quote) with {@code
+   * replacement}; the index of its closing quote, or -1 when the line ends first.
+   */
+  private int replaceString(byte[] buf, int from, int end, byte[] replacement) {
+    int close = from;
+    while (close < end && buf[close] != '"') {
+      close += buf[close] == '\\' ? 2 : 1;
+    }
+    if (close >= end) {
+      return -1;
+    }
+    add(from, close - from, replacement);
+    return close;
   }
 
   private void add(int start, int length, byte[] replacement) {
