@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.testing.TestProcess;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,17 +101,7 @@ class ClassDataSharingTest {
         continue;
       }
       List<String> replay =
-          new ArrayList<>(
-              List.of(
-                  java.toString(),
-                  "-XX:SharedArchiveFile=" + archive,
-                  "-Xshare:auto",
-                  "-XX:TieredStopAtLevel=1",
-                  "-Xlog:class+load:file=" + dir.resolve(format + ".log"),
-                  "-cp",
-                  jar.toString(),
-                  Launch.FAKE_MAIN,
-                  "-p"));
+          onTheArchive(java, jar, archive, dir.resolve(format + ".log"), false, "-p");
       // "gate": a fresh machine's run without --trust, stopped at the workspace trust gate
       replay.addAll(
           format.equals("gate")
@@ -133,11 +124,9 @@ class ClassDataSharingTest {
       }
       Run r = run(replay, env);
       assertThat(r.exit).as("%s: %s", format, r.out).isEqualTo(format.equals("gate") ? 1 : 0);
-      String log = Files.readString(dir.resolve(format + ".log"), StandardCharsets.UTF_8);
       // not one class from the jar: the first one opens it, some 10 ms of every run
-      assertThat(log.lines().filter(l -> l.contains(" source: file:")).toList())
-          .as("%s: classes loaded from the jar, not the archive", format)
-          .isEmpty();
+      noClassFromTheJar(dir.resolve(format + ".log"), format);
+      String log = Files.readString(dir.resolve(format + ".log"), StandardCharsets.UTF_8);
       if (format.equals("gate")) {
         continue;
       }
@@ -184,16 +173,12 @@ class ClassDataSharingTest {
       throws Exception {
     Path log = dir.resolve("claude-" + format + ".log");
     List<String> replay =
-        List.of(
-            java.toString(),
-            "-XX:SharedArchiveFile=" + archive,
-            "-Xshare:auto",
-            "-XX:TieredStopAtLevel=1",
-            "-Xlog:class+load:file=" + log,
-            "-Dagentdouble.invokedAs=/bin/claude",
-            "-cp",
-            jar.toString(),
-            Launch.FAKE_MAIN,
+        onTheArchive(
+            java,
+            jar,
+            archive,
+            log,
+            true,
             "-p",
             "--output-format",
             format,
@@ -202,13 +187,7 @@ class ClassDataSharingTest {
     Run r = run(replay, Map.of("AGENTDOUBLE_TAPE", tape.toString()));
     assertThat(r.exit).as("claude %s: %s", format, r.out).isZero();
     assertThat(r.out).as("claude %s", format).contains("hi").doesNotContain("message_stop");
-    List<String> fromJar =
-        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-            .filter(l -> l.contains(" source: file:"))
-            .toList();
-    assertThat(fromJar)
-        .as("claude %s: classes loaded from the jar, not the archive", format)
-        .isEmpty();
+    noClassFromTheJar(log, "claude " + format);
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .as("claude %s: the ISO timestamp moved, from the archive", format)
         .containsPattern(
@@ -232,16 +211,12 @@ class ClassDataSharingTest {
       stdin = INITIALIZE + "\n" + USER + "\n";
     }
     List<String> command =
-        List.of(
-            java.toString(),
-            "-XX:SharedArchiveFile=" + archive,
-            "-Xshare:auto",
-            "-XX:TieredStopAtLevel=1",
-            "-Xlog:class+load:file=" + log,
-            "-Dagentdouble.invokedAs=/bin/claude",
-            "-cp",
-            jar.toString(),
-            Launch.FAKE_MAIN,
+        onTheArchive(
+            java,
+            jar,
+            archive,
+            log,
+            true,
             "--output-format",
             "stream-json",
             "--verbose",
@@ -261,11 +236,7 @@ class ClassDataSharingTest {
     assertThat(r.out().lines().filter(l -> l.contains("\"type\":\"result\"")).count())
         .as("%s: its results", name)
         .isEqualTo(turnTape == null ? 1 : 2);
-    List<String> fromJar =
-        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-            .filter(l -> l.contains(" source: file:"))
-            .toList();
-    assertThat(fromJar).as("%s: classes loaded from the jar, not the archive", name).isEmpty();
+    noClassFromTheJar(log, name);
   }
 
   /**
@@ -284,16 +255,12 @@ class ClassDataSharingTest {
             + "{\"t\":0,\"exit\":0}\n",
         StandardCharsets.UTF_8);
     List<String> command =
-        List.of(
-            java.toString(),
-            "-XX:SharedArchiveFile=" + archive,
-            "-Xshare:auto",
-            "-XX:TieredStopAtLevel=1",
-            "-Xlog:class+load:file=" + log,
-            "-Dagentdouble.invokedAs=/bin/claude",
-            "-cp",
-            jar.toString(),
-            Launch.FAKE_MAIN,
+        onTheArchive(
+            java,
+            jar,
+            archive,
+            log,
+            true,
             "--output-format",
             "stream-json",
             "--verbose",
@@ -315,13 +282,38 @@ class ClassDataSharingTest {
       p.closeStdin();
       assertThat(p.waitFor()).as(p.err()).isZero();
     }
+    noClassFromTheJar(log, "claude-interrupt");
+  }
+
+  /**
+   * The fake on {@code archive} ({@code claude}: started as {@code bin/claude}), each class it
+   * loads written to {@code log}, with {@code args}.
+   */
+  private static List<String> onTheArchive(
+      Path java, Path jar, Path archive, Path log, boolean claude, String... args) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                "-XX:SharedArchiveFile=" + archive,
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                "-Xlog:class+load:file=" + log));
+    if (claude) {
+      command.add("-Dagentdouble.invokedAs=/bin/claude");
+    }
+    command.addAll(List.of("-cp", jar.toString(), Launch.FAKE_MAIN));
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /** The run {@code what} whose classes {@code log} lists loaded not one class from the jar. */
+  private static void noClassFromTheJar(Path log, String what) throws IOException {
     List<String> fromJar =
         Files.readAllLines(log, StandardCharsets.UTF_8).stream()
             .filter(l -> l.contains(" source: file:"))
             .toList();
-    assertThat(fromJar)
-        .as("claude-interrupt: classes loaded from the jar, not the archive")
-        .isEmpty();
+    assertThat(fromJar).as("%s: classes loaded from the jar, not the archive", what).isEmpty();
   }
 
   private static final String USER =
