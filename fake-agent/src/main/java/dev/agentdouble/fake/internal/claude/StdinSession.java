@@ -294,16 +294,7 @@ final class StdinSession {
         sessionId = live.sessionId().orElseThrow();
       }
       turn.journal().sessionId = sessionId;
-      return new Substitution.Live(
-          Optional.of(sessionId),
-          live.cwd(),
-          live.home(),
-          live.prompt(),
-          live.epochMs(),
-          live.apiKeySource(),
-          live.model(),
-          live.projectRoot(),
-          live.messagingSocket());
+      return live.withSessionId(sessionId);
     }
 
     /**

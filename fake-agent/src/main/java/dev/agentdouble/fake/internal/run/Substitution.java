@@ -71,6 +71,20 @@ public final class Substitution {
       Optional<String> model,
       Optional<String> projectRoot,
       Optional<String> messagingSocket) {
+    /** These live values with {@code id} as the session id. */
+    public Live withSessionId(String id) {
+      return new Live(
+          Optional.of(id),
+          cwd,
+          home,
+          prompt,
+          epochMs,
+          apiKeySource,
+          model,
+          projectRoot,
+          messagingSocket);
+    }
+
     /** Live values with the tape's messaging socket kept. */
     public Live(
         Optional<String> sessionId,
