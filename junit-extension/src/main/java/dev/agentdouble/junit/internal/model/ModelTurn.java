@@ -57,12 +57,11 @@ final class ModelTurn {
     }
     ObjectNode start = message == null ? NODES.objectNode() : message.deepCopy();
     ObjectNode whole = whole(start);
-    List<ModelAnswer.Event> sse = new ArrayList<>();
+    List<ModelAnswer.Event> sse;
     if (!events.isEmpty()) {
-      for (JsonNode event : events) {
-        sse.add(new ModelAnswer.Event(event.path("type").asText(), event.toString()));
-      }
+      sse = asSent(events);
     } else {
+      sse = new ArrayList<>();
       stream(start, sse);
     }
     return new ModelAnswer.Message(delayMs, requestId, sse, whole);
@@ -75,17 +74,14 @@ final class ModelTurn {
    * input tokens the result counts beyond its messages.
    */
   private ModelAnswer.Cut cutShort() {
-    List<ModelAnswer.Event> sse = new ArrayList<>();
     if (!events.isEmpty()) {
       int end = events.size() - 1; // the abandoned message_stop
       while (end > 0 && events.get(end - 1).path("type").asText().equals("content_block_stop")) {
         end--;
       }
-      for (JsonNode event : events.subList(0, end)) {
-        sse.add(new ModelAnswer.Event(event.path("type").asText(), event.toString()));
-      }
-      return new ModelAnswer.Cut(delayMs, sse);
+      return new ModelAnswer.Cut(delayMs, asSent(events.subList(0, end)));
     }
+    List<ModelAnswer.Event> sse = new ArrayList<>();
     ObjectNode message = NODES.objectNode();
     message
         .put("id", "msg_cut")
@@ -108,6 +104,15 @@ final class ModelTurn {
     block.putObject("content_block").put("type", "text").put("text", "");
     sse.add(new ModelAnswer.Event("content_block_start", block.toString()));
     return new ModelAnswer.Cut(delayMs, sse);
+  }
+
+  /** The tape's own stream events, as the SSE stream sends them. */
+  private static List<ModelAnswer.Event> asSent(List<JsonNode> events) {
+    List<ModelAnswer.Event> sse = new ArrayList<>();
+    for (JsonNode event : events) {
+      sse.add(new ModelAnswer.Event(event.path("type").asText(), event.toString()));
+    }
+    return sse;
   }
 
   /** The message as a non-streaming request gets it: every block, the final usage. */
