@@ -153,8 +153,7 @@ public final class Substitution {
   private static final byte[] INIT =
       "{\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MODEL = "\"model\":\"".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] SOCKET =
-      "\"messaging_socket_path\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SOCKET = ascii('"' + Vars.CLAUDE_MESSAGING_SOCKET_KEY + "\":\"");
 
   private final Rule[] strings;
   private final long shift;

@@ -37,7 +37,7 @@ public final class Rebase {
   private static final String TIMESTAMP_MS = '"' + Vars.EPOCH_MS_NUMBER_KEY + '"';
   private static final String TIMESTAMP = '"' + Vars.CLAUDE_ISO_TIME_KEY + '"';
   private static final String RESETS_AT = '"' + Vars.CLAUDE_EPOCH_SECONDS_KEY + '"';
-  private static final String MESSAGING_SOCKET = "\"messaging_socket_path\"";
+  private static final String MESSAGING_SOCKET = '"' + Vars.CLAUDE_MESSAGING_SOCKET_KEY + '"';
   private static final Set<String> MS_STRINGS =
       Set.of('"' + Vars.STARTED_MS_STRING_KEY + '"', '"' + Vars.COMPLETED_MS_STRING_KEY + '"');
   private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
