@@ -47,6 +47,7 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
   @Override
   public void close() {
     plane.close();
+    runtime.close();
     WorkFolder.close(work); // stays when a failed test's folder is kept inside
   }
 }

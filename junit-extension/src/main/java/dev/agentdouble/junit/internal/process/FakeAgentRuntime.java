@@ -48,7 +48,7 @@ import java.util.zip.CRC32C;
  * #KEPT_ARCHIVES}, and nothing but archives so named. Where that folder cannot be used, the archive
  * is made in the JVM's work folder, for that JVM only, when that folder is private too.
  */
-public final class FakeAgentRuntime {
+public final class FakeAgentRuntime implements AutoCloseable {
   /** The fake agent's main class. */
   public static final String MAIN = Launch.FAKE_MAIN;
 
@@ -67,6 +67,7 @@ public final class FakeAgentRuntime {
   private final Path java;
   private final String classpath;
   private final Path archive;
+  private final ShimWriter shimWriter = new ShimWriter();
 
   private FakeAgentRuntime(Path java, String classpath, Path archive) {
     this.java = java;
@@ -322,6 +323,17 @@ public final class FakeAgentRuntime {
     } catch (IOException e) {
       // a temp file of ours left behind: the next archive's run overwrites nothing of it
     }
+  }
+
+  /** What writes the fakes' shims: one child {@code sh} for this runtime's life. */
+  public ShimWriter shimWriter() {
+    return shimWriter;
+  }
+
+  /** Ends what the runtime started (the shim writer's {@code sh}). */
+  @Override
+  public void close() {
+    shimWriter.close();
   }
 
   public Path java() {

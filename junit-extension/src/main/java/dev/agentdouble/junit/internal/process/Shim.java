@@ -3,8 +3,6 @@ package dev.agentdouble.junit.internal.process;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.Launch;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Writes {@code bin/cursor-agent}, {@code bin/agent} and {@code bin/claude} ({@link Launch}): sh
@@ -32,6 +29,7 @@ public final class Shim {
     Files.createDirectories(bin);
     // a temp file and a rename: a run starting meanwhile sees the old script or the new one
     install(
+        runtime.shimWriter(),
         bin,
         Launch.fakeShim(
             runtime.java(),
@@ -62,7 +60,7 @@ public final class Shim {
     scripts.put(
         Launch.CLAUDE_SHIM_NAME,
         recording(runtime, into, real.claude(), Launch.CLAUDE_SHIM_NAME, "claude", pidFile));
-    install(bin, scripts);
+    install(runtime.shimWriter(), bin, scripts);
   }
 
   private static String recording(
@@ -102,12 +100,12 @@ public final class Shim {
   }
 
   /** Installs {@code sh} as every shim name in {@code bin}: Cursor's names and Claude's. */
-  static void install(Path bin, String sh) throws IOException {
+  static void install(ShimWriter writer, Path bin, String sh) throws IOException {
     Map<String, String> scripts = new LinkedHashMap<>();
     for (String name : NAMES) {
       scripts.put(name, sh);
     }
-    install(bin, scripts);
+    install(writer, bin, scripts);
   }
 
   /** Every name a shim is installed as: Cursor's two, then Claude's. */
@@ -120,57 +118,28 @@ public final class Shim {
   }
 
   /**
-   * Installs each script of {@code scripts} as its name in {@code bin}: a temp file, then a rename,
-   * so a run starting meanwhile sees the old script or the new one. Names with the same script are
-   * written by one child process.
-   *
-   * <p>The file is written by a child process, never through a file descriptor of this JVM: a
-   * process another thread forks while this JVM holds a script open for writing inherits that
-   * descriptor until it execs, and executing the script meanwhile fails with "Text file busy"
-   * (ETXTBSY). Tests run in parallel start processes all the time, so the JVM never holds one.
+   * Installs each script of {@code scripts} as its name in {@code bin}: a temp file written by
+   * {@code writer} (never through a file descriptor of this JVM: see {@link ShimWriter}), then a
+   * rename, so a run starting meanwhile sees the old script or the new one.
    */
-  static void install(Path bin, Map<String, String> scripts) throws IOException {
+  static void install(ShimWriter writer, Path bin, Map<String, String> scripts) throws IOException {
     Map<String, List<String>> namesByScript = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : scripts.entrySet()) {
       namesByScript.computeIfAbsent(e.getValue(), sh -> new ArrayList<>()).add(e.getKey());
     }
     for (Map.Entry<String, List<String>> e : namesByScript.entrySet()) {
-      installAs(bin, e.getKey(), e.getValue());
+      installAs(writer, bin, e.getKey(), e.getValue());
     }
   }
 
-  /** Installs {@code sh} as each of {@code names} in {@code bin}, through one child process. */
-  private static void installAs(Path bin, String sh, List<String> names) throws IOException {
+  /** Installs {@code sh} as each of {@code names} in {@code bin}. */
+  private static void installAs(ShimWriter writer, Path bin, String sh, List<String> names)
+      throws IOException {
     List<Path> tmps = new ArrayList<>();
     for (String name : names) {
-      Path tmp = bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp");
-      Files.deleteIfExists(tmp);
-      tmps.add(tmp);
+      tmps.add(bin.resolve("." + name + "." + Thread.currentThread().getId() + ".tmp"));
     }
-    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", WRITE_ALL, "sh"));
-    tmps.forEach(tmp -> command.add(tmp.toString()));
-    Process writer =
-        new ProcessBuilder(command)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    try (OutputStream in = writer.getOutputStream()) {
-      in.write(sh.getBytes(StandardCharsets.UTF_8));
-    }
-    try {
-      if (!writer.waitFor(30, TimeUnit.SECONDS)) {
-        writer.destroyForcibly();
-        throw new IOException("writing the shims in " + bin + " took over 30 s");
-      }
-    } catch (InterruptedException e) {
-      writer.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while writing the shims in " + bin, e);
-    }
-    if (writer.exitValue() != 0) {
-      throw new IOException(
-          "cannot write the shims in " + bin + " (sh exit " + writer.exitValue() + ")");
-    }
+    writer.write(tmps, sh);
     for (int i = 0; i < tmps.size(); i++) {
       // the owner's only: the fake's shim holds the control server's secret
       Files.setPosixFilePermissions(tmps.get(i), PosixFilePermissions.fromString("rwx------"));
@@ -181,11 +150,4 @@ public final class Shim {
           StandardCopyOption.ATOMIC_MOVE);
     }
   }
-
-  /**
-   * Copies stdin into the first file, then the first into the others; owner-only from the start.
-   */
-  private static final String WRITE_ALL =
-      "umask 077 && first=$1 && cat > \"$first\" && shift && "
-          + "for f in \"$@\"; do cp \"$first\" \"$f\" || exit 1; done";
 }

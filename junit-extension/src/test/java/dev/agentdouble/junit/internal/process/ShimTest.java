@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class ShimTest {
   @TempDir Path dir;
+
+  private final ShimWriter writer = new ShimWriter();
+
+  @AfterEach
+  void endTheWriter() {
+    writer.close();
+  }
 
   /**
    * A shim written while other threads start processes runs at once: a process forked while this
@@ -46,7 +54,7 @@ class ShimTest {
     try {
       for (int i = 0; i < 150; i++) {
         Path bin = Files.createDirectories(dir.resolve("bin" + i));
-        Shim.install(bin, "#!/bin/sh\nexit 7\n");
+        Shim.install(writer, bin, "#!/bin/sh\nexit 7\n");
         try {
           Process shim = new ProcessBuilder(bin.resolve("cursor-agent").toString()).start();
           assertThat(shim.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -76,8 +84,9 @@ class ShimTest {
   void claudeIsInstalledBesideCursorsNamesWithAScriptOfItsOwnWhenGiven() throws Exception {
     Path same = Files.createDirectories(dir.resolve("same"));
     Path apart = Files.createDirectories(dir.resolve("apart"));
-    Shim.install(same, "#!/bin/sh\nexit 7\n");
+    Shim.install(writer, same, "#!/bin/sh\nexit 7\n");
     Shim.install(
+        writer,
         apart,
         Map.of(
             "cursor-agent", "#!/bin/sh\nexit 7\n",
