@@ -104,6 +104,10 @@ public final class Impersonation {
   /** The invocation of this process, as the launcher started it. */
   public static Impersonation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
+    String url = System.getenv(FakeEnvironment.URL);
+    if (url != null && !url.isEmpty()) {
+      ControlClient.warmUp(url); // on the second core, while argv is parsed and the profile read
+    }
     Owner.enable();
     String tty = System.getProperty("agentdouble.tty", "");
     String launcher = System.getProperty("agentdouble.invokedAs", "agent");

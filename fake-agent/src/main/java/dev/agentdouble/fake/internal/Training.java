@@ -4,6 +4,7 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.fake.Main;
+import dev.agentdouble.fake.internal.control.ControlClient;
 import dev.agentdouble.fake.internal.process.Death;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
@@ -495,6 +496,8 @@ public final class Training {
                 "training",
                 FakeEnvironment.TIMING,
                 "fast");
+        // as a process of its own does first thing (Impersonation.fromProcess)
+        ControlClient.warmUp(url.get(FakeEnvironment.URL));
         play("cursor-agent", List.of("-p", "--trust", "p"), url);
       }
       // a built-in tape: the catalog's index and a tape read from the jar

@@ -44,6 +44,14 @@ public final class ControlClient {
     return FakeEnvironment.controlUri(url, path);
   }
 
+  /**
+   * Readies this process's sockets for calls to {@code url}, in the background ({@link WarmUp}):
+   * called first thing, so the first call costs what it costs a warm JVM.
+   */
+  public static void warmUp(String url) {
+    WarmUp.start(url);
+  }
+
   /** Asks {@code url} for the tape of {@code invocation}; {@code secret} may be null (not set). */
   public static TapeSelection.Result ask(String url, String secret, InvocationRecord invocation) {
     return ask(url, secret, invocation, DEADLINE_MS);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(20)
 class ControlClientTest {
@@ -159,6 +160,36 @@ class ControlClientTest {
                   + " gave no complete answer within 300 ms; is the test (or "
                   + "`agentdouble serve`) stuck?");
     }
+  }
+
+  /**
+   * The warm-up readies the sockets without a connection of its own: the server's one connection is
+   * the call's, which gets its answer.
+   */
+  @Test
+  void theWarmUpConnectsToNothingAndTheCallThatFollowsIsTheServersOnlyConnection()
+      throws Exception {
+    String tape = "{\"tape\":1}\n";
+    try (RawServer server =
+        new RawServer(
+            "HTTP/1.1 200 OK\r\nContent-Length: " + tape.length() + "\r\n\r\n" + tape, false, 0)) {
+      WarmUp warmUp = new WarmUp(server.url());
+      warmUp.start();
+      warmUp.join(10_000);
+
+      TapeSelection.Result result = ControlClient.ask(server.url(), "s3cret", CALL, DEADLINE_MS);
+
+      assertThat(warmUp.isAlive()).isFalse();
+      assertThat(result).isInstanceOf(TapeSelection.Selected.class);
+      assertThat(server.request()).startsWith("POST /x/invocations HTTP/1.1\r\n");
+    }
+  }
+
+  /** A URL the call would refuse is the call's to refuse: the warm-up ends quietly. */
+  @ParameterizedTest
+  @ValueSource(strings = {"not a url", "http://", "http://127.0.0.1:99999/x", "ftp://h/x"})
+  void theWarmUpOfAUrlTheCallRefusesEndsQuietly(String url) {
+    new WarmUp(url).run();
   }
 
   @Test

@@ -1,0 +1,42 @@
+package dev.agentdouble.fake.internal.control;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+
+/**
+ * Readies the JDK's sockets while the run parses its argv, on a second core: the first {@code new
+ * Socket()} of a JVM links a method handle that JDK 17 cannot archive (it spins a {@code
+ * LambdaForm} class), and the first address initialises {@code InetAddress} and reads {@code
+ * net.properties}, together most of what a control call costs a fresh fake. No connection is made,
+ * so nothing changes for the server: the call itself connects as it always did, only sooner. A
+ * thread of its own (a class, not a lambda: start-up), a daemon, silent: any problem is the call's
+ * to report.
+ */
+final class WarmUp extends Thread {
+  private final String url;
+
+  WarmUp(String url) {
+    super("agentdouble-control-warm-up");
+    this.url = url;
+    setDaemon(true);
+  }
+
+  /** Starts readying the sockets for a control call to {@code url} (the fake's AGENTDOUBLE_URL). */
+  static void start(String url) {
+    new WarmUp(url).start();
+  }
+
+  @Override
+  public void run() {
+    try {
+      URI uri = URI.create(url);
+      try (Socket socket = new Socket()) {
+        socket.setSoTimeout(1); // creates the socket's file descriptor: the native side's start
+        new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
+      }
+    } catch (Exception e) {
+      // the control call says what is wrong, in its own words
+    }
+  }
+}
