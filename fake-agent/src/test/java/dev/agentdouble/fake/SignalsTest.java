@@ -35,8 +35,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(120)
 class SignalsTest {
   /** Runs its arguments with SIGINT at its default action; writes "SIGNAL STATUS" to a file. */
+  // SIGINT and SIGHUP back to their defaults for the fake: a build started in the background (no
+  // job control: SIGINT ignored) or under nohup (SIGHUP ignored) passes an ignored signal on, and a
+  // process that starts with a signal ignored cannot die by it
   static final String PERL_PARENT =
-      "$SIG{INT} = 'DEFAULT'; my $file = shift;"
+      "$SIG{INT} = 'DEFAULT'; $SIG{HUP} = 'DEFAULT'; my $file = shift;"
           + " system(@ARGV); open(my $o, '>', $file) or die; print $o ($? & 127), ' ', ($? >> 8);"
           + " close($o);";
 
@@ -72,7 +75,11 @@ class SignalsTest {
   @Test
   void sigintAbortsARunStartedWithSigintIgnoredAsTheCliOnNodeDoes() throws Exception {
     // a background job of a non-interactive shell starts so; Node resets it, so must the fake
-    Watched run = Watched.start(dir, heldMidStream(), PERL_PARENT.replace("'DEFAULT'", "'IGNORE'"));
+    Watched run =
+        Watched.start(
+            dir,
+            heldMidStream(),
+            PERL_PARENT.replace("$SIG{INT} = 'DEFAULT'", "$SIG{INT} = 'IGNORE'"));
 
     String first = run.awaitFirstLine();
     run.signal("INT");
