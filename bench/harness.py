@@ -829,16 +829,21 @@ class Bench:
                                                            w["first_ms"]))
         self.results["extension"] = {"runs": runs, "startup": startups, "summary": per_run,
                                      "diagnosis": diag, "wiremock": anchors}
-        if w["overhead_ms"] <= 0:
-            fail("the WireMock anchor measured no overhead (%.2f ms): rerun on a quieter machine" % w["overhead_ms"])
-        ratio = m["overhead_ms"] / w["overhead_ms"]
-        self.verdict("extension per-test overhead", "%.2fx WireMock's extension" % ratio,
-                     "ours %.1f ms (tests 2-%d %.1f ms - direct fake run %.1f ms; control-plane round trip"
-                     " +%.1f ms, shim %+.1f ms, extension callbacks +%.1f ms), WireMock's %.2f ms (a test of"
-                     " one stub and one request through it %.2f ms - an empty test without it %.2f ms); medians of %d x %d runs"
-                     % (m["overhead_ms"], n, m["test_ms"], m["base_ms"], m["http_ms"], m["shim_ms"],
-                        m["callbacks_ms"], w["overhead_ms"], w["test_ms"], w["base_ms"], n - 1, rounds),
-                     "<= 2x", ratio <= 2.0)
+        # the targets of issue 27: what a test costs beyond the fake's own run, and what asking the
+        # control plane costs beyond reading AGENTDOUBLE_TAPE, both through the extension's shim
+        self.verdict("extension per-test overhead", "%.1f ms" % m["overhead_ms"],
+                     "tests 2-%d %.1f ms - the same run of the fake started directly %.1f ms; of it, the"
+                     " control-plane round trip +%.1f ms, the shim %+.1f ms, the extension's callbacks"
+                     " +%.1f ms; WireMock's own extension costs a test of one stub and one request %.2f ms;"
+                     " medians of %d x %d runs"
+                     % (n, m["test_ms"], m["base_ms"], m["http_ms"], m["shim_ms"], m["callbacks_ms"],
+                        w["overhead_ms"], n - 1, rounds),
+                     "<= 10 ms", m["overhead_ms"] <= 10.0)
+        self.verdict("control round trip", "+%.1f ms" % m["http_ms"],
+                     "the fake through the extension's shim asking the control plane for an enqueued tape,"
+                     " over the same shim reading AGENTDOUBLE_TAPE; medians of %d x %d runs, interleaved"
+                     % (n - 2, rounds),
+                     "<= +5 ms", m["http_ms"] <= 5.0)
         self.verdict("extension first test of a JVM", "%.0f ms" % m["startup_ms"],
                      "first test %.0f ms - later tests' median %.0f ms, median of %d runs; its invocation"
                      " %.0f ms; fresh JVM: WireMock start %.0f ms, CDS archive %.0f ms; WireMock's own"
