@@ -277,10 +277,15 @@ public final class AgentDoubleExtension
     }
   }
 
-  private Handle create(ExtensionContext context) {
+  /** What the fakes of this run share, started by the first that needs it. */
+  private static SharedPlane shared(ExtensionContext context) {
     ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
-    SharedPlane shared =
-        root.getOrComputeIfAbsent(SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
+    return root.getOrComputeIfAbsent(
+        SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
+  }
+
+  private Handle create(ExtensionContext context) {
+    SharedPlane shared = shared(context);
     try {
       Path dir = Files.createTempDirectory(shared.work(), safeName(context.getDisplayName()) + "-");
       FakeAgent agent = new FakeAgent(shared.plane(), shared.runtime(), dir, settings);
@@ -297,7 +302,7 @@ public final class AgentDoubleExtension
       FakeAgent agent = handle.agent();
       List<String> notes = new ArrayList<>();
       List<String> problems = agent.finish(notes, context.getExecutionException().isEmpty());
-      TestEnd.settle(context, agent.directory(), notes, problems);
+      TestEnd.settle(context, agent.directory(), notes, problems, shared(context).janitor());
     }
   }
 

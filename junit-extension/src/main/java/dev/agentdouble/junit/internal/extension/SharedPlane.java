@@ -2,6 +2,7 @@ package dev.agentdouble.junit.internal.extension;
 
 import dev.agentdouble.junit.internal.control.ControlPlane;
 import dev.agentdouble.junit.internal.process.FakeAgentRuntime;
+import dev.agentdouble.junit.internal.process.Janitor;
 import dev.agentdouble.junit.internal.process.WorkFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,9 +13,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What every fake of a JVM shares, kept in the root context's store: the control plane, the fake's
- * runtime and the work folder.
+ * runtime, the work folder and its janitor.
  */
-public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path work)
+public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path work, Janitor janitor)
     implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
   /** Cleans the work folders of JVMs killed outright, then starts this JVM's. */
@@ -27,7 +28,7 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
           CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), SharedPlane::thread);
       ControlPlane plane = ControlPlane.start();
       try {
-        return new SharedPlane(plane, runtime.join(), work);
+        return new SharedPlane(plane, runtime.join(), work, new Janitor());
       } catch (CompletionException e) {
         plane.close();
         throw e.getCause() instanceof RuntimeException r ? r : e;
@@ -48,6 +49,7 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
   public void close() {
     plane.close();
     runtime.close();
+    janitor.close();
     WorkFolder.close(work); // stays when a failed test's folder is kept inside
   }
 }

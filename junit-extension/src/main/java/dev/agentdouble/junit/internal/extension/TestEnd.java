@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal.extension;
 
+import dev.agentdouble.junit.internal.process.Janitor;
 import dev.agentdouble.junit.internal.process.WorkFolder;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,17 +8,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The end of a test's fake as the test sees it: its notes said, its folder kept when the test
- * failed (else deleted), its problems thrown.
+ * failed (else deleted, by the janitor), its problems thrown.
  */
 public final class TestEnd {
   private TestEnd() {}
 
   /**
-   * Says {@code notes}, keeps or deletes {@code folder}, and fails the test of {@code context} with
-   * {@code problems}, if any.
+   * Says {@code notes}, keeps {@code folder} or has {@code janitor} delete it, and fails the test
+   * of {@code context} with {@code problems}, if any.
    */
   public static void settle(
-      ExtensionContext context, Path folder, List<String> notes, List<String> problems) {
+      ExtensionContext context,
+      Path folder,
+      List<String> notes,
+      List<String> problems,
+      Janitor janitor) {
     for (String note : notes) {
       say(context, note);
     }
@@ -31,7 +36,7 @@ public final class TestEnd {
               + ") failed; delete it when done");
       say(context, "the fake agent's folder is kept: " + folder);
     } else {
-      WorkFolder.delete(folder);
+      janitor.delete(folder);
     }
     if (!problems.isEmpty()) {
       AssertionError failure = new AssertionError("fake agent: " + String.join("\n", problems));
