@@ -13,6 +13,7 @@ import dev.agentdouble.fake.internal.cli.CliParser;
 import dev.agentdouble.fake.internal.cli.ParseResult;
 import dev.agentdouble.fake.internal.cli.Subcommands;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.control.QueuedTapes;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Stdio;
@@ -105,7 +106,10 @@ public final class Impersonation {
   public static Impersonation fromProcess(String[] args, OutputStream stdout, OutputStream stderr) {
     long origin = ProcessClock.originNanos();
     String url = System.getenv(FakeEnvironment.URL);
-    if (url != null && !url.isEmpty()) {
+    String queue = System.getenv(FakeEnvironment.QUEUE);
+    if (url != null
+        && !url.isEmpty()
+        && (queue == null || queue.isEmpty() || !QueuedTapes.ready(queue))) {
       ControlClient.warmUp(url); // on the second core, while argv is parsed and the profile read
     }
     Owner.enable();

@@ -3,8 +3,10 @@ package dev.agentdouble.fake.internal;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.GateFiles;
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.fake.Main;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.control.QueuedTapes;
 import dev.agentdouble.fake.internal.process.Death;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
@@ -500,6 +502,24 @@ public final class Training {
         ControlClient.warmUp(url.get(FakeEnvironment.URL));
         play("cursor-agent", List.of("-p", "--trust", "p"), url);
       }
+      // the JUnit extension's path for an enqueued tape: taken from its queue folder, no request
+      Path queue =
+          Files.createDirectories(dir.resolve("queue").resolve(QueueFiles.TAKEN)).getParent();
+      String entry = QueueFiles.entry(1);
+      Files.writeString(queue.resolve(entry + QueueFiles.META), "training\nfast\n");
+      Files.writeString(queue.resolve(entry + QueueFiles.TAPE), TAPE, StandardCharsets.UTF_8);
+      QueuedTapes.ready(queue.toString());
+      play(
+          "cursor-agent",
+          List.of("-p", "--trust", "p"),
+          Map.of(
+              FakeEnvironment.URL,
+              "http://127.0.0.1:9/agentdouble/training",
+              FakeEnvironment.QUEUE,
+              queue.toString(),
+              FakeEnvironment.TIMING,
+              "fast"));
+      deleteTree(queue.toFile());
       // a built-in tape: the catalog's index and a tape read from the jar
       play(
           "cursor-agent",

@@ -6,6 +6,7 @@ import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.control.QueuedTapes;
 import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Signals;
 import dev.agentdouble.fake.internal.source.TapeSelection;
@@ -219,10 +220,20 @@ public final class Turn {
     return impersonated && !cli.equals(running) ? cli : null;
   }
 
-  /** The control server's tape when there is one (it is told the invocation), else the env's. */
+  /**
+   * The control server's tape when there is one (it is told the invocation; a tape it queued is
+   * taken from its queue folder without asking), else the env's.
+   */
   private TapeSelection.Result select() throws IOException {
     String url = env.get(FakeEnvironment.URL);
     if (url != null && !url.isEmpty()) {
+      String queue = env.get(FakeEnvironment.QUEUE);
+      if (queue != null && !queue.isEmpty()) {
+        Optional<TapeSelection.Result> queued = QueuedTapes.take(queue, invocation);
+        if (queued.isPresent()) {
+          return queued.get();
+        }
+      }
       return ControlClient.ask(url, env.get(ControlSecret.ENV), invocation);
     }
     return TapeSelection.select(env, invocation);

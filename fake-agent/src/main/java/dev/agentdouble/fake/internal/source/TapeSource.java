@@ -72,6 +72,11 @@ public record TapeSource(String name, Opener opener) implements Closeable {
         });
   }
 
+  /** The tape file {@code file}, called {@code name} (in errors and the journal). */
+  public static TapeSource named(String name, Path file) {
+    return new TapeSource(name, of(file).opener());
+  }
+
   /**
    * A built-in tape, {@code builtin:NAME}: a resource on the class path, or, for a generated one,
    * its bytes, built once (a tape is opened twice: validated, then played).
