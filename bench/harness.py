@@ -347,7 +347,8 @@ class Bench:
         for variant, label in (("novars", "no vars"), ("vars", "vars")):
             big, small = "big-" + variant, "small-" + variant
             exp_big, exp_small = load_expected(self.out, big), load_expected(self.out, small)
-            self.say("== throughput (%s): %.0f MB tape, fast, vs cat of the same file; %d runs each, interleaved"
+            self.say("== throughput (%s): %.0f MB tape, fast, vs the JVM's floor (java Copy) and cat of the same"
+                     " file; %d runs each, interleaved"
                      % (label, exp_big["tapeBytes"] / 1e6, n))
             self.say("   first replay: the fake's replay cache emptied before each run; replayed before: "
                      "the cache holds the tape's validation")
@@ -412,13 +413,17 @@ class Bench:
                 "cat_mb_s": [r.mb_per_s for r in cat], "ratio_first": ratios["first"][0],
                 "ratio_again": ratios["again"][0], "rss_big_kb": rss_big, "rss_small_kb": rss_small,
                 "rss_again_kb": [r.maxrss_kb for r in hot], "rss_ratio": rss_ratio,
-                "floor_mb_s": [r.mb_per_s for r in floor]}
-            for key, what, target in (("again", "replayed before", 0.5), ("first", "first replay", 0.25)):
-                ratio, mbs = ratios[key]
-                self.verdict("throughput, %s (%s)" % (what, label), "%.2fx cat" % ratio,
-                             "fake %.0f MB/s / cat %.0f MB/s, medians of %d; the JVM's floor, a java main"
-                             " copying the file, %.2fx cat" % (mbs, c_mbs, n, f_mbs / c_mbs),
-                             ">= %gx" % target, ratio >= target)
+                "floor_mb_s": [r.mb_per_s for r in floor], "floor_ratio_first": ratios["first"][1] / f_mbs,
+                "floor_ratio_again": ratios["again"][1] / f_mbs}
+            # issue 27: the targets are the JVM's floor measured beside the fake, a java main that
+            # only copies the file (bench/Copy.java); cat stays in the detail
+            for key, what, target in (("again", "replayed before", 1.0), ("first", "first replay", 0.5)):
+                mbs = ratios[key][1]
+                ratio = mbs / f_mbs
+                self.verdict("throughput, %s (%s)" % (what, label), "%.2fx the JVM's floor" % ratio,
+                             "fake %.0f MB/s / java Copy %.0f MB/s, medians of %d; against cat %.0f MB/s: fake"
+                             " %.2fx, java Copy %.2fx" % (mbs, f_mbs, n, c_mbs, mbs / c_mbs, f_mbs / c_mbs),
+                             ">= %.1fx the floor" % target, ratio >= target)
             self.rss_lines = getattr(self, "rss_lines", [])
             self.rss_lines.append((label, rss_ratio, median(rss_big), median(rss_small), n))
         shutil.rmtree(os.path.join(self.out, "replay-cache"), ignore_errors=True)
