@@ -402,6 +402,10 @@ class Bench:
             f_mbs = median([r.mb_per_s for r in floor])
             self.say("   the JVM's floor, java Copy (transferTo of the file, nothing else): median %.0f MB/s"
                      " (%.0f ms), %.2fx cat" % (f_mbs, median([r.ms for r in floor]), f_mbs / c_mbs))
+            for runs, what in ((hot, "replayed before"), (cold, "first replay")):
+                pair = sorted(r.mb_per_s / j.mb_per_s for j, r in zip(floor, runs))
+                self.say("   fake, %s / the floor, per round (the same round's java Copy): median %.2fx,"
+                         " min %.2fx, max %.2fx" % (what, median(pair), pair[0], pair[-1]))
             rss_ratio = median(rss_big) / median(rss_small)
             self.say("   peak RSS (first replay): %.1f MB tape %.1f MB, %.1f MB tape %.1f MB; "
                      "replayed before, %.1f MB tape %.1f MB (medians of %d)" % (
