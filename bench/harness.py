@@ -347,7 +347,8 @@ class Bench:
         for variant, label in (("novars", "no vars"), ("vars", "vars")):
             big, small = "big-" + variant, "small-" + variant
             exp_big, exp_small = load_expected(self.out, big), load_expected(self.out, small)
-            self.say("== throughput (%s): %.0f MB tape, fast, vs cat of the same file; %d runs each, interleaved"
+            self.say("== throughput (%s): %.0f MB tape, fast, vs the JVM's floor (java Copy) and cat of the same"
+                     " file; %d runs each, interleaved"
                      % (label, exp_big["tapeBytes"] / 1e6, n))
             self.say("   first replay: the fake's replay cache emptied before each run; replayed before: "
                      "the cache holds the tape's validation")
@@ -401,6 +402,10 @@ class Bench:
             f_mbs = median([r.mb_per_s for r in floor])
             self.say("   the JVM's floor, java Copy (transferTo of the file, nothing else): median %.0f MB/s"
                      " (%.0f ms), %.2fx cat" % (f_mbs, median([r.ms for r in floor]), f_mbs / c_mbs))
+            for runs, what in ((hot, "replayed before"), (cold, "first replay")):
+                pair = sorted(r.mb_per_s / j.mb_per_s for j, r in zip(floor, runs))
+                self.say("   fake, %s / the floor, per round (the same round's java Copy): median %.2fx,"
+                         " min %.2fx, max %.2fx" % (what, median(pair), pair[0], pair[-1]))
             rss_ratio = median(rss_big) / median(rss_small)
             self.say("   peak RSS (first replay): %.1f MB tape %.1f MB, %.1f MB tape %.1f MB; "
                      "replayed before, %.1f MB tape %.1f MB (medians of %d)" % (
@@ -412,13 +417,17 @@ class Bench:
                 "cat_mb_s": [r.mb_per_s for r in cat], "ratio_first": ratios["first"][0],
                 "ratio_again": ratios["again"][0], "rss_big_kb": rss_big, "rss_small_kb": rss_small,
                 "rss_again_kb": [r.maxrss_kb for r in hot], "rss_ratio": rss_ratio,
-                "floor_mb_s": [r.mb_per_s for r in floor]}
-            for key, what, target in (("again", "replayed before", 0.5), ("first", "first replay", 0.25)):
-                ratio, mbs = ratios[key]
-                self.verdict("throughput, %s (%s)" % (what, label), "%.2fx cat" % ratio,
-                             "fake %.0f MB/s / cat %.0f MB/s, medians of %d; the JVM's floor, a java main"
-                             " copying the file, %.2fx cat" % (mbs, c_mbs, n, f_mbs / c_mbs),
-                             ">= %gx" % target, ratio >= target)
+                "floor_mb_s": [r.mb_per_s for r in floor], "floor_ratio_first": ratios["first"][1] / f_mbs,
+                "floor_ratio_again": ratios["again"][1] / f_mbs}
+            # issue 27: the targets are the JVM's floor measured beside the fake, a java main that
+            # only copies the file (bench/Copy.java); cat stays in the detail
+            for key, what, target in (("again", "replayed before", 1.0), ("first", "first replay", 0.5)):
+                mbs = ratios[key][1]
+                ratio = mbs / f_mbs
+                self.verdict("throughput, %s (%s)" % (what, label), "%.2fx the JVM's floor" % ratio,
+                             "fake %.0f MB/s / java Copy %.0f MB/s, medians of %d; against cat %.0f MB/s: fake"
+                             " %.2fx, java Copy %.2fx" % (mbs, f_mbs, n, c_mbs, mbs / c_mbs, f_mbs / c_mbs),
+                             ">= %.1fx the floor" % target, ratio >= target)
             self.rss_lines = getattr(self, "rss_lines", [])
             self.rss_lines.append((label, rss_ratio, median(rss_big), median(rss_small), n))
         shutil.rmtree(os.path.join(self.out, "replay-cache"), ignore_errors=True)
@@ -958,11 +967,143 @@ class Bench:
                     return int(line.split()[1])
         fail("no VmHWM in /proc/%d/status" % pid)
 
+    # ---- 7. a suite of 200 one-run tests, against the same suite on a bash cat fake -------------
+
+    def cat_fake(self):
+        """A bash script that cats what the fake prints for the startup tape: the tape's out frames,
+        each value as the tape holds it and a newline, as bench/out/startup.expected.json counts
+        them. Written once per run, from the tape, and checked against that count."""
+        expected = load_expected(self.out, "startup")
+        folder = os.path.join(self.out, "suite")
+        os.makedirs(folder, exist_ok=True)
+        stdout = os.path.join(folder, "startup.stdout")
+        lines = []
+        with open(self.tape("startup"), "rb") as f:
+            f.readline()  # the header
+            for line in f:
+                line = line.rstrip(b"\n")
+                at = line.find(b',"out":')
+                if line.startswith(b'{"t":') and at > 0 and line.endswith(b"}"):
+                    lines.append(line[at + len(b',"out":'):-1] + b"\n")
+        data = b"".join(lines)
+        if len(lines) != expected["outFrames"] or len(data) != expected["stdoutBytes"]:
+            fail("the cat fake's stdout: %d lines and %d bytes from %s, expected %d and %d"
+                 % (len(lines), len(data), self.tape("startup"), expected["outFrames"],
+                    expected["stdoutBytes"]))
+        with open(stdout, "wb") as f:
+            f.write(data)
+        script = os.path.join(folder, "cat-fake")
+        with open(script, "w") as f:
+            f.write("#!/bin/bash\ncat %s\n" % shlex.quote(stdout))
+        os.chmod(script, 0o755)
+        return script
+
+    def suite_sources(self, n):
+        """Generates the two suites of n tests (and a one-test warm-up of each) and compiles them
+        with ExtensionBench.java and SuiteBench.java."""
+        work = os.path.join(self.out, "suite")
+        src = os.path.join(work, "src")
+        classes = os.path.join(work, "classes")
+        os.makedirs(src, exist_ok=True)
+        os.makedirs(classes, exist_ok=True)
+        configure = ["  @BeforeAll static void configure() { SuiteBench.configure(); }"]
+
+        def ours(name, count):
+            return name, generated_class(
+                "%d tests, each one run of the fake through the JUnit extension\n// (ExtensionBench.invoke),"
+                " for the suite benchmark." % count,
+                ["dev.agentdouble.junit.AgentDoubleExtension", "dev.agentdouble.junit.FakeAgent",
+                 "org.junit.jupiter.api.BeforeAll", "org.junit.jupiter.api.extension.ExtendWith"],
+                ["@ExtendWith(AgentDoubleExtension.class)"], name, configure,
+                "  @Test void t%03d(FakeAgent agent) { ExtensionBench.invoke(agent); }", count)
+
+        def cat(name, count):
+            return name, generated_class(
+                "%d tests, each one run of a bash cat fake (SuiteBench.cat), no\n// extension: the suite"
+                " benchmark's anchor." % count,
+                ["org.junit.jupiter.api.BeforeAll"], [], name, configure,
+                "  @Test void t%03d() { SuiteBench.cat(); }", count)
+
+        generated = [ours("AgentDoubleSuite%dTest" % n, n), cat("CatFakeSuite%dTest" % n, n),
+                     ours("AgentDoubleSuiteWarmUpTest", 1), cat("CatFakeSuiteWarmUpTest", 1)]
+        here = os.path.dirname(os.path.abspath(__file__))
+        bench_srcs = [os.path.join(here, "ExtensionBench.java"), os.path.join(here, "SuiteBench.java")]
+        sources = {os.path.join(src, c + ".java"): text for c, text in generated}
+        stamp = os.path.join(classes, generated[0][0] + ".class")
+        changed = not os.path.exists(stamp)
+        for path, text in sources.items():
+            old = None
+            if os.path.exists(path):
+                with open(path) as f:
+                    old = f.read()
+            changed = changed or old != text
+        for path in bench_srcs + [self.args.extension_cp_stamp]:
+            changed = changed or os.path.getmtime(path) > os.path.getmtime(stamp)
+        if changed:
+            for path, text in sources.items():
+                with open(path, "w") as f:
+                    f.write(text)
+            cmd = [self.args.javac, "-nowarn", "-d", classes, "-cp", self.args.extension_cp] + bench_srcs + list(sources)
+            if os.spawnvp(os.P_WAIT, cmd[0], cmd) != 0:
+                fail("could not compile the suite benchmark (%s)" % " ".join(cmd[:4]))
+        return [name for name, _ in generated], classes
+
+    def suite(self):
+        """A user's `mvn test` of one class of n one-run tests: the class run by the JUnit
+        Platform's console launcher in a fresh JVM, from the spawn to the exit; ours (each test a
+        FakeAgent, the startup tape) against the same tests on a bash cat fake, A B A B."""
+        n = 200
+        rounds = 1 if self.args.quick else 3
+        if not self.args.extension_cp:
+            fail("the suite benchmark needs --javac and --extension-cp (bench/run passes them)")
+        self.say("== suite: a class of %d one-run tests in a fresh JVM (the JUnit console launcher), through"
+                 " the extension vs on a bash cat fake without it; %d rounds, interleaved" % (n, rounds))
+        (ours, cat, ours_warm, cat_warm), classes = self.suite_sources(n)
+        expected = load_expected(self.out, "startup")
+        self.ensure_cds()
+        script = self.cat_fake()
+        cp = classes + os.pathsep + self.args.extension_cp
+
+        def argv(test_class):
+            return [self.args.java, "-Dbench.tape=" + self.tape("startup"),
+                    "-Dbench.lines=%d" % expected["outFrames"], "-Dbench.stderr=" + self.h.stderr_log,
+                    "-Dbench.cat=" + script, "-cp", cp, "org.junit.platform.console.ConsoleLauncher",
+                    "execute", "--disable-banner", "--disable-ansi-colors", "--details=summary",
+                    "--fail-if-no-tests", "--config=junit.jupiter.execution.parallel.enabled=false",
+                    "--select-class=" + test_class]
+
+        def junit(test_class, count):
+            run = self.h.run(argv(test_class), self.base_env, capture=True)
+            if not run.ok() or ("%d tests successful" % count) not in run.extra:
+                fail("the suite %s: the JUnit run failed (wait status %d): %s; see bench/out/stderr.log"
+                     % (test_class, run.status, " | ".join(l.strip() for l in run.extra.splitlines()
+                                                         if "tests" in l or "Error" in l)[:600]))
+            return run
+
+        # a one-test class of each first, unmeasured: the page cache, the fake's CDS archive
+        junit(ours_warm, 1)
+        junit(cat_warm, 1)
+        a, b = [], []
+        for _ in range(rounds):
+            a.append(junit(ours, n).ms / 1000)
+            b.append(junit(cat, n).ms / 1000)
+        ratio = median(a) / median(b)
+        self.say("   ours (the extension, a FakeAgent each): %s s; median %.1f s, %.0f ms a test"
+                 % (", ".join("%.1f" % x for x in a), median(a), median(a) * 1000 / n))
+        self.say("   the bash cat fake, no extension: %s s; median %.1f s, %.0f ms a test"
+                 % (", ".join("%.1f" % x for x in b), median(b), median(b) * 1000 / n))
+        self.results["suite"] = {"tests": n, "ours_s": a, "cat_s": b, "ratio": ratio}
+        self.verdict("suite of %d one-run tests" % n, "%.1fx a bash cat fake" % ratio,
+                     "ours %.1f s, cat fake %.1f s; per test %.0f / %.0f ms; a fresh JVM each, from the spawn"
+                     " to the exit, medians of %d rounds" % (median(a), median(b), median(a) * 1000 / n,
+                                                            median(b) * 1000 / n, rounds),
+                     "stated", True)
+
     def main(self):
         started = time.monotonic()
         self.say("bench: java %s, %d CPUs, load average %s" % (
             self.args.java, os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
-        for name in ("startup", "throughput", "timing", "recorder", "extension", "serve"):
+        for name in ("startup", "throughput", "timing", "recorder", "extension", "serve", "suite"):
             if not self.args.only or name in self.args.only.split(","):
                 getattr(self, name)()
         with open(os.path.join(self.out, "results.json"), "w") as f:
@@ -1027,7 +1168,7 @@ def main():
     ap.add_argument("--empty", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder,extension,serve")
+    ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder,extension,serve,suite")
     ap.add_argument("--jdk", action="append", help="another JDK's home, to measure the start-up on too")
     ap.add_argument("--javac", help="the javac that compiles the extension benchmark")
     ap.add_argument("--extension-cp", help="the JUnit extension's runtime classpath and the JUnit Platform")
