@@ -849,9 +849,10 @@ class Bench:
                         w["overhead_ms"], n - 1, rounds),
                      "<= 10 ms", m["overhead_ms"] <= 10.0)
         self.verdict("control round trip", "+%.1f ms" % m["http_ms"],
-                     "the fake through the extension's shim asking the control plane for an enqueued tape,"
-                     " over the same shim reading AGENTDOUBLE_TAPE; medians of %d x %d runs, interleaved"
-                     % (n - 2, rounds),
+                     "an enqueued tape, taken from the fake's queue folder, over the same shim reading"
+                     " AGENTDOUBLE_TAPE; medians of %d x %d runs, interleaved; a stub's (the control plane"
+                     " asked over HTTP) +%.1f ms, medians of %d in the evidence runs"
+                     % (n - 2, rounds, diag["url"] - diag["tape"], diag["rounds"]),
                      "<= +5 ms", m["http_ms"] <= 5.0)
         self.verdict("extension first test of a JVM", "%.0f ms" % m["startup_ms"],
                      "first test %.0f ms - later tests' median %.0f ms, median of %d runs; its invocation"

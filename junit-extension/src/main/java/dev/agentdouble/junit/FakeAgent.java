@@ -71,8 +71,6 @@ public final class FakeAgent {
     this.path = "/agentdouble/" + id + "/invocations";
     this.gates = new StepGates(dir.resolve("gates"));
     this.runs = new Runs(dir, gates.folder());
-    this.answers = new Answers(plane, path, gates);
-    this.strictness = new Strictness(settings.strictUnmatched(), settings.strictUnused());
     this.shims =
         new ShimEnvironment(
             plane,
@@ -82,7 +80,9 @@ public final class FakeAgent {
             gates.folder(),
             settings.timing(),
             settings.gateTimeout());
-    this.log = new InvocationLog(plane, id, path);
+    this.answers = new Answers(plane, path, shims.queue(), gates);
+    this.strictness = new Strictness(settings.strictUnmatched(), settings.strictUnused());
+    this.log = new InvocationLog(plane, id, path, shims.queue());
   }
 
   /** The executable to give the code under test: a {@code cursor-agent} for this test only. */

@@ -167,12 +167,15 @@ class FakeAgentTest {
   /**
    * The control plane's secret reaches the fake through its shim (the owner's only) and its
    * environment; a process that knows the URL but not the secret is refused and is no invocation.
+   * The queue a run takes its tape from without asking is in the fake's folder, the owner's only
+   * too.
    */
   @Test
   void onlyAFakeWithTheControlPlanesSecretIsAnswered(FakeAgent agent) throws Exception {
     agent.enqueue(says("answered", 0));
     Map<String, String> env = new HashMap<>(agent.environment());
     String secret = env.remove("AGENTDOUBLE_SECRET");
+    String queue = env.remove("AGENTDOUBLE_QUEUE");
     Path launcher =
         Path.of(System.getProperty("agentdouble.root", ".."))
             .toAbsolutePath()
@@ -185,6 +188,9 @@ class FakeAgentTest {
     assertThat(Files.getPosixFilePermissions(agent.executable()))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
     assertThat(Files.readString(agent.executable())).contains("AGENTDOUBLE_SECRET=");
+    assertThat(Path.of(queue)).startsWith(agent.directory());
+    assertThat(Files.getPosixFilePermissions(agent.directory()))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
     assertThat(stranger.exit()).isEqualTo(70);
     assertThat(stranger.err())
         .contains("refused this invocation (HTTP 401): " + "AGENTDOUBLE_SECRET is not set");

@@ -6,17 +6,28 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.http.ImmutableRequest;
+import com.github.tomakehurst.wiremock.http.RequestMethod;
+import com.github.tomakehurst.wiremock.matching.RequestPattern;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.PermissionAnswer;
+import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.junit.Invocation;
 import dev.agentdouble.tape.OutputFormat;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -24,9 +35,11 @@ import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * What one fake was asked, read from the control plane's request journal: its invocations in the
- * order they arrived, with the permission answers of ACP turns, and those not taken yet by the
- * test, fed by a listener. Thread-safe.
+ * What one fake was asked: its invocations, read from the control plane's request journal and from
+ * its queue folder's {@value QueueFiles#TAKEN} (the runs that took a queued tape without asking the
+ * server, {@link QueueFiles}), oldest first, with the permission answers of ACP turns; and those
+ * not taken yet by the test, fed by a listener and by a look at that folder while waiting.
+ * Thread-safe.
  */
 public final class InvocationLog implements AutoCloseable {
   private final WireMockServer server;
@@ -40,17 +53,29 @@ public final class InvocationLog implements AutoCloseable {
 
   private final AutoCloseable arrivals;
 
+  /** The queue's {@value QueueFiles#TAKEN} folder, where runs write the invocations they took. */
+  private final Path fromQueue;
+
+  /** The URL an invocation from the queue is matched as, as if POSTed. */
+  private final String url;
+
   // guarded by this
   private int taken;
 
+  /** The invocations from the queue already handed to {@link #arrived}, by file name. */
+  private final Set<String> seen = new HashSet<>();
+
   /**
-   * The invocations POSTed to {@code path} of {@code plane} by the fake whose id is {@code id};
-   * runs the CLI stopped before they needed a tape report to {@code PATH/stopped}.
+   * The invocations POSTed to {@code path} of {@code plane} by the fake whose id is {@code id}, or
+   * written into {@code queue}'s {@value QueueFiles#TAKEN} folder; runs the CLI stopped before they
+   * needed a tape report to {@code PATH/stopped}.
    */
-  public InvocationLog(ControlPlane plane, String id, String path) {
+  public InvocationLog(ControlPlane plane, String id, String path, Path queue) {
     this.server = plane.server();
     this.id = id;
     this.invocations = path + "(/stopped)?";
+    this.fromQueue = queue.resolve(QueueFiles.TAKEN);
+    this.url = plane.baseUrl() + path;
     this.arrivals = plane.onPost(invocations, arrived::add);
   }
 
@@ -82,22 +107,90 @@ public final class InvocationLog implements AutoCloseable {
 
   /** How many invocations {@code pattern} lets through. */
   public int count(UnaryOperator<RequestPatternBuilder> pattern) {
-    return server.findAll(pattern.apply(postRequestedFor(urlMatching(invocations)))).size();
+    return bodies(pattern).size();
   }
 
-  /** The JSON bodies of the invocations {@code pattern} lets through, oldest first. */
+  /**
+   * The JSON bodies of the invocations {@code pattern} lets through, oldest first: those the server
+   * journalled in the order they reached it, those that took a queued tape in the order they took
+   * it, the two merged by the time each arrived.
+   */
   private List<String> bodies(UnaryOperator<RequestPatternBuilder> pattern) {
-    List<LoggedRequest> requests =
-        new ArrayList<>(server.findAll(pattern.apply(postRequestedFor(urlMatching(invocations)))));
+    RequestPatternBuilder builder = pattern.apply(postRequestedFor(urlMatching(invocations)));
+    List<LoggedRequest> requests = new ArrayList<>(server.findAll(builder));
     requests.sort(Claims.inOrderOfArrival());
-    return requests.stream().map(LoggedRequest::getBodyAsString).toList();
+    List<Queued> queued = queued();
+    if (queued.isEmpty()) {
+      return requests.stream().map(LoggedRequest::getBodyAsString).toList();
+    }
+    RequestPattern match = builder.build();
+    List<String> bodies = new ArrayList<>();
+    int q = 0;
+    for (LoggedRequest request : requests) {
+      long at =
+          request.getLoggedDate() == null ? Long.MAX_VALUE : request.getLoggedDate().getTime();
+      for (; q < queued.size() && queued.get(q).at() <= at; q++) {
+        addIfMatched(match, queued.get(q).body(), bodies);
+      }
+      bodies.add(request.getBodyAsString());
+    }
+    for (; q < queued.size(); q++) {
+      addIfMatched(match, queued.get(q).body(), bodies);
+    }
+    return bodies;
   }
 
-  /** The JSON bodies of every invocation, in the order of WireMock's request journal. */
+  /** Adds {@code body} to {@code bodies} when {@code match} lets it through, POSTed as it is. */
+  private void addIfMatched(RequestPattern match, String body, List<String> bodies) {
+    ImmutableRequest request =
+        ImmutableRequest.create()
+            .withAbsoluteUrl(url)
+            .withMethod(RequestMethod.POST)
+            .withHeader("Content-Type", "application/json")
+            .withBody(body.getBytes(StandardCharsets.UTF_8))
+            .build();
+    if (match.match(request).isExactMatch()) {
+      bodies.add(body);
+    }
+  }
+
+  /** An invocation that took a queued tape: when its file was written, and its JSON. */
+  private record Queued(String name, long at, String body) {}
+
+  /** The invocations that took queued tapes, in the order they took them. */
+  private List<Queued> queued() {
+    String[] names = fromQueue.toFile().list();
+    if (names == null) {
+      return List.of();
+    }
+    Arrays.sort(names);
+    List<Queued> queued = new ArrayList<>();
+    for (String name : names) {
+      if (name.endsWith(QueueFiles.INVOCATION)) {
+        Path file = fromQueue.resolve(name);
+        try {
+          queued.add(
+              new Queued(
+                  name,
+                  Files.getLastModifiedTime(file).toMillis(),
+                  Files.readString(file, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+          // gone: the fake was reset meanwhile
+        }
+      }
+    }
+    return queued;
+  }
+
+  /** The JSON bodies of every invocation: WireMock's request journal's, then the queue's. */
   public List<String> asJournalled() {
-    return server.findAll(postRequestedFor(urlMatching(invocations))).stream()
-        .map(LoggedRequest::getBodyAsString)
-        .toList();
+    List<String> bodies =
+        new ArrayList<>(
+            server.findAll(postRequestedFor(urlMatching(invocations))).stream()
+                .map(LoggedRequest::getBodyAsString)
+                .toList());
+    queued().forEach(q -> bodies.add(q.body()));
+    return bodies;
   }
 
   /** The options ACP clients chose when the fake asked for permission, in order. */
@@ -144,7 +237,7 @@ public final class InvocationLog implements AutoCloseable {
   public Invocation take(Duration timeout, IntSupplier queued) {
     String body;
     try {
-      body = arrived.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      body = next(timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted while waiting for the fake agent to be invoked", e);
@@ -171,11 +264,42 @@ public final class InvocationLog implements AutoCloseable {
     return parse(body);
   }
 
+  /**
+   * The next invocation not taken yet, waiting up to {@code timeout}: those the server answered
+   * come from its listener; those that took a queued tape are looked for in the queue folder, every
+   * {@value #LOOK_MS} ms while waiting.
+   */
+  private String next(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      lookInTheQueue();
+      long left = deadline - System.nanoTime();
+      String body =
+          arrived.poll(Math.max(0, Math.min(left, LOOK_MS * 1_000_000L)), TimeUnit.NANOSECONDS);
+      if (body != null || deadline - System.nanoTime() <= 0) {
+        return body != null ? body : arrived.poll();
+      }
+    }
+  }
+
+  /** How often a wait looks for the invocations that took queued tapes. */
+  static final long LOOK_MS = 2;
+
+  /** Hands the invocations that took queued tapes since the last look to {@link #arrived}. */
+  private synchronized void lookInTheQueue() {
+    for (Queued q : queued()) {
+      if (seen.add(q.name())) {
+        arrived.add(q.body());
+      }
+    }
+  }
+
   /** Forgets every request of the fake and the invocations not taken yet. */
   public synchronized void clear() {
     server.removeServeEventsMatching(
         WireMock.anyRequestedFor(urlMatching("/agentdouble/" + id + "/.*")).build());
     arrived.clear();
+    seen.clear();
     taken = 0;
   }
 

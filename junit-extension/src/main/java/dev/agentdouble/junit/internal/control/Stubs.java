@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
@@ -12,9 +13,18 @@ import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.matching.RequestPattern;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.agentdouble.contract.ControlSecret;
+import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +42,12 @@ import java.util.function.UnaryOperator;
  * a reply left (or repeat their last), the one whose reply was added last first, as WireMock orders
  * stubs of one priority; then the next queued tape; else nothing, and the stubs that need no claim
  * (the folder of {@code agentdouble serve}) or the report of no tape answer it.
+ *
+ * <p>A fake of the JUnit extension also has its queue in a folder ({@link QueueFiles}): each tape
+ * enqueued is written there too, and a run takes the first one without asking the server while
+ * there is no sequence (the folder's {@value QueueFiles#STUBS} marker says there are). A queued
+ * tape is taken once, by whoever moves its file first: a run, or this class's claim for a run that
+ * asked.
  */
 public final class Stubs {
   /** Before the folder's tapes of {@code agentdouble serve}, which need no claim. */
@@ -43,6 +59,9 @@ public final class Stubs {
   private final WireMockServer server;
   private final String path;
   private final AutoCloseable claims;
+
+  /** The queue's folder, which runs take tapes from themselves; none for {@code serve}'s. */
+  private final Optional<Path> folder;
 
   // guarded by this
   private final List<Reply> queue = new ArrayList<>();
@@ -59,8 +78,18 @@ public final class Stubs {
    * one at a time per path.
    */
   public Stubs(ControlPlane plane, String path) {
+    this(plane, path, Optional.empty());
+  }
+
+  /**
+   * As {@link #Stubs(ControlPlane, String)}, the queue kept in {@code folder} too (made here), for
+   * runs to take their tapes from without asking.
+   */
+  public Stubs(ControlPlane plane, String path, Optional<Path> folder) {
     this.server = plane.server();
     this.path = path;
+    this.folder = folder;
+    folder.ifPresent(f -> createDirectories(f.resolve(QueueFiles.TAKEN)));
     this.claims = plane.onInvocation(path, this::claim);
   }
 
@@ -80,10 +109,20 @@ public final class Stubs {
    */
   public synchronized void enqueue(Tape tape, String name, Optional<Timing> timing) {
     queue.add(add(tape, name, timing, true));
+    if (folder.isPresent()) {
+      String entry = QueueFiles.entry(queue.size());
+      Path meta = folder.get().resolve(entry + QueueFiles.META);
+      String line = name.replace('\n', ' ').replace('\r', ' '); // the name is the meta's first line
+      write(meta, (line + "\n" + timing.map(Timing::toString).orElse("") + "\n").getBytes(UTF_8));
+      // the tape file appearing is what enqueues it: whole, by a rename
+      write(folder.get().resolve(entry + QueueFiles.TAPE), TapeWriter.toBytes(tape));
+    }
   }
 
   /** A new sequence: replies to the invocations {@code match} lets through. */
   public synchronized Sequence sequence(UnaryOperator<MappingBuilder> match) {
+    // from now on every run asks: a stub comes before the queue
+    folder.ifPresent(f -> write(f.resolve(QueueFiles.STUBS), new byte[0]));
     Sequence sequence =
         new Sequence(match.apply(post(urlEqualTo(path))).build().getRequest(), generation);
     sequences.add(sequence);
@@ -162,15 +201,47 @@ public final class Stubs {
       }
       return Optional.of(reply.stub());
     }
-    if (queueTaken < queue.size()) {
-      return Optional.of(queue.get(queueTaken++).stub());
+    while (queueTaken < queue.size()) {
+      int entry = ++queueTaken;
+      if (takeQueued(entry)) {
+        return Optional.of(queue.get(entry - 1).stub());
+      }
     }
     return Optional.empty();
   }
 
+  /**
+   * Takes the {@code entry}th queued tape for a run that asked: false when a run took it itself
+   * (its file is gone from the queue folder).
+   */
+  private boolean takeQueued(int entry) {
+    if (folder.isEmpty()) {
+      return true;
+    }
+    String name = QueueFiles.entry(entry) + QueueFiles.TAPE;
+    try {
+      Files.move(
+          folder.get().resolve(name),
+          folder.get().resolve(QueueFiles.TAKEN).resolve(name),
+          StandardCopyOption.ATOMIC_MOVE);
+      return true;
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot take a queued tape in " + folder.get(), e);
+    }
+  }
+
   /** The names of the enqueued tapes no invocation has taken. */
   public synchronized List<String> unused() {
-    return queue.subList(queueTaken, queue.size()).stream().map(Reply::name).toList();
+    List<String> unused = new ArrayList<>();
+    for (int entry = queueTaken + 1; entry <= queue.size(); entry++) {
+      if (folder.isEmpty()
+          || Files.exists(folder.get().resolve(QueueFiles.entry(entry) + QueueFiles.TAPE))) {
+        unused.add(queue.get(entry - 1).name());
+      }
+    }
+    return unused;
   }
 
   /** The names of the sequences' replies no invocation has taken (repeats aside). */
@@ -219,6 +290,44 @@ public final class Stubs {
     queueTaken = 0;
     sequences.clear();
     generation++;
+    folder.ifPresent(
+        f -> {
+          deleteFiles(f.resolve(QueueFiles.TAKEN));
+          deleteFiles(f);
+        });
+  }
+
+  /** Deletes the files in {@code dir} (the queue's, its tapes taken: no folder deeper). */
+  private static void deleteFiles(Path dir) {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path file : files) {
+        if (!Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(file);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot empty the queue in " + dir, e);
+    }
+  }
+
+  /** Writes {@code bytes} into {@code file} whole: a temp file, then a rename. */
+  private static void write(Path file, byte[] bytes) {
+    Path partial = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      Files.write(partial, bytes);
+      Files.move(
+          partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void createDirectories(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make " + dir, e);
+    }
   }
 
   private synchronized void removeStubs() {

@@ -8,6 +8,7 @@ import dev.agentdouble.junit.internal.control.InvocationLog;
 import dev.agentdouble.junit.internal.control.Stubs;
 import dev.agentdouble.junit.internal.match.NoTapeReport;
 import dev.agentdouble.tape.Tape;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,11 +28,12 @@ public final class Answers {
   private final List<Stub> stubbed = new CopyOnWriteArrayList<>();
 
   /**
-   * What answers the invocations POSTed to {@code path} of {@code plane}; the gates of every tape
-   * given go to {@code gates}.
+   * What answers the invocations POSTed to {@code path} of {@code plane}, the queue kept in {@code
+   * queue} too (for runs to take their tapes from without asking); the gates of every tape given go
+   * to {@code gates}.
    */
-  public Answers(ControlPlane plane, String path, StepGates gates) {
-    this.stubs = new Stubs(plane, path);
+  public Answers(ControlPlane plane, String path, Path queue, StepGates gates) {
+    this.stubs = new Stubs(plane, path, Optional.of(queue));
     this.gates = gates;
     this.noTapeReport = plane.onNoTape(path, this::noTape);
   }

@@ -26,7 +26,7 @@ public final class ShimEnvironment {
 
   /**
    * Writes the shims of the fake whose folder is {@code dir}, answered at {@code url} of {@code
-   * plane}, with its gates in {@code gates}.
+   * plane} (or from its {@link #queue()}), with its gates in {@code gates}.
    */
   public ShimEnvironment(
       ControlPlane plane,
@@ -41,6 +41,8 @@ public final class ShimEnvironment {
     this.bin = dir.resolve("bin");
     this.runtime = runtime;
     env.put(FakeEnvironment.URL, url);
+    // a tape the test enqueued is taken from there, without asking the control plane
+    env.put(FakeEnvironment.QUEUE, queue().toString());
     // the control plane answers only requests with its secret: another local user's cannot read
     // this test's invocations, add stubs, or shut it down
     env.put(ControlSecret.ENV, plane.secret());
@@ -96,6 +98,11 @@ public final class ShimEnvironment {
    */
   public void record(Path into, RealClis real) throws IOException {
     Shim.writeRecording(bin, runtime, into, real, pids());
+  }
+
+  /** Where the fake's enqueued tapes wait: a run takes its tape from there without a request. */
+  public Path queue() {
+    return dir.resolve("queue");
   }
 
   private Path state() {
