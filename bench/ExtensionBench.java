@@ -40,10 +40,11 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * time holds everything the extension does for it (field or parameter injection, the shim, the
  * stub, the invocation, the end-of-test checks, the clean-up). Writes every figure to RESULTS.json.
  *
- * <p>From the second test on, a third run follows each test: the fake through a shim written by
- * the extension's own {@code Shim} with the extension's runtime (its classpath and CDS archive),
- * but with {@code AGENTDOUBLE_TAPE} instead of {@code AGENTDOUBLE_URL}. It splits the invocation's
- * overhead into what the control-plane round trip costs and what the shim costs.
+ * <p>From the second test on, each test also runs, right after its invocation, the fake through a
+ * shim written by the extension's own {@code Shim} with the extension's runtime (its classpath and
+ * CDS archive) and the first test's fake's configuration, but with {@code AGENTDOUBLE_TAPE} instead
+ * of the control plane and its queue: in the same place, it splits the invocation's cost into what
+ * taking the tape costs and what the shim costs. Its time is taken off the test's.
  *
  * <p>{@code wiremock} is the anchor beside it: what a test costs with WireMock's own JUnit extension,
  * the generated CLASS's N tests under {@code WireMockExtension} (a port of its own, its server
@@ -71,6 +72,18 @@ public final class ExtensionBench {
 
   /** The invocation time measured inside each test, in the order the tests ran. */
   static final List<Long> invocationNs = new ArrayList<>();
+
+  /**
+   * The time of the shim without the control plane, run inside each test after its invocation
+   * (-1 in the first test, before that shim is written), in the order the tests ran.
+   */
+  static final List<Long> noHttpNs = new ArrayList<>();
+
+  /** The shim without the control plane, written after the first test. */
+  static List<String> noHttp;
+
+  /** The first test's fake's configuration, as its shim bakes it in (FakeAgent.environment()). */
+  static Map<String, String> agentEnv;
 
   private ExtensionBench() {}
 
@@ -132,6 +145,10 @@ public final class ExtensionBench {
 
   /** The body of every generated test: one invocation of the fake through the extension. */
   public static void invoke(FakeAgent agent) {
+    if (agentEnv == null) {
+      agentEnv = new java.util.LinkedHashMap<>(agent.environment());
+      agentEnv.remove("PATH");
+    }
     agent.enqueue(Path.of(tape));
     List<String> command = new ArrayList<>();
     command.add(agent.executable().toString());
@@ -139,6 +156,16 @@ public final class ExtensionBench {
     Spawned s = spawn(command, Map.of());
     check(s, "the fake through the extension");
     invocationNs.add(s.ns());
+    // from the second test on, in the same place: the same shim reading AGENTDOUBLE_TAPE (outside
+    // the test, in the listener, the same run takes some ms less: the test JVM's own work around a
+    // test, the JIT's included, competes with the fake's start less there)
+    if (noHttp != null) {
+      Spawned c = spawn(noHttp, Map.of());
+      check(c, "the fake through a shim, without the control plane");
+      noHttpNs.add(c.ns());
+    } else {
+      noHttpNs.add(-1L);
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -171,12 +198,9 @@ public final class ExtensionBench {
     List<String> names = new ArrayList<>();
     List<Long> testNs = new ArrayList<>();
     List<Long> baselineNs = new ArrayList<>();
-    List<Long> noHttpNs = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     Path work = Files.createTempDirectory(Path.of("").toAbsolutePath(), "extension-bench-");
     TestExecutionListener listener = new Timed() {
-      private List<String> shim;
-
       @Override
       public void executionFinished(TestIdentifier id, TestExecutionResult result) {
         if (!id.isTest()) {
@@ -196,15 +220,10 @@ public final class ExtensionBench {
         Spawned s = spawn(direct, directEnv);
         check(s, "the fake run directly");
         baselineNs.add(s.ns());
-        if (shim == null) {
+        if (noHttp == null) {
           // after the first test, so that it does not change what the first test pays
-          shim = noHttpShim(work);
-          noHttpNs.add(-1L);
-          return;
+          noHttp = noHttpShim(work);
         }
-        Spawned c = spawn(shim, Map.of());
-        check(c, "the fake through a shim, without the control plane");
-        noHttpNs.add(c.ns());
       }
     };
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
@@ -244,19 +263,22 @@ public final class ExtensionBench {
 
   /**
    * A shim as the extension writes it ({@code Shim.write}, the extension's fake runtime: its
-   * classpath and CDS archive), configured with {@code AGENTDOUBLE_TAPE} instead of a control
-   * server URL.
+   * classpath and CDS archive), configured as the first test's fake was (its timing, owner, gate
+   * timeout...), but with {@code AGENTDOUBLE_TAPE} instead of the control plane and its queue, and
+   * folders of its own: the difference to a test's invocation is the taking of the tape alone.
    */
   static List<String> noHttpShim(Path work) {
     try {
       FakeAgentRuntime runtime = FakeAgentRuntime.create(work);
       Path dir = Files.createDirectories(work.resolve("no-http"));
-      Map<String, String> env = new java.util.LinkedHashMap<>();
+      Map<String, String> env = new java.util.LinkedHashMap<>(agentEnv);
+      env.remove(FakeEnvironment.URL);
+      env.remove(FakeEnvironment.SECRET);
+      env.remove(FakeEnvironment.QUEUE);
       env.put(FakeEnvironment.TAPE, tape);
-      env.put(FakeEnvironment.TIMING, "fast");
       env.put(FakeEnvironment.GATES, Files.createDirectories(dir.resolve("gates")).toString());
-      env.put(FakeEnvironment.GATE_TIMEOUT_MS, "30000");
       env.put(FakeEnvironment.JOURNAL, dir.resolve("journal.ndjson").toString());
+      env.put(FakeEnvironment.STATE_DIR, Files.createDirectories(dir.resolve("state")).toString());
       Shim.write(dir.resolve("bin"), runtime, env, dir.resolve("pids"));
       List<String> command = new ArrayList<>();
       command.add(dir.resolve("bin/cursor-agent").toString());
