@@ -108,14 +108,15 @@ public final class Stubs {
    * one is given.
    */
   public synchronized void enqueue(Tape tape, String name, Optional<Timing> timing) {
-    queue.add(add(tape, name, timing, true));
+    byte[] bytes = TapeWriter.toBytes(tape);
+    queue.add(add(bytes, name, timing, true));
     if (folder.isPresent()) {
       String entry = QueueFiles.entry(queue.size());
       Path meta = folder.get().resolve(entry + QueueFiles.META);
       String line = name.replace('\n', ' ').replace('\r', ' '); // the name is the meta's first line
       write(meta, (line + "\n" + timing.map(Timing::toString).orElse("") + "\n").getBytes(UTF_8));
       // the tape file appearing is what enqueues it: whole, by a rename
-      write(folder.get().resolve(entry + QueueFiles.TAPE), TapeWriter.toBytes(tape));
+      write(folder.get().resolve(entry + QueueFiles.TAPE), bytes);
     }
   }
 
@@ -339,6 +340,11 @@ public final class Stubs {
 
   /** The stub that answers with {@code tape} the invocations claimed for it. */
   private Reply add(Tape tape, String name, Optional<Timing> timing, boolean mustBeUsed) {
+    return add(TapeWriter.toBytes(tape), name, timing, mustBeUsed);
+  }
+
+  /** As {@link #add(Tape, String, Optional, boolean)}, the tape written as {@code tape}. */
+  private Reply add(byte[] tape, String name, Optional<Timing> timing, boolean mustBeUsed) {
     UUID id = UUID.randomUUID();
     server.stubFor(
         post(urlEqualTo(path))
@@ -351,13 +357,13 @@ public final class Stubs {
   }
 
   private static ResponseDefinitionBuilder tapeResponse(
-      Tape tape, String name, Optional<Timing> timing) {
+      byte[] tape, String name, Optional<Timing> timing) {
     ResponseDefinitionBuilder response =
         aResponse()
             .withStatus(200)
             .withHeader("Content-Type", "application/x-ndjson")
             .withHeader(ControlSecret.TAPE_HEADER, name);
     timing.ifPresent(t -> response.withHeader(ControlSecret.TIMING_HEADER, t.toString()));
-    return response.withBody(TapeWriter.toBytes(tape));
+    return response.withBody(tape);
   }
 }
