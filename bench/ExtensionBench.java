@@ -31,6 +31,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   java -cp ... ExtensionBench startup WORKDIR
  *   java -cp ... ExtensionBench diagnose TAPE LINES WORKDIR ROUNDS POSTCLASSES
  *   java -cp ... ExtensionBench wiremock CLASS PLAIN RESULTS.json
+ *   java -cp ... ExtensionBench first CLASS TESTS TAPE|- LINES
  * </pre>
  *
  * {@code run} executes the generated test class CLASS (N tests, each one invocation of the fake
@@ -50,6 +51,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * reset before each test), each registering a stub and making one request of it ({@link
  * #wiremockBody}), against PLAIN's N empty tests without any extension; after a warm-up round of
  * each, the two classes run in turn, A B B A.
+ *
+ * <p>{@code first} runs the first TESTS tests of CLASS in this JVM, fresh, in one launcher session
+ * as a build tool does, and prints what its first test cost beyond its later ones ({@link #first}).
  *
  * <p>{@code startup} times, in a fresh JVM, what the first test pays once: starting WireMock and
  * making the fake's class-data sharing archive.
@@ -142,11 +146,14 @@ public final class ExtensionBench {
   }
 
   public static void main(String[] args) throws Exception {
+    long mainNs = System.nanoTime();
     switch (args.length > 0 ? args[0] : "") {
       case "run" -> System.exit(run(args[1], args[2], args[3], Integer.parseInt(args[4]),
           Path.of(args[5])));
       case "startup" -> startup(Path.of(args[1]));
       case "wiremock" -> System.exit(wiremock(args[1], args[2], Path.of(args[3])));
+      case "first" -> System.exit(first(mainNs, args[1], Integer.parseInt(args[2]), args[3],
+          Integer.parseInt(args[4])));
       case "diagnose" -> diagnose(args[1], Integer.parseInt(args[2]), Path.of(args[3]),
           Integer.parseInt(args[4]), args[5]);
       default -> {
@@ -347,6 +354,76 @@ public final class ExtensionBench {
     for (String f : failures) {
       System.err.println("bench: failed: " + f);
     }
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * The first test of a fresh JVM (this one), as a build tool runs it: one launcher session, one
+   * request selecting CLASS, filtered to its first {@code tests} methods (t001, t002, ...),
+   * discovered and executed in it. Prints, in ns, from the class's start ({@code executionStarted} of its
+   * container, so its {@code beforeAll} is in) to the end of its first test, each later test's own
+   * time, and the time from {@code main} to the class's start and to the end of its first test.
+   * TAPE and LINES are the generated AgentDouble class's ({@link #invoke}); "-" for WireMock's.
+   */
+  static int first(long mainNs, String testClass, int tests, String tapeFile, int expectedLines) {
+    if (!tapeFile.equals("-")) {
+      tape = Path.of(tapeFile).toAbsolutePath().toString();
+      lines = expectedLines;
+    }
+    stderrLog = Path.of("stderr.log").toAbsolutePath();
+    long[] classStart = {0};
+    long[] firstEnd = {0};
+    List<Long> laterNs = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    TestExecutionListener listener = new Timed() {
+      @Override
+      public void executionStarted(TestIdentifier id) {
+        super.executionStarted(id);
+        if (classStart[0] == 0 && id.getSource().filter(
+            org.junit.platform.engine.support.descriptor.ClassSource.class::isInstance).isPresent()) {
+          classStart[0] = System.nanoTime();
+        }
+      }
+
+      @Override
+      public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        long now = System.nanoTime();
+        if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+          failures.add(id.getDisplayName() + ": " + result.getThrowable()
+              .map(Throwable::toString).orElse(result.getStatus().toString()));
+        }
+        if (id.isTest()) {
+          if (firstEnd[0] == 0) {
+            firstEnd[0] = now;
+          } else {
+            laterNs.add(now - started);
+          }
+        }
+      }
+    };
+    // the class selected, as Surefire and Gradle do, its tests past the first few filtered out
+    StringBuilder names = new StringBuilder();
+    for (int i = 1; i <= tests; i++) {
+      names.append(i == 1 ? "" : "|").append(String.format("t%03d", i));
+    }
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(DiscoverySelectors.selectClass(testClass))
+        .filters(org.junit.platform.launcher.MethodFilter.includeMethodNamePatterns(
+            ".*[#.](" + names + ")(\\(.*\\))?"))
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
+    try (org.junit.platform.launcher.LauncherSession session = LauncherFactory.openSession()) {
+      session.getLauncher().execute(request.build(), listener);
+    }
+    for (String f : failures) {
+      System.err.println("bench: failed: " + f);
+    }
+    if (laterNs.size() != tests - 1) {
+      System.err.println("bench: " + (laterNs.size() + 1) + " tests ran, " + tests + " expected");
+      return 1;
+    }
+    System.out.println("{\"firstNs\":" + (firstEnd[0] - classStart[0]) + ",\"laterNs\":" + laterNs
+        + ",\"mainToClassNs\":" + (classStart[0] - mainNs) + ",\"mainToFirstNs\":"
+        + (firstEnd[0] - mainNs) + "}");
     return failures.isEmpty() ? 0 : 1;
   }
 
