@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.extension.AgentTapes;
 import dev.agentdouble.junit.internal.extension.Deadline;
+import dev.agentdouble.junit.internal.extension.EarlyPlane;
 import dev.agentdouble.junit.internal.extension.FieldInjection;
 import dev.agentdouble.junit.internal.extension.Guard;
 import dev.agentdouble.junit.internal.extension.KeptFolder;
@@ -278,9 +279,8 @@ public final class AgentDoubleExtension
   }
 
   private Handle create(ExtensionContext context) {
-    ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
-    SharedPlane shared =
-        root.getOrComputeIfAbsent(SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
+    // started early by the launcher session (EarlyStart), else now by the first fake
+    SharedPlane shared = EarlyPlane.of(context, NAMESPACE);
     try {
       Path dir = Files.createTempDirectory(shared.work(), safeName(context.getDisplayName()) + "-");
       FakeAgent agent = new FakeAgent(shared.plane(), shared.runtime(), dir, settings);
