@@ -152,6 +152,7 @@ public final class ExtensionBench {
           Path.of(args[5])));
       case "startup" -> startup(Path.of(args[1]));
       case "wiremock" -> System.exit(wiremock(args[1], args[2], Path.of(args[3])));
+      case "options" -> options(args[1]);
       case "first" -> System.exit(first(mainNs, args[1], Integer.parseInt(args[2]), args[3],
           Integer.parseInt(args[4])));
       case "diagnose" -> diagnose(args[1], Integer.parseInt(args[2]), Path.of(args[3]),
@@ -362,7 +363,9 @@ public final class ExtensionBench {
    * request selecting CLASS, filtered to its first {@code tests} methods (t001, t002, ...),
    * discovered and executed in it. Prints, in ns, from the class's start ({@code executionStarted} of its
    * container, so its {@code beforeAll} is in) to the end of its first test, each later test's own
-   * time, and the time from {@code main} to the class's start and to the end of its first test.
+   * time, and the time from {@code main} to the end of its first test and, as evidence of when an
+   * early start can begin, to the session's opening, discovery's start, the test plan's start and
+   * the class's start.
    * TAPE and LINES are the generated AgentDouble class's ({@link #invoke}); "-" for WireMock's.
    */
   static int first(long mainNs, String testClass, int tests, String tapeFile, int expectedLines) {
@@ -373,9 +376,16 @@ public final class ExtensionBench {
     stderrLog = Path.of("stderr.log").toAbsolutePath();
     long[] classStart = {0};
     long[] firstEnd = {0};
+    long[] discoveryStart = {0};
+    long[] planStart = {0};
     List<Long> laterNs = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     TestExecutionListener listener = new Timed() {
+      @Override
+      public void testPlanExecutionStarted(TestPlan plan) {
+        planStart[0] = System.nanoTime();
+      }
+
       @Override
       public void executionStarted(TestIdentifier id) {
         super.executionStarted(id);
@@ -410,8 +420,16 @@ public final class ExtensionBench {
         .selectors(DiscoverySelectors.selectClass(testClass))
         .filters(org.junit.platform.launcher.MethodFilter.includeMethodNamePatterns(
             ".*[#.](" + names + ")(\\(.*\\))?"))
-        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .listeners(new org.junit.platform.launcher.LauncherDiscoveryListener() {
+          @Override
+          public void launcherDiscoveryStarted(LauncherDiscoveryRequest r) {
+            discoveryStart[0] = System.nanoTime();
+          }
+        });
+    long sessionStart;
     try (org.junit.platform.launcher.LauncherSession session = LauncherFactory.openSession()) {
+      sessionStart = System.nanoTime();
       session.getLauncher().execute(request.build(), listener);
     }
     for (String f : failures) {
@@ -423,8 +441,40 @@ public final class ExtensionBench {
     }
     System.out.println("{\"firstNs\":" + (firstEnd[0] - classStart[0]) + ",\"laterNs\":" + laterNs
         + ",\"mainToClassNs\":" + (classStart[0] - mainNs) + ",\"mainToFirstNs\":"
-        + (firstEnd[0] - mainNs) + "}");
+        + (firstEnd[0] - mainNs) + ",\"mainToSessionNs\":" + (sessionStart - mainNs)
+        + ",\"mainToDiscoveryNs\":" + (discoveryStart[0] - mainNs) + ",\"mainToPlanNs\":"
+        + (planStart[0] - mainNs) + ",\"invocationNs\":" + invocationNs + "}");
     return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * In a fresh JVM (this one): WireMock started on the control plane's options ({@code
+   * ControlPlane.loopback}) with one more, named by {@code option} ("none" for none), and stopped;
+   * prints the start's wall time and this JVM's CPU time to the end of the start, in ns.
+   */
+  static void options(String option) {
+    long t0 = System.nanoTime();
+    var options = ControlPlane.loopback(0);
+    switch (option) {
+      case "none" -> { }
+      case "http2" -> options.http2PlainDisabled(true).http2TlsDisabled(true);
+      case "templating" -> options.templatingEnabled(false);
+      case "xml" -> options.disableOptimizeXmlFactoriesLoading(true);
+      case "gzip" -> options.gzipDisabled(true);
+      case "logging" -> options.stubRequestLoggingDisabled(true);
+      case "threads" -> options.containerThreads(8);
+      case "all" -> options.http2PlainDisabled(true).http2TlsDisabled(true).templatingEnabled(false)
+          .disableOptimizeXmlFactoriesLoading(true).gzipDisabled(true)
+          .stubRequestLoggingDisabled(true);
+      default -> throw new IllegalArgumentException("no option " + option);
+    }
+    var server = new com.github.tomakehurst.wiremock.WireMockServer(options);
+    server.start();
+    long t1 = System.nanoTime();
+    long cpu = ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    server.stop();
+    System.out.println("{\"startNs\":" + (t1 - t0) + ",\"cpuNs\":" + cpu + "}");
   }
 
   /** What {@code diagnose} prints: medians in ms, and counts. */

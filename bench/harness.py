@@ -869,7 +869,10 @@ class Bench:
                 d = json.loads(run.extra)
                 into.append({"extra_ms": d["firstNs"] / 1e6 - median(d["laterNs"]) / 1e6,
                              "first_ms": d["firstNs"] / 1e6, "later_ms": median(d["laterNs"]) / 1e6,
-                             "to_class_ms": d["mainToClassNs"] / 1e6, "to_first_ms": d["mainToFirstNs"] / 1e6})
+                             "to_class_ms": d["mainToClassNs"] / 1e6, "to_first_ms": d["mainToFirstNs"] / 1e6,
+                             "to_session_ms": d["mainToSessionNs"] / 1e6,
+                             "to_discovery_ms": d["mainToDiscoveryNs"] / 1e6,
+                             "to_plan_ms": d["mainToPlanNs"] / 1e6})
         o = {k: median([x[k] for x in ours]) for k in ours[0]}
         w = {k: median([x[k] for x in theirs]) for k in theirs[0]}
         for what, xs in (("ours", ours), ("WireMock's", theirs)):
@@ -877,6 +880,9 @@ class Bench:
                      " its first test %s ms" % (what, ", ".join("%.0f" % x["extra_ms"] for x in xs),
                                                 ", ".join("%.0f" % x["to_class_ms"] for x in xs),
                                                 ", ".join("%.0f" % x["to_first_ms"] for x in xs)))
+        self.say("   ours, from main (medians): the launcher session open %.0f ms, discovery started %.0f ms, the"
+                 " test plan started %.0f ms, the class started %.0f ms"
+                 % (o["to_session_ms"], o["to_discovery_ms"], o["to_plan_ms"], o["to_class_ms"]))
         self.results["extension_first"] = {"ours": ours, "wiremock": theirs}
         if w["extra_ms"] <= 0:
             fail("WireMock's first test measured no extra time (%.0f ms): rerun on a quieter machine" % w["extra_ms"])

@@ -62,7 +62,8 @@ class EarlyStartTest {
   }
 
   /** What a session left behind: the plane started early and its URL, read before it closed. */
-  record Session(Optional<EarlyPlane> early, Optional<String> url, List<String> failures) {}
+  record Session(
+      Optional<EarlyPlane> early, Optional<String> url, boolean warm, List<String> failures) {}
 
   private static Session run(DiscoverySelector selector, boolean enabled) {
     List<String> failures = new ArrayList<>();
@@ -81,6 +82,7 @@ class EarlyStartTest {
             .configurationParameter(EarlyStart.ENABLED, Boolean.toString(enabled));
     Optional<EarlyPlane> early;
     Optional<String> url;
+    boolean warm;
     try (LauncherSession session = LauncherFactory.openSession()) {
       session.getLauncher().execute(request.build(), listener);
       early =
@@ -92,8 +94,9 @@ class EarlyStartTest {
                       EarlyPlane.class,
                       EarlyPlane.class));
       url = early.map(e -> e.await(Duration.ofSeconds(30)).plane().baseUrl());
+      warm = early.map(e -> e.await(Duration.ofSeconds(30)).plane().warm()).orElse(false);
     }
-    return new Session(early, url, failures);
+    return new Session(early, url, warm, failures);
   }
 
   @Test
@@ -106,6 +109,8 @@ class EarlyStartTest {
     SharedPlane plane = session.early().get().await(Duration.ofSeconds(1));
     // the fake used the plane started early, not one of its own
     assertThat(UsesAFake.url).startsWith(session.url().orElseThrow() + "/");
+    // warmed by one request as it started, so the first test's invocation is not WireMock's first
+    assertThat(session.warm()).isTrue();
     // closed with the session: its server stopped, the thread that started it gone
     assertThat(plane.plane().server().isRunning()).isFalse();
     await()
