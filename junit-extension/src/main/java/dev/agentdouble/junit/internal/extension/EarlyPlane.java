@@ -21,7 +21,7 @@ public final class EarlyPlane implements AutoCloseable {
   /** The launcher session store's namespace and key of the plane started early. */
   static final Namespace NAMESPACE = Namespace.create(EarlyPlane.class);
 
-  /** How long a fake waits for the plane started early: WireMock's start and the fake's archive. */
+  /** How long a fake waits for the plane started early: WireMock's start and the fake's runtime. */
   static final Duration WAIT = Duration.ofMinutes(2);
 
   private final CompletableFuture<SharedPlane> start;
@@ -75,20 +75,15 @@ public final class EarlyPlane implements AutoCloseable {
   }
 
   /**
-   * Stops the plane, once started (a start that failed leaves nothing to stop; the failure was the
-   * tests' to report). A start still going after {@link #WAIT} stops its plane when it ends: its
-   * thread is a daemon, so it cannot keep the JVM alive meanwhile.
+   * Stops the plane now if it has started, else as soon as it has (a start that failed leaves
+   * nothing to stop; the failure was the tests' to report). Closing does not wait for a start: a
+   * launcher that discovers in one session and executes in another (JUnit's {@code
+   * LauncherFactory.create()} used as {@code discover}, then {@code execute}) closes the first
+   * session as discovery ends, and must not wait there for a plane it will not use.
    */
   @Override
   public void close() {
     start.thenAccept(SharedPlane::close);
-    try {
-      start.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      // nothing started, or it stops by itself when it has (above)
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Runs {@code task} on a daemon thread: a start never keeps the JVM alive. */

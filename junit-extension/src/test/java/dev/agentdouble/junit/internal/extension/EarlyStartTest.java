@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,9 +29,11 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.store.Namespace;
+import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -190,6 +193,56 @@ class EarlyStartTest {
         .isInstanceOf(UncheckedIOException.class)
         .hasMessage("cannot create a work folder");
     early.close();
+  }
+
+  @Test
+  void closingDoesNotWaitForTheStartAndStopsThePlaneOnceItIsUp() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicReference<SharedPlane> started = new AtomicReference<>();
+    EarlyPlane early =
+        new EarlyPlane(
+            () -> {
+              try {
+                release.await(30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              started.set(SharedPlane.start());
+              return started.get();
+            });
+
+    early.close(); // returns with the start still held back
+    assertThat(started.get()).isNull();
+    release.countDown();
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> started.get() != null && !started.get().plane().server().isRunning());
+  }
+
+  @Test
+  void aLauncherThatDiscoversAndExecutesInTwoSessionsRunsTheFake() {
+    UsesAFake.url = null;
+    List<String> failures = new ArrayList<>();
+    Launcher launcher = LauncherFactory.create(); // a session per call: discover, then execute
+    TestPlan plan =
+        launcher.discover(
+            LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(UsesAFake.class))
+                .build());
+    launcher.execute(
+        plan,
+        new TestExecutionListener() {
+          @Override
+          public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+            if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+              failures.add(id.getDisplayName() + ": " + result);
+            }
+          }
+        });
+
+    assertThat(failures).isEmpty();
+    assertThat(UsesAFake.url).isNotNull();
   }
 
   @Test
