@@ -35,10 +35,7 @@ public final class EarlyPlane implements AutoCloseable {
    * started; else the root context's (in {@code namespace}), started now if it is the first.
    */
   public static SharedPlane of(ExtensionContext context, Namespace namespace) {
-    EarlyPlane early =
-        context
-            .getStore(StoreScope.LAUNCHER_SESSION, NAMESPACE)
-            .get(EarlyPlane.class, EarlyPlane.class);
+    EarlyPlane early = SESSION_STORES ? early(context) : null;
     if (early != null) {
       return early.await(WAIT);
     }
@@ -46,6 +43,31 @@ public final class EarlyPlane implements AutoCloseable {
         .getRoot()
         .getStore(namespace)
         .getOrComputeIfAbsent(SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
+  }
+
+  /** The plane started early in the launcher session of {@code context}, if any. */
+  private static EarlyPlane early(ExtensionContext context) {
+    return context
+        .getStore(StoreScope.LAUNCHER_SESSION, NAMESPACE)
+        .get(EarlyPlane.class, EarlyPlane.class);
+  }
+
+  /**
+   * Whether JUnit has launcher session stores (JUnit 5.13 and later): a user's build may pin an
+   * older one (the README's project runs on 5.10), where the plane is never started early.
+   */
+  static final boolean SESSION_STORES = sessionStores();
+
+  private static boolean sessionStores() {
+    try {
+      Class.forName(
+          "org.junit.jupiter.api.extension.ExtensionContext$StoreScope",
+          false,
+          ExtensionContext.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /** The plane once started; what its start threw, if it failed; an error after {@code limit}. */

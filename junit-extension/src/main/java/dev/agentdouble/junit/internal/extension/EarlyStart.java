@@ -45,19 +45,39 @@ public final class EarlyStart implements LauncherSessionListener {
   /** The configuration parameter that turns the early start off. */
   public static final String ENABLED = "agentdouble.earlyStart";
 
+  /**
+   * Registers the {@link Trigger} on the session's launcher; nothing on a JUnit older than 5.13,
+   * whose sessions have no store ({@link EarlyPlane#SESSION_STORES}): the {@code Trigger} class,
+   * which names that store, is not even loaded there.
+   */
   @Override
   public void launcherSessionOpened(LauncherSession session) {
-    Trigger trigger = new Trigger(session.getStore());
-    session.getLauncher().registerLauncherDiscoveryListeners(trigger);
-    session.getLauncher().registerTestExecutionListeners(trigger);
+    if (EarlyPlane.SESSION_STORES && launcherSessionStores()) {
+      Trigger.register(session);
+    }
+  }
+
+  private static boolean launcherSessionStores() {
+    try {
+      LauncherSession.class.getMethod("getStore");
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 
   /** Starts the plane in the session's store, once, at the first sign of a class that needs it. */
   static final class Trigger implements LauncherDiscoveryListener, TestExecutionListener {
     private final NamespacedHierarchicalStore<Namespace> store;
 
-    Trigger(NamespacedHierarchicalStore<Namespace> store) {
+    private Trigger(NamespacedHierarchicalStore<Namespace> store) {
       this.store = store;
+    }
+
+    static void register(LauncherSession session) {
+      Trigger trigger = new Trigger(session.getStore());
+      session.getLauncher().registerLauncherDiscoveryListeners(trigger);
+      session.getLauncher().registerTestExecutionListeners(trigger);
     }
 
     @Override
