@@ -31,6 +31,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   java -cp ... ExtensionBench startup WORKDIR
  *   java -cp ... ExtensionBench diagnose TAPE LINES WORKDIR ROUNDS POSTCLASSES
  *   java -cp ... ExtensionBench wiremock CLASS PLAIN RESULTS.json
+ *   java -cp ... ExtensionBench first CLASS TESTS TAPE|- LINES
  * </pre>
  *
  * {@code run} executes the generated test class CLASS (N tests, each one invocation of the fake
@@ -51,6 +52,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * reset before each test), each registering a stub and making one request of it ({@link
  * #wiremockBody}), against PLAIN's N empty tests without any extension; after a warm-up round of
  * each, the two classes run in turn, A B B A.
+ *
+ * <p>{@code first} runs the first TESTS tests of CLASS in this JVM, fresh, in one launcher session
+ * as a build tool does, and prints what its first test cost beyond its later ones ({@link #first}).
  *
  * <p>{@code startup} times, in a fresh JVM, what the first test pays once: starting WireMock and
  * making the fake's class-data sharing archive.
@@ -169,11 +173,15 @@ public final class ExtensionBench {
   }
 
   public static void main(String[] args) throws Exception {
+    long mainNs = System.nanoTime();
     switch (args.length > 0 ? args[0] : "") {
       case "run" -> System.exit(run(args[1], args[2], args[3], Integer.parseInt(args[4]),
           Path.of(args[5])));
       case "startup" -> startup(Path.of(args[1]));
       case "wiremock" -> System.exit(wiremock(args[1], args[2], Path.of(args[3])));
+      case "options" -> options(args[1]);
+      case "first" -> System.exit(first(mainNs, args[1], Integer.parseInt(args[2]), args[3],
+          Integer.parseInt(args[4])));
       case "diagnose" -> diagnose(args[1], Integer.parseInt(args[2]), Path.of(args[3]),
           Integer.parseInt(args[4]), args[5]);
       default -> {
@@ -230,11 +238,16 @@ public final class ExtensionBench {
         .selectors(DiscoverySelectors.selectClass(testClass))
         .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
         .build();
-    Launcher junit = LauncherFactory.create();
-    TestPlan plan = junit.discover(request);
-    long t0 = System.nanoTime();
-    junit.execute(plan, listener);
-    long wallNs = System.nanoTime() - t0;
+    long wallNs;
+    // one launcher session for discovery and execution, as build tools run it (the extension's
+    // early start begins in the session and ends with it)
+    try (org.junit.platform.launcher.LauncherSession session = LauncherFactory.openSession()) {
+      Launcher junit = session.getLauncher();
+      TestPlan plan = junit.discover(request);
+      long t0 = System.nanoTime();
+      junit.execute(plan, listener);
+      wallNs = System.nanoTime() - t0;
+    }
 
     StringBuilder json = new StringBuilder();
     json.append("{\"wallNs\":").append(wallNs);
@@ -370,6 +383,125 @@ public final class ExtensionBench {
       System.err.println("bench: failed: " + f);
     }
     return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * The first test of a fresh JVM (this one), as a build tool runs it: one launcher session, one
+   * request selecting CLASS, filtered to its first {@code tests} methods (t001, t002, ...),
+   * discovered and executed in it. Prints, in ns, from the class's start ({@code executionStarted} of its
+   * container, so its {@code beforeAll} is in) to the end of its first test, each later test's own
+   * time, and the time from {@code main} to the end of its first test and, as evidence of when an
+   * early start can begin, to the session's opening, discovery's start, the test plan's start and
+   * the class's start.
+   * TAPE and LINES are the generated AgentDouble class's ({@link #invoke}); "-" for WireMock's.
+   */
+  static int first(long mainNs, String testClass, int tests, String tapeFile, int expectedLines) {
+    if (!tapeFile.equals("-")) {
+      tape = Path.of(tapeFile).toAbsolutePath().toString();
+      lines = expectedLines;
+    }
+    stderrLog = Path.of("stderr.log").toAbsolutePath();
+    long[] classStart = {0};
+    long[] firstEnd = {0};
+    long[] discoveryStart = {0};
+    long[] planStart = {0};
+    List<Long> laterNs = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    TestExecutionListener listener = new Timed() {
+      @Override
+      public void testPlanExecutionStarted(TestPlan plan) {
+        planStart[0] = System.nanoTime();
+      }
+
+      @Override
+      public void executionStarted(TestIdentifier id) {
+        super.executionStarted(id);
+        if (classStart[0] == 0 && id.getSource().filter(
+            org.junit.platform.engine.support.descriptor.ClassSource.class::isInstance).isPresent()) {
+          classStart[0] = System.nanoTime();
+        }
+      }
+
+      @Override
+      public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        long now = System.nanoTime();
+        if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+          failures.add(id.getDisplayName() + ": " + result.getThrowable()
+              .map(Throwable::toString).orElse(result.getStatus().toString()));
+        }
+        if (id.isTest()) {
+          if (firstEnd[0] == 0) {
+            firstEnd[0] = now;
+          } else {
+            laterNs.add(now - started);
+          }
+        }
+      }
+    };
+    // the class selected, as Surefire and Gradle do, its tests past the first few filtered out
+    StringBuilder names = new StringBuilder();
+    for (int i = 1; i <= tests; i++) {
+      names.append(i == 1 ? "" : "|").append(String.format("t%03d", i));
+    }
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(DiscoverySelectors.selectClass(testClass))
+        .filters(org.junit.platform.launcher.MethodFilter.includeMethodNamePatterns(
+            ".*[#.](" + names + ")(\\(.*\\))?"))
+        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+        .listeners(new org.junit.platform.launcher.LauncherDiscoveryListener() {
+          @Override
+          public void launcherDiscoveryStarted(LauncherDiscoveryRequest r) {
+            discoveryStart[0] = System.nanoTime();
+          }
+        });
+    long sessionStart;
+    try (org.junit.platform.launcher.LauncherSession session = LauncherFactory.openSession()) {
+      sessionStart = System.nanoTime();
+      session.getLauncher().execute(request.build(), listener);
+    }
+    for (String f : failures) {
+      System.err.println("bench: failed: " + f);
+    }
+    if (laterNs.size() != tests - 1) {
+      System.err.println("bench: " + (laterNs.size() + 1) + " tests ran, " + tests + " expected");
+      return 1;
+    }
+    System.out.println("{\"firstNs\":" + (firstEnd[0] - classStart[0]) + ",\"laterNs\":" + laterNs
+        + ",\"mainToClassNs\":" + (classStart[0] - mainNs) + ",\"mainToFirstNs\":"
+        + (firstEnd[0] - mainNs) + ",\"mainToSessionNs\":" + (sessionStart - mainNs)
+        + ",\"mainToDiscoveryNs\":" + (discoveryStart[0] - mainNs) + ",\"mainToPlanNs\":"
+        + (planStart[0] - mainNs) + ",\"invocationNs\":" + invocationNs + "}");
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * In a fresh JVM (this one): WireMock started on the control plane's options ({@code
+   * ControlPlane.loopback}) with one more, named by {@code option} ("none" for none), and stopped;
+   * prints the start's wall time and this JVM's CPU time to the end of the start, in ns.
+   */
+  static void options(String option) {
+    long t0 = System.nanoTime();
+    var options = ControlPlane.loopback(0);
+    switch (option) {
+      case "none" -> { }
+      case "http2" -> options.http2PlainDisabled(true).http2TlsDisabled(true);
+      case "templating" -> options.templatingEnabled(false);
+      case "xml" -> options.disableOptimizeXmlFactoriesLoading(true);
+      case "gzip" -> options.gzipDisabled(true);
+      case "logging" -> options.stubRequestLoggingDisabled(true);
+      case "threads" -> options.containerThreads(8);
+      case "all" -> options.http2PlainDisabled(true).http2TlsDisabled(true).templatingEnabled(false)
+          .disableOptimizeXmlFactoriesLoading(true).gzipDisabled(true)
+          .stubRequestLoggingDisabled(true);
+      default -> throw new IllegalArgumentException("no option " + option);
+    }
+    var server = new com.github.tomakehurst.wiremock.WireMockServer(options);
+    server.start();
+    long t1 = System.nanoTime();
+    long cpu = ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    server.stop();
+    System.out.println("{\"startNs\":" + (t1 - t0) + ",\"cpuNs\":" + cpu + "}");
   }
 
   /** What {@code diagnose} prints: medians in ms, and counts. */

@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.extension.AgentTapes;
 import dev.agentdouble.junit.internal.extension.Deadline;
+import dev.agentdouble.junit.internal.extension.EarlyPlane;
 import dev.agentdouble.junit.internal.extension.FieldInjection;
 import dev.agentdouble.junit.internal.extension.Guard;
 import dev.agentdouble.junit.internal.extension.KeptFolder;
@@ -277,11 +278,12 @@ public final class AgentDoubleExtension
     }
   }
 
-  /** What the fakes of this run share, started by the first that needs it. */
+  /**
+   * What the fakes of this run share: started early by the launcher session ({@code EarlyStart}),
+   * else now, by the first fake that needs it.
+   */
   private static SharedPlane shared(ExtensionContext context) {
-    ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
-    return root.getOrComputeIfAbsent(
-        SharedPlane.class, k -> SharedPlane.start(), SharedPlane.class);
+    return EarlyPlane.of(context, NAMESPACE);
   }
 
   private Handle create(ExtensionContext context) {

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path work, Janitor janitor)
     implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
-  /** Cleans the work folders of JVMs killed outright, then starts this JVM's. */
+  /**
+   * Cleans the work folders of JVMs killed outright, then starts this JVM's: the control plane,
+   * warmed by one request, while the fake's runtime is got on another thread.
+   */
   public static SharedPlane start() {
     try {
       Path work = WorkFolder.create();
@@ -27,6 +30,7 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
       CompletableFuture<FakeAgentRuntime> runtime =
           CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), SharedPlane::thread);
       ControlPlane plane = ControlPlane.start();
+      plane.warmUp(); // WireMock's first request, here rather than in the first test
       try {
         return new SharedPlane(plane, runtime.join(), work, new Janitor());
       } catch (CompletionException e) {

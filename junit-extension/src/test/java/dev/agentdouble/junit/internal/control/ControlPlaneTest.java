@@ -72,6 +72,17 @@ class ControlPlaneTest {
   }
 
   @Test
+  void aWarmUpServesOneInvocationAndLeavesNoStubNorRequestBehind() {
+    assertThat(plane.warm()).isFalse();
+
+    assertThat(plane.warmUp()).isTrue();
+
+    assertThat(plane.warm()).isTrue();
+    assertThat(plane.server().getStubMappings()).hasSize(1); // this class's own stub
+    assertThat(plane.server().getAllServeEvents()).isEmpty();
+  }
+
+  @Test
   void withoutTheSecretEveryRequestIsRefused() throws Exception {
     List<String> refused = new ArrayList<>();
     for (Optional<String> secret :
