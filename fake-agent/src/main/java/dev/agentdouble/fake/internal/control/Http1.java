@@ -99,6 +99,17 @@ final class Http1 {
     }
   }
 
+  /**
+   * Readies this JVM's sockets for a POST to {@code uri} without connecting: a socket made and
+   * given its descriptor, the address made (see {@link WarmUp}).
+   */
+  static void ready(URI uri) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.setSoTimeout(1); // creates the socket's file descriptor: the native side's start
+      new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
+    }
+  }
+
   /** {@code ms} for a person: in seconds when whole. */
   static String duration(long ms) {
     return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";

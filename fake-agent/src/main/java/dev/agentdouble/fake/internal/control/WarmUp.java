@@ -1,7 +1,5 @@
 package dev.agentdouble.fake.internal.control;
 
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 
 /**
@@ -30,11 +28,7 @@ final class WarmUp extends Thread {
   @Override
   public void run() {
     try {
-      URI uri = URI.create(url);
-      try (Socket socket = new Socket()) {
-        socket.setSoTimeout(1); // creates the socket's file descriptor: the native side's start
-        new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
-      }
+      Http1.ready(URI.create(url));
     } catch (Exception e) {
       // the control call says what is wrong, in its own words
     }

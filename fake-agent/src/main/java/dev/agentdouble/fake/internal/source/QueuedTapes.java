@@ -1,10 +1,8 @@
-package dev.agentdouble.fake.internal.control;
+package dev.agentdouble.fake.internal.source;
 
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.fake.internal.source.TapeSelection;
-import dev.agentdouble.fake.internal.source.TapeSource;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
