@@ -685,13 +685,7 @@ class Bench:
                    for c, text in ((name, ours), (wm_name, wm), (plain_name, plain))}
         bench_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ExtensionBench.java")
         stamp = os.path.join(classes, name + ".class")
-        changed = False
-        for path, text in sources.items():
-            old = None
-            if os.path.exists(path):
-                with open(path) as f:
-                    old = f.read()
-            changed = changed or old != text
+        changed = differ(sources)
         if (changed or not os.path.exists(stamp)
                 or os.path.getmtime(bench_src) > os.path.getmtime(stamp)
                 or os.path.getmtime(self.args.extension_cp_stamp) > os.path.getmtime(stamp)):
@@ -1096,13 +1090,7 @@ class Bench:
         bench_srcs = [os.path.join(here, "ExtensionBench.java"), os.path.join(here, "SuiteBench.java")]
         sources = {os.path.join(src, c + ".java"): text for c, text in generated}
         stamp = os.path.join(classes, generated[0][0] + ".class")
-        changed = not os.path.exists(stamp)
-        for path, text in sources.items():
-            old = None
-            if os.path.exists(path):
-                with open(path) as f:
-                    old = f.read()
-            changed = changed or old != text
+        changed = not os.path.exists(stamp) or differ(sources)
         for path in bench_srcs + [self.args.extension_cp_stamp]:
             changed = changed or os.path.getmtime(path) > os.path.getmtime(stamp)
         if changed:
@@ -1182,6 +1170,17 @@ class Bench:
         for line in self.summary:
             print(line)
         return 1 if self.failed else 0
+
+
+def differ(sources):
+    """Whether any of sources (path -> text) is missing or holds another text."""
+    for path, text in sources.items():
+        if not os.path.exists(path):
+            return True
+        with open(path) as f:
+            if f.read() != text:
+                return True
+    return False
 
 
 def generated_class(comment, imports, annotations, name, members, test, n):
