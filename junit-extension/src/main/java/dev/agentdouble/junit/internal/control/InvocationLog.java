@@ -159,6 +159,11 @@ public final class InvocationLog implements AutoCloseable {
 
   /** The invocations that took queued tapes, in the order they took them. */
   private List<Queued> queued() {
+    return queued(Set.of());
+  }
+
+  /** As {@link #queued()}, but those whose file names are in {@code known}. */
+  private List<Queued> queued(Set<String> known) {
     String[] names = fromQueue.toFile().list();
     if (names == null) {
       return List.of();
@@ -166,7 +171,7 @@ public final class InvocationLog implements AutoCloseable {
     Arrays.sort(names);
     List<Queued> queued = new ArrayList<>();
     for (String name : names) {
-      if (name.endsWith(QueueFiles.INVOCATION)) {
+      if (name.endsWith(QueueFiles.INVOCATION) && !known.contains(name)) {
         Path file = fromQueue.resolve(name);
         try {
           queued.add(
@@ -287,10 +292,9 @@ public final class InvocationLog implements AutoCloseable {
 
   /** Hands the invocations that took queued tapes since the last look to {@link #arrived}. */
   private synchronized void lookInTheQueue() {
-    for (Queued q : queued()) {
-      if (seen.add(q.name())) {
-        arrived.add(q.body());
-      }
+    for (Queued q : queued(seen)) {
+      seen.add(q.name());
+      arrived.add(q.body());
     }
   }
 
