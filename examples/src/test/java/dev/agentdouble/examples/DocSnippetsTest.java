@@ -100,29 +100,39 @@ class DocSnippetsTest {
   /** Every test source file of every module, by class name. */
   private static synchronized Map<String, Path> testSources() throws IOException {
     if (testSources == null) {
-      try (Stream<Path> all = Files.walk(ROOT, 12)) {
-        testSources =
-            all.filter(p -> p.toString().endsWith(".java"))
-                .filter(p -> p.toString().contains("/src/test/java/"))
-                .collect(
-                    Collectors.toMap(
-                        p -> p.getFileName().toString().replaceFirst("\\.java$", ""),
-                        p -> p,
-                        (a, b) -> a));
-      }
+      testSources =
+          testSourceFiles().stream()
+              .collect(
+                  Collectors.toMap(
+                      p -> p.getFileName().toString().replaceFirst("\\.java$", ""),
+                      p -> p,
+                      (a, b) -> a));
     }
     return testSources;
   }
 
+  /**
+   * Every file under each module's {@code src/test/java}: never its {@code target/}, where the
+   * build's other tests make and delete folders while this walks.
+   */
+  private static List<Path> testSourceFiles() throws IOException {
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> modules = Files.list(ROOT)) {
+      for (Path module : modules.sorted().toList()) {
+        Path tests = module.resolve("src/test/java");
+        if (Files.isDirectory(tests)) {
+          try (Stream<Path> all = Files.walk(tests)) {
+            all.filter(p -> p.toString().endsWith(".java")).forEach(found::add);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
   /** The source of the test class {@code name}, in any module. */
   static String source(String name) throws IOException {
-    List<Path> files;
-    try (Stream<Path> all = Files.walk(ROOT, 12)) {
-      files =
-          all.filter(p -> p.endsWith(name + ".java"))
-              .filter(p -> p.toString().contains("/src/test/java/"))
-              .toList();
-    }
+    List<Path> files = testSourceFiles().stream().filter(p -> p.endsWith(name + ".java")).toList();
     assertThat(files).as("the test class %s under %s", name, ROOT).hasSize(1);
     return Files.readString(files.get(0));
   }
