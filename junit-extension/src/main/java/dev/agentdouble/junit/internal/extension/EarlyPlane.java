@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal.extension;
 
+import dev.agentdouble.junit.internal.process.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +28,9 @@ public final class EarlyPlane implements AutoCloseable {
   private final CompletableFuture<SharedPlane> start;
 
   EarlyPlane(Supplier<SharedPlane> starter) {
-    this.start = CompletableFuture.supplyAsync(starter, EarlyPlane::thread);
+    // a daemon: a start never keeps the JVM alive
+    this.start =
+        CompletableFuture.supplyAsync(starter, DaemonThreads.each("agentdouble-early-start"));
   }
 
   /**
@@ -106,12 +109,5 @@ public final class EarlyPlane implements AutoCloseable {
   @Override
   public void close() {
     start.thenAccept(SharedPlane::close);
-  }
-
-  /** Runs {@code task} on a daemon thread: a start never keeps the JVM alive. */
-  private static void thread(Runnable task) {
-    Thread t = new Thread(task, "agentdouble-early-start");
-    t.setDaemon(true);
-    t.start();
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentdouble.junit.internal.extension;
 
 import dev.agentdouble.junit.internal.control.ControlPlane;
+import dev.agentdouble.junit.internal.process.DaemonThreads;
 import dev.agentdouble.junit.internal.process.FakeAgentRuntime;
 import dev.agentdouble.junit.internal.process.Janitor;
 import dev.agentdouble.junit.internal.process.WorkFolder;
@@ -28,7 +29,8 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
       // the fake's runtime (its class-data sharing archive, made by a child JVM when the cache
       // has none) is got while WireMock starts: the first test of a JVM waits for the longer
       CompletableFuture<FakeAgentRuntime> runtime =
-          CompletableFuture.supplyAsync(() -> FakeAgentRuntime.create(work), SharedPlane::thread);
+          CompletableFuture.supplyAsync(
+              () -> FakeAgentRuntime.create(work), DaemonThreads.each("agentdouble-runtime"));
       ControlPlane plane = ControlPlane.start();
       plane.warmUp(); // WireMock's first request, here rather than in the first test
       try {
@@ -40,13 +42,6 @@ public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path wor
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a work folder for the fake agent", e);
     }
-  }
-
-  /** Runs {@code task} on a thread of its own, which does not keep the JVM alive. */
-  private static void thread(Runnable task) {
-    Thread t = new Thread(task, "agentdouble-runtime");
-    t.setDaemon(true);
-    t.start();
   }
 
   @Override

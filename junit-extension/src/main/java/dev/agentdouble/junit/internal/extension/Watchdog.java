@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal.extension;
 
+import dev.agentdouble.junit.internal.process.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -12,13 +13,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class Watchdog implements ExtensionContext.Store.CloseableResource, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor =
-      new ScheduledThreadPoolExecutor(
-          1,
-          task -> {
-            Thread t = new Thread(task, "agentdouble-watchdog");
-            t.setDaemon(true);
-            return t;
-          });
+      new ScheduledThreadPoolExecutor(1, DaemonThreads.named("agentdouble-watchdog"));
 
   public Watchdog() {
     executor.setRemoveOnCancelPolicy(true);

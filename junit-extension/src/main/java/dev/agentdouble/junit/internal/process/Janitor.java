@@ -23,11 +23,7 @@ public final class Janitor implements AutoCloseable {
           0,
           TimeUnit.MILLISECONDS,
           new LinkedBlockingQueue<>(),
-          task -> {
-            Thread t = new Thread(task, "agentdouble-janitor");
-            t.setDaemon(true);
-            return t;
-          });
+          DaemonThreads.named("agentdouble-janitor"));
 
   /** Deletes {@code folder} and everything in it, soon; at once when this janitor is closed. */
   public void delete(Path folder) {
