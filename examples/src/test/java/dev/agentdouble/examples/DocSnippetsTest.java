@@ -2,6 +2,7 @@ package dev.agentdouble.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.testing.Sources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -101,7 +101,7 @@ class DocSnippetsTest {
   private static synchronized Map<String, Path> testSources() throws IOException {
     if (testSources == null) {
       testSources =
-          testSourceFiles().stream()
+          Sources.javaFiles("test").stream()
               .collect(
                   Collectors.toMap(
                       p -> p.getFileName().toString().replaceFirst("\\.java$", ""),
@@ -111,28 +111,10 @@ class DocSnippetsTest {
     return testSources;
   }
 
-  /**
-   * Every file under each module's {@code src/test/java}: never its {@code target/}, where the
-   * build's other tests make and delete folders while this walks.
-   */
-  private static List<Path> testSourceFiles() throws IOException {
-    List<Path> found = new ArrayList<>();
-    try (Stream<Path> modules = Files.list(ROOT)) {
-      for (Path module : modules.sorted().toList()) {
-        Path tests = module.resolve("src/test/java");
-        if (Files.isDirectory(tests)) {
-          try (Stream<Path> all = Files.walk(tests)) {
-            all.filter(p -> p.toString().endsWith(".java")).forEach(found::add);
-          }
-        }
-      }
-    }
-    return found;
-  }
-
   /** The source of the test class {@code name}, in any module. */
   static String source(String name) throws IOException {
-    List<Path> files = testSourceFiles().stream().filter(p -> p.endsWith(name + ".java")).toList();
+    List<Path> files =
+        Sources.javaFiles("test").stream().filter(p -> p.endsWith(name + ".java")).toList();
     assertThat(files).as("the test class %s under %s", name, ROOT).hasSize(1);
     return Files.readString(files.get(0));
   }
