@@ -17,7 +17,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.AnnotatedElementContext;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.io.TempDirFactory;
 
 /**
  * The launcher's class-data sharing archive, beside the jar, is used only when it is a file of the
@@ -30,7 +33,23 @@ import org.junit.jupiter.api.io.TempDir;
 class LauncherArchiveTest {
   private static final int OTHER = 65534;
 
-  @TempDir Path dir;
+  /**
+   * The installation, in a folder of the system's temp folder: another user must reach it, and the
+   * build's own temp folder (target/tmp) is as reachable as the checkout, which may lie in a folder
+   * only its owner may enter (a home folder of mode 700, a {@code mktemp -d} folder). JUnit deletes
+   * it after each test.
+   */
+  @TempDir(factory = ReachableByAll.class)
+  Path dir;
+
+  /** Makes each test's folder in {@code /tmp}, which every user may enter (FHS). */
+  static final class ReachableByAll implements TempDirFactory {
+    @Override
+    public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context)
+        throws IOException {
+      return Files.createTempDirectory(Path.of("/tmp"), "agentdouble-launcher-archive-");
+    }
+  }
 
   private Path lib;
   private Path jsa;

@@ -470,7 +470,11 @@ class ServeTest {
         .contains(
             "\nnothing was enqueued\nclosest: deploy.tape.ndjson; it missed: model gpt-5.5-medium, was"
                 + " \"gpt-5.4-medium\"\n");
-    assertThat(r.err().substring(r.err().indexOf("(HTTP 404)")))
+    // the working folder the report names is the run's, wherever the checkout lives (a clone
+    // named agentdouble has /agentdouble/ in it): taken out before the HTTP paths are looked for
+    String cwd = Path.of("").toAbsolutePath().toString();
+    assertThat(r.err()).contains(", cwd " + cwd + "\n");
+    assertThat(r.err().substring(r.err().indexOf("(HTTP 404)")).replace(", cwd " + cwd, ""))
         .doesNotContain("Request was not matched", "$.", "/agentdouble/");
   }
 
