@@ -237,12 +237,13 @@ class RealClaudeDifferenceTest {
           "\"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms"
               + "|first_content_frame_ms|retry_delay_ms|thinking_duration_ms)\":\\d+");
   private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:\\d+");
-  private static final Pattern SOCKET = Pattern.compile("/cc-socks/\\d+\\.sock\"");
+  private static final Pattern SOCKET = Pattern.compile("/cc-socks(-\\d+)?/\\d+\\.sock\"");
 
   /**
    * {@code text} with what differs between any two runs made alike: the run's paths (longest
    * first), UUIDs (session ids, line uuids), ISO times, durations, the model API's port, the pid in
-   * the messaging socket's name ({@code $TMPDIR/cc-socks/<pid>.sock}).
+   * the messaging socket's name ({@code $TMPDIR/cc-socks/<pid>.sock}, or {@code
+   * /tmp/cc-socks-<uid>/<pid>.sock} where that is over 103 bytes: a deep checkout).
    */
   static String normalised(String text, Map<String, String> paths) {
     String result = text;
@@ -255,7 +256,7 @@ class RealClaudeDifferenceTest {
     result = ISO_TIME.matcher(result).replaceAll("<time>");
     result = DURATION.matcher(result).replaceAll(m -> "\"" + m.group(1) + "\":0");
     result = PORT.matcher(result).replaceAll("127.0.0.1:<port>");
-    result = SOCKET.matcher(result).replaceAll("/cc-socks/<pid>.sock\"");
+    result = SOCKET.matcher(result).replaceAll("/cc-socks$1/<pid>.sock\"");
     return result;
   }
 }

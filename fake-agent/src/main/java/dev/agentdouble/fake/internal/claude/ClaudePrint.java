@@ -10,6 +10,7 @@ import dev.agentdouble.fake.internal.run.Player;
 import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
@@ -41,7 +42,13 @@ public final class ClaudePrint implements Turn.Face {
       "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] STREAM_EVENT_RAW =
       "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
-  private static final String[] TMP_NAMES = {"TMPDIR", "TMP", "TEMP"};
+
+  /** Where the messaging socket's folder is looked for, in this order. */
+  private static final String[] SOCKET_FOLDER_NAMES = {"XDG_RUNTIME_DIR", "TMPDIR", "TMP", "TEMP"};
+
+  /** The longest messaging socket path Claude Code keeps (its constant, 103 bytes). */
+  static final int SOCKET_PATH_BYTES = 103;
+
   private static final byte[] INIT =
       "\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.UTF_8);
   private static final byte[] INIT_RAW =
@@ -183,24 +190,33 @@ public final class ClaudePrint implements Turn.Face {
 
   /**
    * Where Claude Code says its messaging socket is ({@code messaging_socket_path} of its init
-   * line): {@code cc-socks/<pid>.sock} in its folder for temporary files, the first of {@code
-   * TMPDIR}, {@code TMP} and {@code TEMP} that is set and not empty, without trailing {@code /}s,
-   * else {@code /tmp} (runs of the real 2.1.328, docs/claude-2.1.328-runs.md part k).
+   * line): {@code cc-socks/<pid>.sock} in {@code XDG_RUNTIME_DIR} where that is set and not empty,
+   * else in its folder for temporary files, the first of {@code TMPDIR}, {@code TMP} and {@code
+   * TEMP} that is set and not empty, else {@code /tmp}; made absolute against the working folder
+   * and normalised. A path of more than {@value #SOCKET_PATH_BYTES} bytes (a socket's address holds
+   * no more) gives way to {@code /tmp/cc-socks-<uid>/<pid>.sock} ({@code $PREFIX/tmp} under
+   * Termux). Runs of the real 2.1.328: docs/claude-2.1.328-runs.md, parts k and m.
    */
   public static String messagingSocket(Map<String, String> env, long pid) {
-    String tmp = "/tmp";
-    for (String name : TMP_NAMES) {
+    String folder = "/tmp";
+    for (String name : SOCKET_FOLDER_NAMES) {
       String value = env.get(name);
       if (value != null && !value.isEmpty()) {
-        tmp = value;
+        folder = value;
         break;
       }
     }
-    int end = tmp.length();
-    while (end > 0 && tmp.charAt(end - 1) == '/') {
-      end--;
+    String sock = pid + ".sock";
+    String socket = Path.of(folder, "cc-socks", sock).toAbsolutePath().normalize().toString();
+    if (socket.getBytes(StandardCharsets.UTF_8).length <= SOCKET_PATH_BYTES) {
+      return socket;
     }
-    return tmp.substring(0, end) + "/cc-socks/" + pid + ".sock";
+    String termux = env.get("TERMUX_VERSION");
+    String prefix = env.get("PREFIX");
+    boolean inTermux = termux != null && !termux.isEmpty() && prefix != null && !prefix.isEmpty();
+    String tmp = inTermux ? prefix + "/tmp" : "/tmp";
+    int uid = PrivateFolder.user().orElse(0);
+    return Path.of(tmp, "cc-socks-" + uid, sock).normalize().toString();
   }
 
   /**
