@@ -195,7 +195,7 @@ public final class ClaudePrint implements Turn.Face {
    * TEMP} that is set and not empty, else {@code /tmp}; made absolute against the working folder
    * and normalised. A path of more than {@value #SOCKET_PATH_BYTES} bytes (a socket's address holds
    * no more) gives way to {@code /tmp/cc-socks-<uid>/<pid>.sock} ({@code $PREFIX/tmp} under
-   * Termux). Runs of the real 2.1.328: docs/claude-2.1.328-runs.md, parts k and m.
+   * Termux). Runs of the real 2.1.328: docs/claude-2.1.328-runs.md, parts k and n.
    */
   public static String messagingSocket(Map<String, String> env, long pid) {
     String folder = "/tmp";

@@ -230,7 +230,7 @@ public final class CliParser {
 
   /** Stores an option's value; a choice is checked, and {@code --version} ends the parse. */
   private void set(CliOption option, String value) {
-    if (value != null && !option.choices().isEmpty() && !option.choices().contains(value)) {
+    if (value != null && !option.allows(value)) {
       throw error(
           "error: option '"
               + option.flags()

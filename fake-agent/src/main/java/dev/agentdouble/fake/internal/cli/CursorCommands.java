@@ -46,9 +46,7 @@ final class CursorCommands {
       if (o.longFlag().equals("--output-format") && at >= 0) {
         String help = o.help().substring(0, at) + DEFAULT_PREFIX + format.cliName() + "\")";
         changed |= !help.equals(o.help());
-        options.add(
-            new CliOption(
-                o.flags(), o.shortFlag(), o.longFlag(), o.arity(), o.choices(), o.hidden(), help));
+        options.add(o.withHelp(help));
       } else {
         options.add(o);
       }

@@ -1,6 +1,7 @@
 package dev.agentdouble.fake.internal.profile;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -11,11 +12,13 @@ import java.util.Optional;
  * @param shortFlag e.g. {@code -H}, or empty when the option has no short form
  * @param longFlag e.g. {@code --header}
  * @param arity whether the option takes a value
- * @param choices the allowed values; empty when any value is allowed
+ * @param choices the allowed values, as help and the refusal list them; empty when any value is
+ *     allowed
  * @param hidden whether help and suggestions leave the option out
  * @param help the description shown by help, commander's {@code (default: ...)} suffix included
  * @param number a value that must be a number, checked as it is parsed (commander's argument
  *     parser); empty for any value
+ * @param unlisted how the program reads a value of {@code choices} beyond the list it shows
  */
 public record CliOption(
     String flags,
@@ -25,7 +28,25 @@ public record CliOption(
     List<String> choices,
     boolean hidden,
     String help,
-    Optional<NumberRule> number) {
+    Optional<NumberRule> number,
+    Unlisted unlisted) {
+
+  /**
+   * What an option with choices accepts beyond the list its help and its refusal show, as the
+   * program's own argument parser decides it (which replaces commander's check of the list).
+   *
+   * @param values accepted too, never listed (Claude Code's {@code --permission-mode default})
+   * @param ignoringCaseAndBlanks whether a value is compared as JavaScript's {@code
+   *     value.toLowerCase().trim()} reads it (Claude Code's {@code --prompt-suggestions TRUE})
+   */
+  public record Unlisted(List<String> values, boolean ignoringCaseAndBlanks) {
+    /** Nothing beyond the list: the value must be one of the choices as given. */
+    public static final Unlisted NONE = new Unlisted(List.of(), false);
+
+    public Unlisted {
+      values = List.copyOf(values);
+    }
+  }
 
   /**
    * A value read as JavaScript's {@code Number(value)} reads it, refused with {@code message} when
@@ -121,6 +142,7 @@ public record CliOption(
   public CliOption {
     choices = List.copyOf(choices);
     Objects.requireNonNull(number, "number");
+    Objects.requireNonNull(unlisted, "unlisted");
   }
 
   /** An option whose value may be anything but one of {@code choices} when there are any. */
@@ -132,13 +154,67 @@ public record CliOption(
       List<String> choices,
       boolean hidden,
       String help) {
-    this(flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.empty());
+    this(flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.empty(), Unlisted.NONE);
   }
 
   /** This option with its values held to {@code rule}. */
   public CliOption withNumber(NumberRule rule) {
     return new CliOption(
-        flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.of(rule));
+        flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.of(rule), unlisted);
+  }
+
+  /** This option with {@code choices}, read as {@code unlisted} says. */
+  public CliOption withChoices(List<String> choices, Unlisted unlisted) {
+    return new CliOption(
+        flags, shortFlag, longFlag, arity, choices, hidden, help, number, unlisted);
+  }
+
+  /** This option with {@code help} as its description, its value rules kept. */
+  public CliOption withHelp(String help) {
+    return new CliOption(
+        flags, shortFlag, longFlag, arity, choices, hidden, help, number, unlisted);
+  }
+
+  /**
+   * Whether {@code value} passes the choices: any value when there are none; else one of them or of
+   * the unlisted values, compared as the program compares ({@link Unlisted}).
+   */
+  public boolean allows(String value) {
+    if (choices.isEmpty()) {
+      return true;
+    }
+    String read = unlisted.ignoringCaseAndBlanks() ? jsTrim(value.toLowerCase(Locale.ROOT)) : value;
+    return choices.contains(read) || unlisted.values().contains(read);
+  }
+
+  /**
+   * JavaScript's {@code String.prototype.trim}: what it strips is its WhiteSpace and
+   * LineTerminator, not Java's {@code strip} set (no U+001C..U+001F, but U+FEFF and U+00A0).
+   */
+  static String jsTrim(String value) {
+    int start = 0;
+    int end = value.length();
+    while (start < end && jsBlank(value.charAt(start))) {
+      start++;
+    }
+    while (end > start && jsBlank(value.charAt(end - 1))) {
+      end--;
+    }
+    return value.substring(start, end);
+  }
+
+  private static boolean jsBlank(char c) {
+    return c == '\t'
+        || c == '\n'
+        || c == 0x0B
+        || c == '\f'
+        || c == '\r'
+        || c == ' '
+        || c == 0xA0
+        || c == 0xFEFF
+        || c == 0x2028
+        || c == 0x2029
+        || Character.getType(c) == Character.SPACE_SEPARATOR;
   }
 
   /**

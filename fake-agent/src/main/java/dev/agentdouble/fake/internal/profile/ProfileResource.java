@@ -41,8 +41,10 @@ import java.util.Optional;
  *   <li>{@code command <name>}: the root command, with under it {@code description}, {@code alias},
  *       {@code action false} (a group such as {@code mcp}), {@code argument <term> [description]}
  *       ({@code [prompt...]}, {@code <identifier>}), {@code option <flags>} with {@code help} and
- *       {@code choices} under it, {@code hidden <flags>} (accepted, left out of help), and its
- *       {@code command}s, in the order help lists them;
+ *       its value rules under it ({@code choices}, {@code unlisted-choices}, {@code
+ *       choices-ignore}, {@code number}, {@code positive-number}), {@code hidden <flags>}
+ *       (accepted, left out of help; the same value rules), and its {@code command}s, in the order
+ *       help lists them;
  *   <li>{@code base <name>}: the lines of that built-in profile, which this file's lines replace,
  *       extend or, with {@code drop-command <name>} and {@code drop-option <flags>} in a command,
  *       remove ({@link ProfileOverlay}).
@@ -367,44 +369,66 @@ final class ProfileResource {
         node.value(), alias, description, options, arguments, subcommands, action, opaque);
   }
 
-  /**
-   * {@code option <flags>} with its {@code help}, {@code choices}, and a value rule: {@code number
-   * <message>} or {@code positive-number <message>} (commander's argument parser refusing a value
-   * with {@code message}).
-   */
+  /** {@code option <flags>} with its {@code help}, and its value rules ({@link #valueRules}). */
   private static CliOption option(ProfileLine node) {
     String help = "";
+    for (ProfileLine n : node.children()) {
+      if (n.key().equals("help")) {
+        help = n.value();
+      }
+    }
+    return valueRules(CliOption.choice(node.value(), List.of(), help), node, List.of("help"));
+  }
+
+  /**
+   * {@code option} with the value rules of the lines under {@code node}: {@code choices <values>}
+   * (the list help and the refusal show), {@code unlisted-choices <values>} (accepted too, never
+   * listed), {@code choices-ignore case-and-blanks} (a value compared lower-cased and trimmed, as
+   * JavaScript does), and {@code number <message>} or {@code positive-number <message>}
+   * (commander's argument parser refusing a value with {@code message}).
+   */
+  private static CliOption valueRules(CliOption option, ProfileLine node, List<String> others) {
     List<String> choices = List.of();
+    List<String> unlisted = List.of();
+    boolean ignoring = false;
+    ProfileLine choiceRule = null;
     for (ProfileLine n : node.children()) {
       switch (n.key()) {
-        case "help" -> help = n.value();
+        case "number", "positive-number" ->
+            option =
+                option.withNumber(
+                    new CliOption.NumberRule(n.key().equals("positive-number"), n.value()));
         case "choices" -> choices = words(n);
+        case "unlisted-choices" -> {
+          unlisted = words(n);
+          choiceRule = n;
+        }
+        case "choices-ignore" -> {
+          if (!n.value().equals("case-and-blanks")) {
+            throw n.problem("\"choices-ignore\" takes case-and-blanks");
+          }
+          ignoring = true;
+          choiceRule = n;
+        }
         default -> {
-          // a value rule, read below
+          if (!others.contains(n.key())) {
+            throw n.problem(
+                "unknown key \""
+                    + n.key()
+                    + "\"; an option has "
+                    + (others.isEmpty() ? "" : String.join(", ", others) + ", ")
+                    + "choices, unlisted-choices, choices-ignore, number, positive-number");
+          }
         }
       }
     }
-    return valueRules(
-        CliOption.choice(node.value(), choices, help), node, List.of("help", "choices"));
-  }
-
-  /** {@code option} with the value rule of the lines under {@code node}, if it has one. */
-  private static CliOption valueRules(CliOption option, ProfileLine node, List<String> others) {
-    for (ProfileLine n : node.children()) {
-      if (n.key().equals("number") || n.key().equals("positive-number")) {
-        option =
-            option.withNumber(
-                new CliOption.NumberRule(n.key().equals("positive-number"), n.value()));
-      } else if (!others.contains(n.key())) {
-        throw n.problem(
-            "unknown key \""
-                + n.key()
-                + "\"; an option has "
-                + (others.isEmpty() ? "" : String.join(", ", others) + ", ")
-                + "number, positive-number");
-      }
+    if (choiceRule != null && choices.isEmpty()) {
+      throw choiceRule.problem(
+          "\"" + choiceRule.key() + "\" with no \"choices\"; give the option its choices");
     }
-    return option;
+    return choices.isEmpty()
+        ? option
+        : option.withChoices(choices, new CliOption.Unlisted(unlisted, ignoring));
   }
 
   /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where the real Claude Code 2.1.328 says its messaging socket is, as runs of it here showed
- * (docs/claude-2.1.328-runs.md, parts k and m): a deep folder for temporary files, as a JUnit temp
+ * (docs/claude-2.1.328-runs.md, parts k and n): a deep folder for temporary files, as a JUnit temp
  * folder in a deep checkout is, gives way to {@code /tmp/cc-socks-<uid>}.
  */
 class ClaudeMessagingSocketTest {

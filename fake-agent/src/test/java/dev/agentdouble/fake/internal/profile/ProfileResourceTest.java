@@ -55,6 +55,55 @@ class ProfileResourceTest {
   }
 
   @Test
+  void anOptionTakesItsUnlistedChoicesAndReadsThemAsTheProgramDoes() {
+    CliCommand root =
+        ProfileResource.command(
+            ProfileResource.parse(
+                    "p.txt",
+                    "command c\n"
+                        + "  option --mode <mode>\n"
+                        + "    choices plan manual\n"
+                        + "    unlisted-choices default\n"
+                        + "  option --on [value]\n"
+                        + "    choices true false\n"
+                        + "    choices-ignore case-and-blanks\n"
+                        + "  hidden --kind <kind>\n"
+                        + "    choices a b\n")
+                .get(0));
+    CliOption mode = root.findOption("--mode");
+    CliOption on = root.findOption("--on");
+    CliOption kind = root.findOption("--kind");
+
+    assertThat(mode.choices()).containsExactly("plan", "manual");
+    assertThat(List.of("plan", "manual", "default")).allMatch(mode::allows);
+    assertThat(List.of("Default", " default", "bogus", "")).noneMatch(mode::allows);
+    assertThat(List.of("TRUE", " False\t", "\u00a0true\ufeff")).allMatch(on::allows);
+    assertThat(List.of("y", "", "\u001ctrue")).noneMatch(on::allows);
+    assertThat(kind.allows("a")).isTrue();
+    assertThat(kind.allows("A")).isFalse();
+  }
+
+  @Test
+  void anUnlistedChoiceNeedsTheChoicesItAddsTo() {
+    assertThatThrownBy(
+            () ->
+                ProfileResource.command(
+                    ProfileResource.parse(
+                            "p.txt", "command c\n  option --mode <m>\n    unlisted-choices x\n")
+                        .get(0)))
+        .hasMessage(
+            "p.txt:3: \"unlisted-choices\" with no \"choices\"; give the option its choices");
+    assertThatThrownBy(
+            () ->
+                ProfileResource.command(
+                    ProfileResource.parse(
+                            "p.txt",
+                            "command c\n  option --m <m>\n    choices a\n    choices-ignore case\n")
+                        .get(0)))
+        .hasMessage("p.txt:4: \"choices-ignore\" takes case-and-blanks");
+  }
+
+  @Test
   void aNameThatIsNoResourceIsNoBuiltInProfile() {
     assertThat(Profiles.builtIn("../profile-2026.10")).isEmpty();
     assertThat(Profiles.builtIn("/etc/passwd")).isEmpty();
