@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +71,46 @@ class ModelChoiceTest {
         .endsWith(", kimi-k2.7-code, glm-5.2-high, glm-5.2-max\n");
     assertThat(r.err().lines()).hasSize(1);
     List<String> ids = List.of(r.err().strip().substring(prefix.length()).split(", "));
-    assertThat(ids).hasSize(223).doesNotHaveDuplicates().allMatch(id -> !id.contains(" "));
+    assertThat(ids).hasSize(246).doesNotHaveDuplicates().allMatch(id -> !id.contains(" "));
+  }
+
+  /**
+   * The refusal of 2026.10.01, byte for byte: cagase/dsh-cursor's
+   * fixtures/live/wire/grok-4.7-fast.stderr.txt (commit 40a18bc), 5796 bytes, one line naming the
+   * 246 ids of its account. Its SHA-256 stands here rather than its text.
+   */
+  @Test
+  void aModelTheAccountLacksIsRefusedByteForByteAsThe2026_10_01CaptureShows() throws Exception {
+    FakeProcess.Result r = run("-p", "--model", "grok-4.7-fast", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.stderr()).hasSize(5796);
+    assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(r.stderr())))
+        .isEqualTo("54cb191850d07ff4e56369a38109635b61bc5b28b53b1985c2e84d5957dd4776");
+  }
+
+  /**
+   * Public 2026.10.01 runs with {@code --model grok-4.7-xhigh} exit 0 (cagase/dsh-cursor,
+   * docs/live-cli-contract.md §3, fixtures/live/wire/grok-4.7-xhigh.stdout.txt).
+   */
+  @Test
+  void grok47XhighRunsWithPartialOutputAndForceAsIn2026_10_01() throws IOException {
+    FakeProcess.Result r =
+        run(
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "--force",
+            "--model",
+            "grok-4.7-xhigh",
+            "hello");
+
+    assertThat(r.err()).isEmpty();
+    assertThat(r.exit()).isZero();
+    assertThat(init(r).get("model").asText()).isEqualTo("Grok 4.7  Extra High");
+    assertThat(r.out()).contains(ANSWER);
   }
 
   @ParameterizedTest
@@ -177,8 +218,11 @@ class ModelChoiceTest {
     assertThat(lines)
         .contains(
             "claude-4.6-sonnet-medium - Claude Sonnet 4.6 1M",
-            "claude-fable-5-high - Claude Fable 5 1M (NO ZDR)")
-        .hasSize(223 + 4);
+            "claude-fable-5-high - Claude Fable 5 1M (NO ZDR)",
+            // as printed: a double space, and two U+200B after the -fast names
+            "grok-4.7-xhigh - Grok 4.7  Extra High",
+            "grok-4.7-xhigh-fast - Grok 4.7  Extra High Fast\u200b\u200b")
+        .hasSize(246 + 4);
     assertThat(lines.stream().filter(l -> l.contains("(current"))).hasSize(1);
     assertThat(listModels.out()).isEqualTo(models.out());
   }
