@@ -198,6 +198,23 @@ class ModelChoiceTest {
   }
 
   @Test
+  void aModelTheListLacksIsRefusedAsTheCliRefusesItWhenNoTapeAnswers() throws IOException {
+    Path empty = Files.createDirectory(dir.resolve("no-tapes"));
+
+    FakeProcess.Result r =
+        runWith(
+            Map.of("AGENTDOUBLE_TAPE", "", "AGENTDOUBLE_TAPES", empty.toString()),
+            "-p",
+            "--model",
+            "composer-2",
+            "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err()).startsWith("Cannot use this model: composer-2. Available models: auto, ");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
   void aTapesWholeListRefusesWhatItLacksEvenWhenTheEnvironmentAddsIt() throws IOException {
     declareInTape("\"auto,gpt-5.2\"");
 
