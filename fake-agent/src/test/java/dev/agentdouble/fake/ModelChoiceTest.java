@@ -7,11 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdouble.contract.AccountModels;
 import dev.agentdouble.script.Script;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,15 +45,31 @@ class ModelChoiceTest {
   }
 
   private FakeProcess.Result run(String... args) {
+    return runWith(Map.of(), args);
+  }
+
+  /** A run with {@code more} variables besides the tape, fast timing and a trusted workspace. */
+  private FakeProcess.Result runWith(Map<String, String> more, String... args) {
     Map<String, String> env =
-        env(
-            "AGENTDOUBLE_TAPE",
-            tape.toString(),
-            "AGENTDOUBLE_TIMING",
-            "fast",
-            "AGENTDOUBLE_TRUST",
-            "trusted");
+        new HashMap<>(
+            env(
+                "AGENTDOUBLE_TAPE",
+                tape.toString(),
+                "AGENTDOUBLE_TIMING",
+                "fast",
+                "AGENTDOUBLE_TRUST",
+                "trusted"));
+    env.putAll(more);
     return runIn(dir, env, args);
+  }
+
+  /** The answer tape with {@code "models":MODELS} in its header. */
+  private void declareInTape(String models) throws IOException {
+    String text = Files.readString(tape, StandardCharsets.UTF_8);
+    Files.writeString(
+        tape,
+        text.replaceFirst("^\\{\"tape\":1", "{\"tape\":1,\"models\":" + models),
+        StandardCharsets.UTF_8);
   }
 
   private static JsonNode init(FakeProcess.Result r) throws IOException {
@@ -69,7 +89,156 @@ class ModelChoiceTest {
         .endsWith(", kimi-k2.7-code, glm-5.2-high, glm-5.2-max\n");
     assertThat(r.err().lines()).hasSize(1);
     List<String> ids = List.of(r.err().strip().substring(prefix.length()).split(", "));
-    assertThat(ids).hasSize(223).doesNotHaveDuplicates().allMatch(id -> !id.contains(" "));
+    assertThat(ids).hasSize(246).doesNotHaveDuplicates().allMatch(id -> !id.contains(" "));
+  }
+
+  /**
+   * The refusal of 2026.10.01, byte for byte: cagase/dsh-cursor's
+   * fixtures/live/wire/grok-4.7-fast.stderr.txt (commit 40a18bc), 5796 bytes, one line naming the
+   * 246 ids of its account. Its SHA-256 stands here rather than its text.
+   */
+  @Test
+  void aModelTheAccountLacksIsRefusedByteForByteAsThe2026_10_01CaptureShows() throws Exception {
+    FakeProcess.Result r = run("-p", "--model", "grok-4.7-fast", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.stderr()).hasSize(5796);
+    assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(r.stderr())))
+        .isEqualTo("54cb191850d07ff4e56369a38109635b61bc5b28b53b1985c2e84d5957dd4776");
+  }
+
+  /**
+   * Public 2026.10.01 runs with {@code --model grok-4.7-xhigh} exit 0 (cagase/dsh-cursor,
+   * docs/live-cli-contract.md §3, fixtures/live/wire/grok-4.7-xhigh.stdout.txt).
+   */
+  @Test
+  void grok47XhighRunsWithPartialOutputAndForceAsIn2026_10_01() throws IOException {
+    FakeProcess.Result r =
+        run(
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--stream-partial-output",
+            "--force",
+            "--model",
+            "grok-4.7-xhigh",
+            "hello");
+
+    assertThat(r.err()).isEmpty();
+    assertThat(r.exit()).isZero();
+    assertThat(init(r).get("model").asText()).isEqualTo("Grok 4.7  Extra High");
+    assertThat(r.out()).contains(ANSWER);
+  }
+
+  /**
+   * A popular orchestrator passes {@code --model composer-2}, which 2026.10.01's public list lacks;
+   * an account whose server lists it says so in one line.
+   */
+  @Test
+  void composer2IsRefusedByDefaultAsThe2026_10_01ListLacksIt() {
+    FakeProcess.Result r = run("-p", "--model", "composer-2", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err()).startsWith("Cannot use this model: composer-2. Available models: auto, ");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void anAccountDeclaredInTheEnvironmentAddsComposer2ToTheListItRunsListsAndRefusalsName() {
+    Map<String, String> declared = Map.of("AGENTDOUBLE_MODELS", "+composer-2");
+
+    FakeProcess.Result r =
+        runWith(declared, "-p", "--output-format", "text", "--model", "composer-2", "hello");
+    FakeProcess.Result models = runWith(declared, "models");
+    FakeProcess.Result refused = runWith(declared, "-p", "--model", "composer-9", "hello");
+
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out()).isEqualTo(ANSWER + "\n");
+    assertThat(r.exit()).isZero();
+    assertThat(models.out().lines()).contains("composer-2 - composer-2").hasSize(247 + 4);
+    assertThat(refused.err()).endsWith(", glm-5.2-high, glm-5.2-max, composer-2\n");
+    assertThat(refused.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void anAccountDeclaredWholeInTheEnvironmentHasThoseModelsOnly() {
+    Map<String, String> declared = Map.of("AGENTDOUBLE_MODELS", "auto,composer-2");
+
+    FakeProcess.Result refused = runWith(declared, "-p", "--model", "gpt-5.2", "hello");
+
+    assertThat(refused.err())
+        .isEqualTo("Cannot use this model: gpt-5.2. Available models: auto, composer-2\n");
+    assertThat(refused.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aDeclarationTheFakeCannotReadIsItsOwnProblemNamingTheVariable() {
+    FakeProcess.Result r = runWith(Map.of("AGENTDOUBLE_MODELS", "+a,,b"), "--version");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo(
+            "agentdouble: AGENTDOUBLE_MODELS=+a,,b: an empty id between commas; "
+                + AccountModels.USE
+                + "\n");
+    assertThat(r.exit()).isEqualTo(70);
+  }
+
+  @Test
+  void aTapeRecordedOnAnAccountWithComposer2DeclaresItInItsHeader() throws IOException {
+    declareInTape("\"+composer-2\"");
+
+    FakeProcess.Result r =
+        run("-p", "--output-format", "stream-json", "--model", "composer-2", "hello");
+
+    assertThat(r.err()).isEmpty();
+    assertThat(r.exit()).isZero();
+    assertThat(init(r).get("model").asText()).isEqualTo("composer-2");
+  }
+
+  @Test
+  void aModelTheListLacksIsRefusedAsTheCliRefusesItWhenNoTapeAnswers() throws IOException {
+    Path empty = Files.createDirectory(dir.resolve("no-tapes"));
+
+    FakeProcess.Result r =
+        runWith(
+            Map.of("AGENTDOUBLE_TAPE", "", "AGENTDOUBLE_TAPES", empty.toString()),
+            "-p",
+            "--model",
+            "composer-2",
+            "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err()).startsWith("Cannot use this model: composer-2. Available models: auto, ");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aTapesWholeListRefusesWhatItLacksEvenWhenTheEnvironmentAddsIt() throws IOException {
+    declareInTape("\"auto,gpt-5.2\"");
+
+    FakeProcess.Result r =
+        runWith(
+            Map.of("AGENTDOUBLE_MODELS", "+composer-2"), "-p", "--model", "composer-2", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo("Cannot use this model: composer-2. Available models: auto, gpt-5.2\n");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aModelsHeaderThatIsNotADeclarationNamesTheTapeAndItsLine() throws IOException {
+    declareInTape("[\"composer-2\"]");
+
+    FakeProcess.Result r = run("-p", "--model", "composer-2", "hello");
+
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.err())
+        .startsWith(
+            "agentdouble: " + tape + ":1: header \"models\": not a string: [\"composer-2\"];");
+    assertThat(r.exit()).isEqualTo(70);
   }
 
   @ParameterizedTest
@@ -177,8 +346,11 @@ class ModelChoiceTest {
     assertThat(lines)
         .contains(
             "claude-4.6-sonnet-medium - Claude Sonnet 4.6 1M",
-            "claude-fable-5-high - Claude Fable 5 1M (NO ZDR)")
-        .hasSize(223 + 4);
+            "claude-fable-5-high - Claude Fable 5 1M (NO ZDR)",
+            // as printed: a double space, and two U+200B after the -fast names
+            "grok-4.7-xhigh - Grok 4.7  Extra High",
+            "grok-4.7-xhigh-fast - Grok 4.7  Extra High Fast\u200b\u200b")
+        .hasSize(246 + 4);
     assertThat(lines.stream().filter(l -> l.contains("(current"))).hasSize(1);
     assertThat(listModels.out()).isEqualTo(models.out());
   }

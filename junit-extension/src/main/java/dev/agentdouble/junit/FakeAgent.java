@@ -1,5 +1,6 @@
 package dev.agentdouble.junit;
 
+import dev.agentdouble.contract.AccountModels;
 import dev.agentdouble.contract.Launch;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.control.ControlPlane;
@@ -124,6 +125,35 @@ public final class FakeAgent {
    */
   public FakeAgent trustedWorkspaces() {
     shims.trustAll();
+    return this;
+  }
+
+  /**
+   * Later invocations play an account that has these models besides the profile's list, as a server
+   * that lists them would: {@code --model} takes them, {@code models} lists them, and the refusal
+   * of a model the account lacks names them last. The list a real run accepts is the account's,
+   * which its server gives; by default the fake plays the newest public list of its CLI version,
+   * which may lack a model an account has, e.g. {@code addModels("composer-2")}. Replaces an
+   * earlier {@code addModels} or {@link #models(String...)}; a tape's own {@code models} header
+   * applies on top (docs/tape-format.md).
+   *
+   * @throws IllegalArgumentException when an id is empty, holds a blank or a comma, or comes twice
+   */
+  public FakeAgent addModels(String... ids) {
+    shims.models(AccountModels.add(List.of(ids)));
+    return this;
+  }
+
+  /**
+   * Later invocations play an account whose models are exactly these, in this order, instead of the
+   * profile's list (and without its bracketed variant strings): {@code --model} takes these only.
+   * Replaces an earlier {@link #addModels(String...)} or {@code models}.
+   *
+   * @throws IllegalArgumentException when no id is given, or one is empty, holds a blank or a
+   *     comma, or comes twice
+   */
+  public FakeAgent models(String... ids) {
+    shims.models(AccountModels.replace(List.of(ids)));
     return this;
   }
 
@@ -322,8 +352,9 @@ public final class FakeAgent {
    * tapes, its stubs and their sequences, the invocations and permission answers it recorded and
    * the invocations not taken yet, opens no gate (releases and arrivals are forgotten), forgets
    * trusted workspaces and what the CLI keeps between runs, and takes back {@link #timing(Timing)},
-   * {@link #trustedWorkspaces()}, {@link #allowUnmatched()} and {@link #allowUnused()}. Its
-   * executable and folder stay the same, as WireMock's {@code resetAll()} keeps its port.
+   * {@link #trustedWorkspaces()}, {@link #addModels(String...)}, {@link #models(String...)}, {@link
+   * #allowUnmatched()} and {@link #allowUnused()}. Its executable and folder stay the same, as
+   * WireMock's {@code resetAll()} keeps its port.
    */
   public FakeAgent reset() {
     synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal;
 
+import dev.agentdouble.contract.AccountModels;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
@@ -18,6 +19,7 @@ import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Stdio;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.Model;
+import dev.agentdouble.fake.internal.profile.ModelCatalog;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.ProfileException;
 import dev.agentdouble.fake.internal.profile.Profiles;
@@ -28,6 +30,7 @@ import dev.agentdouble.fake.internal.run.Player;
 import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.QueuedTapes;
+import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
@@ -61,6 +64,13 @@ public final class Impersonation {
 
   /** The raw JSON of {@link #TRUST_KEY}'s one value. */
   static final String UNTRUSTED = "\"untrusted\"";
+
+  /**
+   * The tape header key that declares the models of the account the tape was recorded with ({@code
+   * "models":"+composer-2"}, {@link AccountModels}' written form), over the environment's list
+   * (docs/tape-format.md §2).
+   */
+  static final String MODELS_KEY = "models";
 
   private final String programName;
   private final List<String> argv;
@@ -169,6 +179,10 @@ public final class Impersonation {
       return ownProblem(journal, e.getMessage());
     }
     FakeEnvironment settings = FakeEnvironment.read(env);
+    if (settings.models().isPresent()) {
+      // the account's models are the server's: the environment (or the test) declares them
+      profile = profile.withModels(settings.models().get());
+    }
     ParseResult parsed = CliParser.parse(programName, argv, profile.behaviour().surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       writeErr(usage.stderr());
@@ -230,7 +244,14 @@ public final class Impersonation {
     journal.invocation(invocation);
     Checks checks = new Checks(args, profile, env, settings.trusted(), workspace, prompt, cwd);
     Checks.Stop stop = checks.run();
-    if (stop != null) {
+    // a model the account's list lacks waits for the tape, which may declare it, when the fake
+    // picks the tape itself; a control server is not asked for a run the CLI refuses before asking
+    // its own server
+    Checks.Stop refusedModel =
+        stop != null && stop.reason().equals(Checks.MODEL) && isBlank(env.get(FakeEnvironment.URL))
+            ? stop
+            : null;
+    if (stop != null && refusedModel == null) {
       String url = env.get(FakeEnvironment.URL);
       if (!isBlank(url)) {
         ControlClient.report(url, env.get(ControlSecret.ENV), invocation, stop.reason());
@@ -243,7 +264,7 @@ public final class Impersonation {
     }
     // a tape the test chose decides the run: --system-prompt included, which the server refuses
     // for most accounts (the catalog's system-prompt-refused plays that refusal)
-    Print print = new Print(args, profile, settings, format, checks, awaitStdinEnd);
+    Print print = new Print(args, profile, settings, format, checks, awaitStdinEnd, refusedModel);
     return new Turn(env, settings, invocation, format, journal, print, originNanos).run();
   }
 
@@ -258,21 +279,35 @@ public final class Impersonation {
     private final OutputFormat format;
     private final Checks checks;
     private final boolean awaitStdinEnd;
+    private final Checks.Stop refusedModel;
+    private ModelCatalog catalog;
     private long liveEpochMs;
 
+    /**
+     * {@code refusedModel}: the refusal of a {@code --model} the account's list lacks, played
+     * unless the tape declares the model; null when the checks passed.
+     */
     Print(
         CliArgs args,
         Profile profile,
         FakeEnvironment settings,
         OutputFormat format,
         Checks checks,
-        boolean awaitStdinEnd) {
+        boolean awaitStdinEnd,
+        Checks.Stop refusedModel) {
       this.args = args;
       this.profile = profile;
       this.settings = settings;
       this.format = format;
       this.checks = checks;
       this.awaitStdinEnd = awaitStdinEnd;
+      this.refusedModel = refusedModel;
+      this.catalog = profile.catalog();
+    }
+
+    @Override
+    public Ending unanswered(Turn turn) {
+      return refusedModel != null ? stopped(turn.journal(), refusedModel) : null;
     }
 
     @Override
@@ -282,6 +317,24 @@ public final class Impersonation {
           && (stop = checks.untrustedWorkspace()) != null) {
         // the tape plays a workspace not trusted yet: the gate decides, with the live path
         return stopped(turn.journal(), stop);
+      }
+      String declared = turn.header().extras().get(MODELS_KEY);
+      if (declared != null) {
+        // the account the tape was recorded with has these models
+        try {
+          catalog = catalog.declared(AccountModels.parse(jsonString(declared)));
+        } catch (IllegalArgumentException e) {
+          return turn.failed(
+              turn.source().name() + ":1: header \"" + MODELS_KEY + "\": " + e.getMessage(), true);
+        }
+        if ((stop = checks.model(catalog)) != null) {
+          return stopped(turn.journal(), stop);
+        }
+      } else if (refusedModel != null) {
+        return stopped(turn.journal(), refusedModel);
+      }
+      if (refusedModel != null) {
+        checks.takeNewSession();
       }
       return null;
     }
@@ -344,7 +397,7 @@ public final class Impersonation {
           Optional.of(turn.invocation().prompt()),
           OptionalLong.of(liveEpochMs),
           apiKeySource(args),
-          liveModel(args, profile, header));
+          liveModel(args, catalog, header));
     }
 
     @Override
@@ -375,6 +428,25 @@ public final class Impersonation {
     }
   }
 
+  /**
+   * The text of a header value that must be a JSON string ({@code raw} as the header keeps it).
+   *
+   * @throws IllegalArgumentException when it is not one
+   */
+  private static String jsonString(String raw) {
+    byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
+    try {
+      JsonCursor cursor = new JsonCursor(bytes, 0, bytes.length);
+      if (cursor.next() == JsonCursor.Token.STRING) {
+        return cursor.text();
+      }
+    } catch (JsonCursor.Malformed e) {
+      // said below
+    }
+    throw new IllegalArgumentException(
+        "not a string: " + raw + "; write it as a JSON string, e.g. \"+composer-2\"");
+  }
+
   /** A run a check ended: what it writes, and how it exits. */
   private Ending stopped(Journal journal, Checks.Stop stop) {
     writeOut(stop.answer().stdout());
@@ -388,7 +460,7 @@ public final class Impersonation {
    * chosen, when the profile does not know it, or when the tape was recorded with a model of its
    * own (which it keeps).
    */
-  private static Optional<String> liveModel(CliArgs args, Profile profile, Header header) {
+  private static Optional<String> liveModel(CliArgs args, ModelCatalog catalog, Header header) {
     if (args.model().isEmpty()) {
       return Optional.empty();
     }
@@ -397,7 +469,7 @@ public final class Impersonation {
         return Optional.empty();
       }
     }
-    Optional<Model> chosen = profile.catalog().resolve(args.model().get());
+    Optional<Model> chosen = catalog.resolve(args.model().get());
     // no lambda: the first one of a run costs the JVM's invoke machinery at start-up
     return chosen.isPresent() ? Optional.of(chosen.get().name()) : Optional.empty();
   }

@@ -2,6 +2,7 @@ package dev.agentdouble.fake.internal.cli;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.fake.internal.profile.ModelCatalog;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.RunCheck;
 import java.io.IOException;
@@ -30,6 +31,9 @@ public final class Checks {
    * @param answer what it writes and how it exits
    */
   public record Stop(String reason, Answer answer) {}
+
+  /** The {@link Stop#reason()} of a {@code --model} the account does not have. */
+  public static final String MODEL = "model";
 
   private final CliArgs args;
   private final Profile profile;
@@ -78,10 +82,20 @@ public final class Checks {
         return stop;
       }
     }
-    if (checks.contains(RunCheck.NEW_SESSION_ID) && args.newSessionId().isPresent()) {
+    takeNewSession();
+    return null;
+  }
+
+  /**
+   * Takes the {@code --new-session-id} the profile checks: done by {@link #run()} when every check
+   * passed, or by the caller when a tape declaring the account's models admits the model {@link
+   * #run()} refused.
+   */
+  public void takeNewSession() throws IOException {
+    if (profile.behaviour().surface().checks().contains(RunCheck.NEW_SESSION_ID)
+        && args.newSessionId().isPresent()) {
       state.takeSession(args.newSessionId().get());
     }
-    return null;
   }
 
   private Stop check(RunCheck check) throws IOException {
@@ -289,12 +303,19 @@ public final class Checks {
    * variant string the server lists. Nothing on stdout; the listed ids on stderr; exit 1.
    */
   private Stop model() {
-    if (args.model().isEmpty() || profile.catalog().resolve(args.model().get()).isPresent()) {
+    return model(profile.catalog());
+  }
+
+  /**
+   * The stop of a {@code --model} that {@code catalog} (the account's models) does not have, with
+   * its ids in the refusal; null when the run names no model or the catalog has it.
+   */
+  public Stop model(ModelCatalog catalog) {
+    if (args.model().isEmpty() || catalog.resolve(args.model().get()).isPresent()) {
       return null;
     }
     return new Stop(
-        "model",
-        Answer.fail(CursorMessages.cannotUseModel(args.model().get(), profile.catalog().ids())));
+        MODEL, Answer.fail(CursorMessages.cannotUseModel(args.model().get(), catalog.ids())));
   }
 
   /** {@code -1}, {@code -2}: the Nth previous chat of the workspace. */

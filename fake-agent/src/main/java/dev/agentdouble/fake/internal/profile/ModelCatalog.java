@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.profile;
 
+import dev.agentdouble.contract.AccountModels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,10 @@ import java.util.Optional;
  *
  * <p>{@code --model} resolves as the CLI's model manager does: a listed id in any letter case, else
  * a variant string exactly as listed.
+ *
+ * <p>The real CLI asks its server for the account's list, so a test, a tape or the environment may
+ * declare another ({@link #declared(AccountModels)}): ids added after the listed ones, or the whole
+ * list. A declared id the catalog does not name shows its id as its display name.
  */
 public final class ModelCatalog {
   private static final String VARIANTS = "[variants]";
@@ -35,11 +40,64 @@ public final class ModelCatalog {
       Optional<String> byDefault) {}
 
   private final String resource;
+  private final ModelCatalog base;
+  private final AccountModels declaration;
   private Loaded loaded;
 
   private ModelCatalog(String resource, Loaded loaded) {
+    this(resource, null, null, loaded);
+  }
+
+  private ModelCatalog(
+      String resource, ModelCatalog base, AccountModels declaration, Loaded loaded) {
     this.resource = resource;
+    this.base = base;
+    this.declaration = declaration;
     this.loaded = loaded;
+  }
+
+  /**
+   * This catalog as the account's declaration makes it: the declared ids added after the listed
+   * ones (an id listed already, in any letter case, stays where it is), or the declared ids as the
+   * whole list (display names kept where this catalog names the id, no variants). The current and
+   * default model stay those of this catalog while listed. Read when first asked, as this one is.
+   */
+  public ModelCatalog declared(AccountModels declaration) {
+    return new ModelCatalog(null, this, Objects.requireNonNull(declaration, "declaration"), null);
+  }
+
+  private static Loaded apply(Loaded below, AccountModels declaration) {
+    List<Model> listed = new ArrayList<>(declaration.added() ? below.listed() : List.of());
+    for (String id : declaration.ids()) {
+      Model known = null;
+      for (Model m : below.listed()) {
+        if (m.id().equalsIgnoreCase(id)) {
+          known = m;
+          break;
+        }
+      }
+      if (known == null) {
+        listed.add(new Model(id, id));
+      } else if (!declaration.added()) {
+        listed.add(known);
+      }
+    }
+    return new Loaded(
+        List.copyOf(listed),
+        declaration.added() ? below.variants() : List.of(),
+        stillListed(below.current(), listed),
+        stillListed(below.byDefault(), listed));
+  }
+
+  private static Optional<String> stillListed(Optional<String> id, List<Model> listed) {
+    if (id.isPresent()) {
+      for (Model m : listed) {
+        if (m.id().equals(id.get())) {
+          return id;
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** The catalog in the resource {@code name} of this package, read when first asked. */
@@ -118,8 +176,10 @@ public final class ModelCatalog {
   private synchronized Loaded loaded() {
     if (loaded == null) {
       loaded =
-          parse(resource, new String(PackageResource.read(resource), StandardCharsets.UTF_8))
-              .loaded();
+          base != null
+              ? apply(base.loaded(), declaration)
+              : parse(resource, new String(PackageResource.read(resource), StandardCharsets.UTF_8))
+                  .loaded();
     }
     return loaded;
   }
@@ -187,6 +247,9 @@ public final class ModelCatalog {
 
   @Override
   public String toString() {
+    if (base != null) {
+      return base + " with " + declaration;
+    }
     return resource != null ? resource : listed().size() + " models";
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentdouble.fake.internal.profile;
 
+import dev.agentdouble.contract.AccountModels;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.tape.OutputFormat;
 import dev.agentdouble.tape.TextStyle;
@@ -200,6 +201,24 @@ public record Profile(
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(about, "about");
     Objects.requireNonNull(behaviour, "behaviour");
+  }
+
+  /**
+   * This profile for an account whose models are {@code declared} ({@link ModelCatalog#declared}).
+   */
+  public Profile withModels(AccountModels declared) {
+    return new Profile(
+        name,
+        version,
+        loggedIn,
+        email,
+        defaultOutputFormat,
+        textStyle,
+        model,
+        catalog.declared(declared),
+        about,
+        behaviour,
+        apiKeyValid);
   }
 
   /** What {@code models} and {@code --list-models} list, in order. */

@@ -46,6 +46,15 @@ public final class Turn {
     Ending admit(Turn turn) throws IOException;
 
     /**
+     * When no tape answers: the ending the face plays instead of the fake's own failure (print
+     * mode's refusal of a model the account lacks, held for a tape that might declare it), or null
+     * to fail.
+     */
+    default Ending unanswered(Turn turn) throws IOException {
+      return null;
+    }
+
+    /**
      * How the tape's frames become the face's output ({@link Turn#transform}; as recorded when it
      * is not set). Null to play on, or the ending of a tape the face refuses ({@link Turn#failed});
      * throws {@link TapeException} for a tape it cannot play.
@@ -164,7 +173,8 @@ public final class Turn {
     try {
       TapeSelection.Result selected = select();
       if (selected instanceof TapeSelection.Failed failed) {
-        return failed(failed.message(), true);
+        Ending instead = face.unanswered(this);
+        return instead != null ? instead : failed(failed.message(), true);
       }
       TapeSelection.Selected chosen = (TapeSelection.Selected) selected;
       source = chosen.source();

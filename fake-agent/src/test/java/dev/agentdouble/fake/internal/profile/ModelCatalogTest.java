@@ -64,10 +64,16 @@ class ModelCatalogTest {
   }
 
   @Test
-  void the2026ProfilesListIsTheLargestPublicCaptureWithOneCurrentDefaultAndThreeVariants() {
+  void the2026ProfilesListIsThe2026_10_01CaptureWithOneCurrentDefaultAndThreeVariants() {
     ModelCatalog c = BuiltIn.profile(BuiltIn.CLI_2026_10).catalog();
 
-    assertThat(c.listed()).hasSize(223);
+    // cagase/dsh-cursor fixtures/live/models.txt: 246 models of 2026.10.01-e373342
+    assertThat(c.listed()).hasSize(246);
+    assertThat(c.ids())
+        .startsWith("auto", "gpt-5.3-codex-low")
+        .contains("grok-4.7-xhigh", "claude-opus-5-5-high", "muse-spark-1.3-max")
+        .endsWith("glm-5.2-high", "glm-5.2-max")
+        .doesNotContain("composer-2");
     assertThat(c.listed().get(0)).isEqualTo(new Model("auto", "Auto"));
     assertThat(c.current()).contains("auto");
     assertThat(c.byDefault()).contains("auto");

@@ -1,5 +1,6 @@
 package dev.agentdouble.junit.internal.process;
 
+import dev.agentdouble.contract.AccountModels;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.Timing;
@@ -14,7 +15,8 @@ import java.util.Map;
 
 /**
  * How one fake is launched: its shims in {@code bin}, the environment baked into them, and writing
- * them again when that environment changes (trust, timing) or record mode starts. Thread-safe.
+ * them again when that environment changes (trust, models, timing) or record mode starts.
+ * Thread-safe.
  */
 public final class ShimEnvironment {
   private final Path dir;
@@ -79,6 +81,12 @@ public final class ShimEnvironment {
     rewrite();
   }
 
+  /** Later runs play an account whose models are {@code declared}. */
+  public synchronized void models(AccountModels declared) {
+    env.put(FakeEnvironment.MODELS, declared.toString());
+    rewrite();
+  }
+
   /** Later runs replay with {@code timing}. */
   public synchronized void timing(Timing timing) {
     env.put(FakeEnvironment.TIMING, timing.toString());
@@ -88,6 +96,7 @@ public final class ShimEnvironment {
   /** As made, with {@code timing}: no trusted workspace, nothing the CLI kept between runs. */
   public synchronized void reset(Timing timing) throws IOException {
     env.remove(FakeEnvironment.TRUST);
+    env.remove(FakeEnvironment.MODELS);
     env.put(FakeEnvironment.TIMING, timing.toString());
     WorkFolder.empty(state());
     write();
