@@ -3,6 +3,7 @@ package dev.agentdouble.junit;
 import dev.agentdouble.contract.Timing;
 import dev.agentdouble.junit.internal.model.ModelServer;
 import dev.agentdouble.junit.internal.model.ModelTapes;
+import dev.agentdouble.junit.internal.process.WorkFolder;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,6 +46,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  */
 public final class ModelApi implements AutoCloseable, AfterEachCallback, AfterAllCallback {
+  /** The start of its folder's name, in the system's temporary folder. */
+  static final String FOLDER_PREFIX = "agentdouble-model-";
+
   private final ModelServer server;
   private final Path home;
   private final Path work;
@@ -72,7 +76,9 @@ public final class ModelApi implements AutoCloseable, AfterEachCallback, AfterAl
     Objects.requireNonNull(timing, "timing");
     ModelServer server = ModelServer.start(ModelTapes.script(tape, timing), 0, Integer.MAX_VALUE);
     try {
-      Path root = Files.createTempDirectory("agentdouble-model-");
+      // owned by this JVM, as the extension's work folder is: a JVM killed while it holds this
+      // server leaves the folder behind, and the next start (of either) deletes it
+      Path root = WorkFolder.create(FOLDER_PREFIX);
       return new ModelApi(
           server,
           Files.createDirectory(root.resolve("home")),

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -198,6 +199,75 @@ class LauncherTest {
         assertThat(replay.err()).isEmpty();
         assertThat(exit).isEqualTo(143);
       }
+    }
+  }
+
+  /**
+   * The launcher and the fake's give SIGINT back its default action with the same block (one copy
+   * in each file, which is a program of its own in the distribution archive).
+   */
+  @Test
+  void bothLaunchersResetAnIgnoredSigintTheSameWay() throws IOException {
+    String ours = sigintReset(Files.readString(Cli.root().resolve("agentdouble")));
+    String fakes = sigintReset(Files.readString(Cli.root().resolve("fake-agent/bin/cursor-agent")));
+
+    assertThat(ours).contains("env --default-signal=INT").isEqualTo(fakes);
+  }
+
+  /** The launcher's block that finds whether SIGINT is ignored: from "reset=" to its "fi". */
+  private static String sigintReset(String launcher) {
+    int start = launcher.indexOf("\nreset=\n");
+    int end = launcher.indexOf("done < \"/proc/$$/status\"\nfi\n", start);
+    assertThat(start).as("the reset block").isPositive();
+    assertThat(end).as("the reset block's end").isPositive();
+    return launcher.substring(start, end);
+  }
+
+  /**
+   * Started as a background job of a non-interactive shell ({@code sh -c 'agentdouble ... &'}),
+   * which starts it with SIGINT ignored, replay and record take SIGINT as they do otherwise: it
+   * reaches the command they run (here the fake, held mid-run), which aborts, and they end with it
+   * (exit 130), leaving nothing running.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"replay", "record"})
+  void sigintStopsACommandStartedInTheBackgroundOfAShell(String name) throws Exception {
+    Path tape = dir.resolve("hang.tape.ndjson");
+    Script.of("say hi").init().hang().build().write(tape);
+    List<String> command = new ArrayList<>(List.of("sh", "-c", "\"$@\" & wait $!", "sh"));
+    if (name.equals("replay")) {
+      command.addAll(Child.agentdouble("replay", "--timing", "fast", tape.toString()));
+    } else {
+      command.addAll(
+          Child.agentdouble(
+              "record",
+              "--quiet",
+              "--out",
+              dir.resolve("run.tape.ndjson").toString(),
+              "--",
+              Cli.root().resolve("fake-agent/bin/cursor-agent").toString(),
+              "-p",
+              "--output-format",
+              "stream-json",
+              "say hi"));
+    }
+    Map<String, String> env = new HashMap<>(Child.noBuild(dir));
+    env.put("AGENTDOUBLE_TAPE", tape.toString());
+    try (Child shell = Child.start(command, dir, env)) {
+      shell.awaitOut("\"subtype\":\"init\"");
+      List<ProcessHandle> started = shell.process().children().toList();
+      assertThat(started).as("%s, the shell's background job", name).hasSize(1);
+      List<ProcessHandle> runs = started.get(0).descendants().toList();
+      assertThat(runs).as("what %s runs", name).isNotEmpty();
+
+      Process kill =
+          new ProcessBuilder("kill", "-s", "INT", Long.toString(started.get(0).pid())).start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      int exit = shell.waitFor(Duration.ofSeconds(60));
+
+      assertThat(exit).as("%s's exit status, as the shell's wait tells", name).isEqualTo(130);
+      assertThat(shell.err()).isEqualTo("Aborting operation...\n");
+      assertThat(runs).as("what %s ran, once it has ended", name).noneMatch(ProcessHandle::isAlive);
     }
   }
 

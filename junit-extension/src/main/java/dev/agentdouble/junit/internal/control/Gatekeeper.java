@@ -22,7 +22,10 @@ import wiremock.org.eclipse.jetty.http.HttpFields;
 import wiremock.org.eclipse.jetty.http.HttpHeader;
 import wiremock.org.eclipse.jetty.http.HttpHeaderValue;
 import wiremock.org.eclipse.jetty.http.HttpStatus;
+import wiremock.org.eclipse.jetty.server.ConnectionLimit;
+import wiremock.org.eclipse.jetty.server.Connector;
 import wiremock.org.eclipse.jetty.server.Handler;
+import wiremock.org.eclipse.jetty.server.HttpConnectionFactory;
 import wiremock.org.eclipse.jetty.server.Request;
 import wiremock.org.eclipse.jetty.server.handler.ContextHandler;
 import wiremock.org.eclipse.jetty.server.handler.ErrorHandler;
@@ -36,6 +39,11 @@ import wiremock.org.eclipse.jetty.server.handler.HandlerWrapper;
  * secret, a body must announce its length ({@value #MAX_BODY_BYTES} bytes at most) and WireMock's
  * admin API only reads. Every error the server answers, Jetty's and WireMock's own, is one line of
  * ours, never a stack trace.
+ *
+ * <p>A request is judged as soon as its head is read, not once the first bytes of its body come. A
+ * request with the secret whose body comes slowly holds a thread while it waits; each of up to
+ * {@value #MAX_CONNECTIONS} connections at once can have one, so it holds up no other client.
+ * {@code OPTIONS *}, a question about the server, is answered here (200 with {@code Allow}).
  *
  * <p>It needs no stub: nothing done to WireMock's stubs or journal (a reset) changes what it
  * refuses.
@@ -61,6 +69,22 @@ public final class Gatekeeper extends HandlerWrapper {
    * closed.
    */
   static final long IDLE_TIMEOUT_MS = 10_000;
+
+  /**
+   * The most connections served at once; a connection beyond waits to be accepted. Each has a
+   * thread of its own when it needs one ({@link #THREADS}), so a client that stops half-way through
+   * its body, which holds a thread until it sends more or its idle timeout, holds up no other.
+   */
+  static final int MAX_CONNECTIONS = 128;
+
+  /**
+   * The server's threads at most: one per connection, and a few for Jetty's acceptor, selectors and
+   * reserved threads. Made when needed; those idle for a minute end.
+   */
+  static final int THREADS = MAX_CONNECTIONS + 16;
+
+  /** What {@code OPTIONS *} is told the server answers, with HTTP 200. */
+  static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
   private static final String ADMIN = "/__admin";
 
@@ -108,14 +132,21 @@ public final class Gatekeeper extends HandlerWrapper {
 
   /**
    * {@code options} with a server whose every request passes {@code door} first, bounded in size
-   * and in time, HTTP/1.1 only.
+   * and in time, HTTP/1.1 only, with {@value #THREADS} threads at most (whatever {@code options}
+   * said).
    */
   public static WireMockConfiguration guard(WireMockConfiguration options, Door door) {
+    return guard(options, door, IDLE_TIMEOUT_MS);
+  }
+
+  /** {@link #guard(WireMockConfiguration, Door)} with an idle timeout of {@code idleTimeoutMs}. */
+  static WireMockConfiguration guard(WireMockConfiguration options, Door door, long idleTimeoutMs) {
     return options
         .httpServerFactory(new Factory(door))
         .http2PlainDisabled(true)
         .jettyHeaderRequestSize(MAX_HEAD_BYTES)
-        .jettyIdleTimeout(IDLE_TIMEOUT_MS);
+        .jettyIdleTimeout(idleTimeoutMs)
+        .containerThreads(THREADS);
   }
 
   @Override
@@ -123,6 +154,15 @@ public final class Gatekeeper extends HandlerWrapper {
       String target, Request base, HttpServletRequest request, HttpServletResponse response)
       throws IOException, ServletException {
     Refusal refusal = refusal(target, base);
+    if (refusal == null && "*".equals(target)) {
+      // OPTIONS * (Jetty answers 400 to any other method on *): a question about the server, not
+      // a resource, answered as RFC 9110 9.3.7 has it, here, since no stub has * for a path
+      base.setHandled(true);
+      response.setStatus(HttpStatus.OK_200);
+      response.setHeader(HttpHeader.ALLOW.asString(), ALLOWED_METHODS);
+      response.setContentLength(0);
+      return;
+    }
     if (refusal == null) {
       super.handle(target, base, request, response);
       return;
@@ -211,6 +251,16 @@ public final class Gatekeeper extends HandlerWrapper {
       gate.setHandler(jettyServer.getHandler());
       jettyServer.setHandler(gate);
       jettyServer.setErrorHandler(new Plain(null));
+      jettyServer.addBean(new ConnectionLimit(MAX_CONNECTIONS, jettyServer));
+      // each request is judged once its head is read: Jetty would otherwise wait for the first
+      // bytes of a body it announces (until the idle timeout when none come) before the door sees
+      // it, and a body over the limit or without the secret would be answered only then
+      for (Connector connector : jettyServer.getConnectors()) {
+        HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+        if (http != null) {
+          http.getHttpConfiguration().setDelayDispatchUntilContent(false);
+        }
+      }
       for (Handler handler : jettyServer.getChildHandlersByClass(ContextHandler.class)) {
         ContextHandler context = (ContextHandler) handler;
         ErrorHandler own = context.getErrorHandler();

@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  * holding one folder per fake, the class-data sharing archive, and an {@value #OWNER} file naming
  * the JVM (its pid and start time).
  *
+ * <p>{@code ModelApi}'s folders ({@code agentdouble-model-*}) are made and cleaned the same way.
+ *
  * <p>The folder of a failed test is kept on purpose, marked by a {@value #KEPT} file saying why;
  * everything else goes: a passed test's folder at its end, the rest when the JVM ends normally
  * ({@link #close}). A JVM killed outright cannot clean up, so {@link #create} first cleans the
@@ -29,9 +31,21 @@ public final class WorkFolder {
 
   /** Cleans stale folders in the temporary folder, then makes this JVM's. */
   public static Path create() throws IOException {
+    return create(PREFIX);
+  }
+
+  /**
+   * Cleans stale folders in the temporary folder, then makes one of this JVM's named {@code
+   * prefix}{@code *} ({@code prefix} starts with {@value #PREFIX}, so that a later start cleans it
+   * too if this JVM is killed): {@code ModelApi}'s {@code agentdouble-model-*}.
+   */
+  public static Path create(String prefix) throws IOException {
+    if (!prefix.startsWith(PREFIX)) {
+      throw new IllegalArgumentException("a work folder's name starts with " + PREFIX);
+    }
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     cleanStale(tmp);
-    Path work = Files.createTempDirectory(PREFIX);
+    Path work = Files.createTempDirectory(prefix);
     ProcessHandle self = ProcessHandle.current();
     Files.writeString(
         work.resolve(OWNER),

@@ -104,4 +104,59 @@ final class Launcher {
       }
     }
   }
+
+  /**
+   * Starts {@code ./agentdouble ARGS} as a background job of a non-interactive shell ({@code sh -c
+   * 'agentdouble ARGS & wait'}), which starts it with SIGINT ignored; waits until the command's
+   * first stdout line starts with {@code ready}, sends it SIGINT, and returns its exit status as
+   * the shell's {@code wait} tells it, once it has ended (within 30 s, else the test fails).
+   */
+  int interruptInTheBackground(String ready, String... args) throws Exception {
+    ProcessBuilder pb = agentdouble(args);
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "sh", "-c", "\"$0\" \"$@\" 2>/dev/null & echo $! >&2; wait $!; echo \"exit $?\""));
+    command.addAll(pb.command());
+    Process shell = pb.command(command).start();
+    shell.getOutputStream().close();
+    long child = -1;
+    try {
+      BufferedReader err =
+          new BufferedReader(new InputStreamReader(shell.getErrorStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
+      child =
+          Long.parseLong(
+              CompletableFuture.supplyAsync(() -> line(err)).get(60, TimeUnit.SECONDS).strip());
+      String first = CompletableFuture.supplyAsync(() -> line(out)).get(60, TimeUnit.SECONDS);
+      assertThat(first).startsWith(ready);
+
+      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(child)).start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(shell.waitFor(30, TimeUnit.SECONDS))
+          .as("%s ended within 30 s of SIGINT", String.join(" ", args))
+          .isTrue();
+      String last = null;
+      for (String line = line(out); line != null; line = line(out)) {
+        last = line;
+      }
+      assertThat(last).startsWith("exit ");
+      return Integer.parseInt(last.substring("exit ".length()));
+    } finally {
+      shell.destroyForcibly();
+      if (child > 0) {
+        ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
+  private static String line(BufferedReader in) {
+    try {
+      return in.readLine();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

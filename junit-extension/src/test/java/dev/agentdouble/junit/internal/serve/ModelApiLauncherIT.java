@@ -82,6 +82,18 @@ class ModelApiLauncherIT {
     }
   }
 
+  /**
+   * Started as docs/claude.md starts it, in the background of a shell (SIGINT ignored from the
+   * start), it still stops on SIGINT as in a terminal (Ctrl-C): exit 130.
+   */
+  @Test
+  void sigintStopsItWhenStartedInTheBackgroundOfAShell() throws Exception {
+    assertThat(
+            launcher.interruptInTheBackground(
+                "ANTHROPIC_BASE_URL=", "model-api", "--tape", "builtin:claude-answer"))
+        .isEqualTo(130);
+  }
+
   /** A test runner killed outright (SIGKILL) leaves no model API behind. */
   @Test
   void stopsWhenTheProcessThatStartedItIsKilled() throws Exception {

@@ -129,6 +129,18 @@ class ServeLauncherIT {
   }
 
   /**
+   * Started as docs/claude.md starts it, in the background of a shell (SIGINT ignored from the
+   * start), it still stops on SIGINT as in a terminal (Ctrl-C): exit 130.
+   */
+  @Test
+  void sigintStopsItWhenStartedInTheBackgroundOfAShell() throws Exception {
+    Path tapes = Files.createDirectory(dir.resolve("tapes"));
+    Files.writeString(tapes.resolve("hello.tape.ndjson"), "{\"tape\":1}\n{\"t\":1,\"exit\":0}\n");
+    assertThat(launcher.interruptInTheBackground("AGENTDOUBLE_URL=", "serve", "--tapes", "tapes"))
+        .isEqualTo(130);
+  }
+
+  /**
    * A test runner killed outright (SIGKILL) leaves no server behind: {@code serve} sees that the
    * process that started it has ended and stops, saying so. The parent here is a shell that runs
    * {@code serve} in the background and waits; serve's stderr goes to a file, which outlives it.
