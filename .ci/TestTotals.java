@@ -13,7 +13,9 @@ import java.util.stream.Stream;
  * The build's last line: the tests of every module added up, from the Surefire and Failsafe
  * reports this build wrote ({@code java .ci/TestTotals.java ROOT MODULE...}). Reports older than
  * {@code ROOT/target/build-started} (written when the build starts) are left out, so a report left
- * by an earlier build is not counted. Exits 0: the modules' own test runs decide the build.
+ * by an earlier build is not counted. A build that ran no test ({@code -DskipTests}) prints
+ * nothing: "0 passed" would read as if tests had run. Exits 0: the modules' own test runs decide
+ * the build.
  */
 public final class TestTotals {
   /** A test case, and the outcomes other than passing that it may hold. */
@@ -54,6 +56,9 @@ public final class TestTotals {
       if (counts[0] > 0) {
         modules.add(args[i] + " " + counts[0]);
       }
+    }
+    if (modules.isEmpty()) {
+      return; // no test ran
     }
     System.out.println("AgentDouble tests, all modules (" + String.join(", ", modules) + "):");
     System.out.println("Tests: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");

@@ -8,6 +8,7 @@ import dev.agentdouble.script.Script;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,6 +126,42 @@ class QueuedTapesTest {
     assertThat(run.exit()).isEqualTo(70);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).startsWith("agentdouble: the queued tape slow (").contains("timing");
+  }
+
+  /**
+   * An unnamed tape of the JUnit extension is called "tape #1": an error says "AGENTDOUBLE_URL tape
+   * #1", not "AGENTDOUBLE_URL tape tape #1".
+   */
+  @Test
+  void aTapeCalledTapeNumberOneIsNamedWithTapeOnce() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "tape #1", "", "One.");
+    Files.writeString(
+        queue.resolve(QueueFiles.entry(1) + QueueFiles.TAPE),
+        "{\"note\":\"x\"}\n",
+        StandardOpenOption.APPEND);
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertThat(run.err().lines())
+        .containsExactly(
+            "agentdouble: AGENTDOUBLE_URL tape #1:6: frame after the terminal \"exit\" frame"
+                + " (line 5)");
+  }
+
+  /** The same name in the error about its timing: "the queued tape #1". */
+  @Test
+  void aQueuedTimingErrorNamesTapeNumberOneWithTapeOnce() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "tape #1", "scale:-1", "One.");
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertThat(run.err().lines())
+        .containsExactly(
+            "agentdouble: the queued tape #1 ("
+                + queue.resolve(QueueFiles.TAKEN).resolve(QueueFiles.entry(1) + QueueFiles.TAPE)
+                + ") has a timing the fake cannot use: scale needs a factor >= 0, e.g. scale:0.5");
   }
 
   /** Runs that race for one tape: one takes it, the others ask the server. */

@@ -270,6 +270,9 @@ public final class AgentDoubleExtension
   }
 
   /** Closing the store without afterEach (an aborted test): the fake still ends. */
+  // CloseableResource, deprecated since JUnit 5.13, is what JUnit 5.10 to 5.12 close (the
+  // README's "JUnit 5.10 and newer"); 5.13 and later close it as an AutoCloseable
+  @SuppressWarnings("deprecation")
   private record Handle(FakeAgent agent)
       implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     @Override

@@ -21,7 +21,10 @@ final class TapeVariantsProvider implements ArgumentsProvider, AnnotationConsume
     this.annotation = annotation;
   }
 
+  // the method JUnit 5.10 to 5.12 call (the README's "JUnit 5.10 and newer"); deprecated since
+  // 5.13, whose default provideArguments(ParameterDeclarations, ExtensionContext) calls it
   @Override
+  @SuppressWarnings("deprecation")
   public Stream<? extends Arguments> provideArguments(ExtensionContext context) {
     Tape original = TapeFiles.resource(annotation.resource());
     List<Arguments> arguments = new ArrayList<>();

@@ -123,7 +123,7 @@ class BlockedReadTest {
             + "the fake agent was still going; ended \\(SIGKILL\\) so that the test could end:\n"
             + "  process "
             + pid
-            + ": (tape \"tape #1\" \\(prompt \"say hi\"\\), which ends in a hang"
+            + ": (tape \"#1\" \\(prompt \"say hi\"\\), which ends in a hang"
             + "|before it had a tape \\(starting, or asking for one\\))\n"
             + "  the fake's folder \\(journal, gates\\): .*",
         Pattern.DOTALL);

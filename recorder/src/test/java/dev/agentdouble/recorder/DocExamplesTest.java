@@ -147,6 +147,7 @@ class DocExamplesTest {
 
   @ParameterizedTest
   @MethodSource("pagesWithExamples")
+  @SuppressWarnings("try") // sh.close() inside its try: kills a shell that did not end in time
   void theConsoleExamplesPrintWhatThePageShows(String doc) throws Exception {
     List<Path> links =
         List.of(

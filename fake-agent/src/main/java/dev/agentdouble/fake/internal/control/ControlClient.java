@@ -108,7 +108,8 @@ public final class ControlClient {
     if (response.status() == 200) {
       byte[] tape = response.body();
       String name = response.headers().get(ControlSecret.TAPE_HEADER.toLowerCase(Locale.ROOT));
-      String source = InvocationRecord.CONTROL_TAPE + (name == null ? "" : " " + name);
+      String source =
+          name == null ? InvocationRecord.CONTROL_TAPE : InvocationRecord.controlTape(name);
       String timing = response.headers().get(ControlSecret.TIMING_HEADER.toLowerCase(Locale.ROOT));
       if (timing != null && Timing.problem(timing).isPresent()) {
         return new TapeSelection.Failed(

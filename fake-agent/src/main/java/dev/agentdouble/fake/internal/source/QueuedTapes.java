@@ -66,7 +66,7 @@ public final class QueuedTapes {
         return Optional.of(
             new TapeSelection.Failed(
                 "the queued tape "
-                    + called
+                    + InvocationRecord.tapeName(called)
                     + " ("
                     + tape
                     + ") has a timing the fake cannot use: "
@@ -74,7 +74,7 @@ public final class QueuedTapes {
       }
       return Optional.of(
           new TapeSelection.Selected(
-              TapeSource.named(InvocationRecord.CONTROL_TAPE + " " + called, tape),
+              TapeSource.named(InvocationRecord.controlTape(called), tape),
               timing.isEmpty() ? Optional.empty() : Optional.of(Timing.parse(timing))));
     }
     return Optional.empty();

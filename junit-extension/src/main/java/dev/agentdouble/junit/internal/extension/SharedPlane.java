@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * What every fake of a JVM shares, kept in the root context's store: the control plane, the fake's
  * runtime, the work folder and its janitor.
  */
+// CloseableResource, deprecated since JUnit 5.13, is what JUnit 5.10 to 5.12 close (the
+// README's "JUnit 5.10 and newer"); 5.13 and later close it as an AutoCloseable
+@SuppressWarnings("deprecation")
 public record SharedPlane(ControlPlane plane, FakeAgentRuntime runtime, Path work, Janitor janitor)
     implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 

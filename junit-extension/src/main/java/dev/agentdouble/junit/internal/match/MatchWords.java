@@ -94,7 +94,7 @@ public final class MatchWords {
     List<String> argv = new ArrayList<>();
     Optional<OutputFormat> format = Optional.empty();
     Optional<String> model = Optional.empty();
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       String key = entry.getKey();
       JsonNode value = entry.getValue();
@@ -159,7 +159,8 @@ public final class MatchWords {
               if (!value.isObject()) {
                 throw new Refused(what + " must be an object: {\"NAME\": TEXT, ...}");
               }
-              for (Iterator<Map.Entry<String, JsonNode>> vars = value.fields(); vars.hasNext(); ) {
+              for (Iterator<Map.Entry<String, JsonNode>> vars = value.properties().iterator();
+                  vars.hasNext(); ) {
                 Map.Entry<String, JsonNode> var = vars.next();
                 c =
                     c.env(
@@ -196,7 +197,7 @@ public final class MatchWords {
       throw new Refused(
           what + " must be a string or an object of one operator: " + words(Operator.values()));
     }
-    Map.Entry<String, JsonNode> only = value.fields().next();
+    Map.Entry<String, JsonNode> only = value.properties().iterator().next();
     Operator operator =
         Arrays.stream(Operator.values())
             .filter(o -> o.word().equals(only.getKey()))

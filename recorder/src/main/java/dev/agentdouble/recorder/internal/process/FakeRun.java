@@ -100,6 +100,7 @@ public final class FakeRun {
    * then returned; were this process killed outright, the fake ends by itself ({@code
    * docs/guarantees.md}).
    */
+  @SuppressWarnings("try") // the forwarding is a scope: open while the fake runs, its body unused
   public int run(List<String> args, Map<String, String> env, long timeoutSeconds)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();

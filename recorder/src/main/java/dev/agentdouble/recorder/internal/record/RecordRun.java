@@ -153,6 +153,7 @@ final class RecordRun {
   }
 
   /** Runs {@code command} with its output going through {@code pipes}, and writes the tape. */
+  @SuppressWarnings("try") // the forwarding is a scope: open until the tape is written, unused
   private int record(
       Args a,
       List<String> command,
