@@ -39,9 +39,13 @@ final class Npm {
 
   /**
    * The folder of {@code name}@{@code version} under {@code prefix}{@code /node_modules}, installed
-   * there unless it already is; else the calling test is skipped, saying why.
+   * there unless it already is; else the calling test is skipped, saying why. One install at a time
+   * (the classes of this module run side by side): two classes that asked for the real CLI at once
+   * on a fresh clone both installed it, and one ran the binary the other's npm was still writing
+   * ({@code error=26, Text file busy}); npm writes {@code package.json} before that binary, so the
+   * version is read only once no install is under way. Each install is bounded by its patience.
    */
-  static Path install(Path prefix, String name, String version, String... npmOptions)
+  static synchronized Path install(Path prefix, String name, String version, String... npmOptions)
       throws Exception {
     Path npm = onPath("npm").orElseThrow();
     Path installed = prefix.resolve("node_modules").resolve(name);
