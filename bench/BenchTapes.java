@@ -1,3 +1,4 @@
+import dev.agentdouble.script.ClaudeScript;
 import dev.agentdouble.script.Script;
 import dev.agentdouble.script.ToolCall;
 import dev.agentdouble.tape.Frame;
@@ -23,6 +24,7 @@ import java.util.Random;
  *
  * <pre>
  *   startup.tape.ndjson       10 small stream-json events, with vars (as a recorded tape)
+ *   claude-startup.tape.ndjson  the same for claude: init, thinking, 7 texts, result, with vars
  *   cds-probe.tape.ndjson     one event at t=0, one at t=400 ms, no vars: keeps the fake alive
  *                             long enough to look at its /proc/PID/maps
  *   big-novars.tape.ndjson    ~100 MB, a 2026 stream-json run whose bulk is big read, edit and
@@ -41,7 +43,7 @@ import java.util.Random;
  */
 public final class BenchTapes {
   /** Bump when the tapes change, so bench/run regenerates them. */
-  static final String VERSION = "5";
+  static final String VERSION = "6";
 
   static final String SESSION = "ebb521c2-404d-4a4e-8c2f-1f8bdb141043";
   static final String CWD = "/Users/dev/src/acme-billing";
@@ -60,6 +62,7 @@ public final class BenchTapes {
     Path out = Path.of(args.length > 0 ? args[0] : "bench/out");
     Files.createDirectories(out);
     writeTape(out, "startup", small(10, 0, 0), true);
+    writeTape(out, "claude-startup", claudeSmall(7), true);
     writeTape(out, "cds-probe", probe(), false);
     writeTape(out, "timing", small(1000, 1000, 5), false);
     writeTape(out, "small-novars", run(MB), false);
@@ -85,6 +88,17 @@ public final class BenchTapes {
     }
     return script().pause(t0).spacing(step).init().user().thinking(deltas)
         .usage(88300, 1850, 448000, 0).result(DONE).exit(0).build();
+  }
+
+  /** A claude run of as many lines as {@link #small}: init, thinking, {@code texts} texts, result. */
+  static Tape claudeSmall(int texts) {
+    Random rng = new Random(7);
+    ClaudeScript run = ClaudeScript.of(PROMPT).sessionId(SESSION).cwd(CWD).epochMs(EPOCH_MS)
+        .spacing(0).init().thinking(words(rng, 4, 12), "c2lnbmF0dXJl");
+    for (int i = 0; i < texts; i++) {
+      run.text(words(rng, 2, 8));
+    }
+    return run.result().exit(0).build();
   }
 
   static Tape probe() {

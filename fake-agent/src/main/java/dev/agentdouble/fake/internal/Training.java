@@ -452,7 +452,9 @@ public final class Training {
     // environment,
     // the signal handlers
     Signals.install();
-    System.getenv();
+    // a run's environment is the process's, whose names a run goes through (Turn, Journal); the
+    // runs below are handed maps of their own
+    System.getenv().keySet().iterator().hasNext();
     ProcessClock.originNanos();
     String mainClass = Main.class.getName();
     Path dir = Files.createTempDirectory("agentdouble-cds");

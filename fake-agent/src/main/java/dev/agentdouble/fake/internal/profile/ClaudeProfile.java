@@ -2,7 +2,6 @@ package dev.agentdouble.fake.internal.profile;
 
 import dev.agentdouble.json.JsonText;
 import dev.agentdouble.render.Renderer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -82,7 +81,7 @@ public record ClaudeProfile(
    */
   public String initializeResponse(String requestId, long pid, String home) {
     String quoted = JsonText.quote(home);
-    return new String(PackageResource.read(initializeResource), StandardCharsets.UTF_8)
+    return PackageResource.text(initializeResource)
         .replace("{request_id}", requestId)
         .replace("{pid}", Long.toString(pid))
         .replace("{home}", quoted.substring(1, quoted.length() - 1));
@@ -120,8 +119,7 @@ public record ClaudeProfile(
 
   /** The default: the newest real CLI, as {@code claude-profiles.txt} names it. */
   public static ClaudeProfile byDefault() {
-    String index = new String(PackageResource.read(INDEX), StandardCharsets.UTF_8);
-    for (ProfileLine n : ProfileResource.parse(INDEX, index)) {
+    for (ProfileLine n : ProfileResource.lines(INDEX).orElseThrow()) {
       if (n.key().equals("default")) {
         return builtIn(n.value()).orElseThrow();
       }
@@ -249,7 +247,7 @@ public record ClaudeProfile(
     return new ClaudeProfile(
         name,
         ProfileResource.required(source, one, "version").value(),
-        new String(PackageResource.read(helpFile), StandardCharsets.UTF_8),
+        PackageResource.text(helpFile),
         ProfileResource.command(ProfileResource.required(source, one, "command")),
         messages,
         waitMs,

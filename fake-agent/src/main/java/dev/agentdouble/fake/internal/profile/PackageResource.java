@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,20 +17,78 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * The resources of this package (the built-in profiles, the model lists), read from the jar or
- * classes folder this class came from: a replay maps its classes from the launcher's archive and
- * never opens the jar, and the class loader's own lookup would first search the JDK's image and
- * then go through a URL connection, more classes to load at start-up.
+ * The resources of this package (the built-in profiles, the model lists): as the build compiled
+ * them into a class ({@link Compiled}), which a replay maps from the launcher's archive with its
+ * other classes, so that it never opens the jar (its directory, some 1,500 entries, and an
+ * inflater: milliseconds of every run); else read from the jar or classes folder this class came
+ * from (a build that did not compile them): the class loader's own lookup would first search the
+ * JDK's image and then go through a URL connection, more classes to load at start-up.
  */
 final class PackageResource {
   private static final String PACKAGE = PackageResource.class.getPackageName().replace('.', '/');
 
+  /** The class the build generates from this package's resources ({@link ResourceCompiler}). */
+  static final String COMPILED = PackageResource.class.getPackageName() + ".CompiledResources";
+
   private static ZipFile openJar;
+
+  private static boolean looked;
+  private static Compiled compiled;
 
   private PackageResource() {}
 
+  /**
+   * This package's resources as the build compiled them: their texts verbatim, and the lines of
+   * those that are lines of profiles as {@link ProfileResource#parse} reads them (a test holds each
+   * to the resource it came from).
+   */
+  interface Compiled {
+    /** The resources' names, in the order of their names. */
+    List<String> names();
+
+    /** The text of the resource {@code name}; null when there is no such resource. */
+    String text(String name);
+
+    /** The lines {@link ProfileResource#parse} reads from {@code name}; null when it reads none. */
+    List<ProfileLine> lines(String name);
+  }
+
+  /** Called by the generated class as it is initialised: the resources it holds. */
+  static synchronized void compiled(Compiled resources) {
+    compiled = resources;
+  }
+
+  /**
+   * The resources as the build compiled them, or null when this build has no such class (classes
+   * compiled without the build's step, as an IDE may). The class is loaded by name, and registers
+   * itself as it is initialised: no reflection, which would make method handles at start-up.
+   */
+  static synchronized Compiled compiled() {
+    if (!looked) {
+      looked = true;
+      try {
+        Class.forName(COMPILED, true, PackageResource.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        // no compiled resources: read from the jar or the folder
+      }
+    }
+    return compiled;
+  }
+
+  /** The text (UTF-8) of the resource {@code name} of this package, which must exist. */
+  static String text(String name) {
+    Compiled c = compiled();
+    String text = c == null ? null : c.text(name);
+    return text != null ? text : new String(read(name), StandardCharsets.UTF_8);
+  }
+
   /** The bytes of the resource {@code name} of this package, if there is one. */
   static Optional<byte[]> find(String name) {
+    Compiled c = compiled();
+    if (c != null) {
+      String text = c.text(name);
+      return text == null ? Optional.empty() : Optional.of(text.getBytes(StandardCharsets.UTF_8));
+    }
     String entry = PACKAGE + "/" + name;
     try {
       Optional<Path> from = location();
@@ -71,6 +130,15 @@ final class PackageResource {
    */
   static List<String> list(String prefix, String suffix) {
     List<String> names = new ArrayList<>();
+    Compiled c = compiled();
+    if (c != null) {
+      for (String name : c.names()) {
+        if (name.startsWith(prefix) && name.endsWith(suffix)) {
+          names.add(name);
+        }
+      }
+      return names;
+    }
     try {
       Optional<Path> from = location();
       if (from.isPresent() && Files.isDirectory(from.get())) {

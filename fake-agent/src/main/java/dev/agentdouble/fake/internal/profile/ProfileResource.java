@@ -50,9 +50,9 @@ import java.util.Optional;
  *       remove ({@link ProfileOverlay}).
  * </ul>
  *
- * <p>Start-up: a run reads its profile once, and its base once if it names one, from the jar
- * already open for the process ({@link PackageResource}); the reader makes no lambda and loads no
- * JSON class.
+ * <p>Start-up: a run reads its profile once, and its base once if it names one, as lines the build
+ * parsed already ({@link PackageResource.Compiled}, in the launcher's archive): no jar is opened
+ * and no text parsed; the reader makes no lambda and loads no JSON class.
  */
 final class ProfileResource {
   /** The resource that names the default profile. */
@@ -70,7 +70,7 @@ final class ProfileResource {
 
   /** The name of the default profile, as {@value #INDEX} gives it. */
   static String defaultName() {
-    for (ProfileLine n : parse(INDEX, text(INDEX))) {
+    for (ProfileLine n : lines(INDEX).orElseThrow()) {
       if (n.key().equals("default")) {
         return n.value();
       }
@@ -115,6 +115,15 @@ final class ProfileResource {
 
   /** The lines of the package's resource {@code file}; empty when there is none. */
   static Optional<List<ProfileLine>> lines(String file) {
+    PackageResource.Compiled compiled = PackageResource.compiled();
+    if (compiled != null) {
+      // parsed by the build: the text is there too when its lines are not (a resource that is no
+      // profile's lines), parsed here to give the same error
+      List<ProfileLine> lines = compiled.lines(file);
+      if (lines != null) {
+        return Optional.of(lines);
+      }
+    }
     Optional<byte[]> bytes = PackageResource.find(file);
     if (bytes.isEmpty()) {
       return Optional.empty();
@@ -143,10 +152,6 @@ final class ProfileResource {
         && name.charAt(0) != '.'
         && name.indexOf('/') < 0
         && name.indexOf('\\') < 0;
-  }
-
-  private static String text(String file) {
-    return new String(PackageResource.read(file), StandardCharsets.UTF_8);
   }
 
   /** The lines of {@code text} as a tree: the top-level lines, each with its indented ones. */
