@@ -277,7 +277,7 @@ public final class AgentDoubleExtension
       implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     @Override
     public void close() {
-      agent.finish(new ArrayList<>());
+      agent.finish(new ArrayList<>(), false);
     }
   }
 

@@ -129,13 +129,9 @@ public final class FakeAgent {
   }
 
   /**
-   * Later invocations play an account that has these models besides the profile's list, as a server
-   * that lists them would: {@code --model} takes them, {@code models} lists them, and the refusal
-   * of a model the account lacks names them last. The list a real run accepts is the account's,
-   * which its server gives; by default the fake plays the newest public list of its CLI version,
-   * which may lack a model an account has, e.g. {@code addModels("composer-2")}. Replaces an
-   * earlier {@code addModels} or {@link #models(String...)}; a tape's own {@code models} header
-   * applies on top (docs/tape-format.md).
+   * Later invocations play an account that has these models besides its CLI version's newest public
+   * list, e.g. {@code addModels("composer-2")}: the list a real run accepts is the account's, which
+   * its server gives (docs/junit.md, "The account's models"). Replaces an earlier declaration.
    *
    * @throws IllegalArgumentException when an id is empty, holds a blank or a comma, or comes twice
    */
@@ -145,12 +141,9 @@ public final class FakeAgent {
   }
 
   /**
-   * Later invocations play an account whose models are exactly these, in this order, instead of the
-   * profile's list (and without its bracketed variant strings): {@code --model} takes these only.
-   * Replaces an earlier {@link #addModels(String...)} or {@code models}.
+   * As {@link #addModels(String...)}, but these are the account's whole list, in this order.
    *
-   * @throws IllegalArgumentException when no id is given, or one is empty, holds a blank or a
-   *     comma, or comes twice
+   * @throws IllegalArgumentException also when no id is given
    */
   public FakeAgent models(String... ids) {
     shims.models(AccountModels.replace(List.of(ids)));
@@ -205,62 +198,13 @@ public final class FakeAgent {
     return this;
   }
 
-  /** Answers invocations matching {@code pattern}; see {@link Stubbing}. */
+  /**
+   * Answers invocations matching {@code pattern}; see {@link Stubbing}. (0.1.0's {@code
+   * FakeAgent.Stubbing} is now {@link Stubbing}: a declaration of that type names it so.)
+   */
   public Stubbing when(InvocationPattern pattern) {
     synchronized (this) {
-      return new Stubbing(pattern);
-    }
-  }
-
-  /**
-   * What answers the invocations of one pattern: {@code reply(a, b)} answers the first with a, the
-   * second with b, and leaves later ones unmatched unless {@link #repeatLast()} is called.
-   */
-  public final class Stubbing {
-    private final Answers.Stub stub;
-
-    private Stubbing(InvocationPattern pattern) {
-      this.stub = answers.stub(pattern.toString(), pattern::toRequestMapping, pattern::mismatches);
-    }
-
-    /**
-     * The timing of this stub's replies, instead of the fake's ({@link FakeAgent#timing(Timing)}):
-     * e.g. {@code agent.when(p).timing(Timing.RECORDED).reply(slowRun)} in a fake that is fast
-     * otherwise. Call it before {@link #reply}.
-     */
-    public Stubbing timing(Timing policy) {
-      stub.timing(Objects.requireNonNull(policy, "policy"));
-      return this;
-    }
-
-    /** The tapes that answer matching invocations, in order. */
-    public Stubbing reply(Tape first, Tape... then) {
-      List<Tape> tapes = new ArrayList<>();
-      tapes.add(first);
-      tapes.addAll(List.of(then));
-      tapes.forEach(stub::reply);
-      return this;
-    }
-
-    /** Replies with a tape from the test classpath. */
-    public Stubbing replyResource(String resource) {
-      stub.reply(TapeFiles.resource(resource), resource);
-      return this;
-    }
-
-    /**
-     * Its replies need not all be used: a replayed recording (a test may run the agent less often
-     * than when it was recorded, or, under a class's {@code @AgentTape}, not at all).
-     */
-    Stubbing optional() {
-      stub.optional();
-      return this;
-    }
-
-    /** The last tape also answers every later matching invocation. */
-    public Stubbing repeatLast() {
-      stub.repeatLast();
-      return this;
+      return new Stubbing(answers, pattern);
     }
   }
 
@@ -385,14 +329,10 @@ public final class FakeAgent {
   }
 
   /**
-   * Ends this fake: kills runs still alive, checks strictness, removes its stubs. Returns the
-   * problems that fail the test, and adds notes (killed processes) to {@code notes}.
+   * Ends this fake: kills runs still alive, checks strictness, removes its stubs; a passed test
+   * keeps what record mode recorded. Returns the problems that fail the test, and adds notes
+   * (killed processes) to {@code notes}.
    */
-  List<String> finish(List<String> notes) {
-    return finish(notes, false);
-  }
-
-  /** As {@link #finish(List)}; a passed test keeps what record mode recorded. */
   List<String> finish(List<String> notes, boolean passed) {
     List<Long> stdinOpen = gates.waitingForStdin();
     notes.addAll(runs.endAll());
