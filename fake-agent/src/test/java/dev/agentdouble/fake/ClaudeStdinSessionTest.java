@@ -420,6 +420,84 @@ class ClaudeStdinSessionTest {
     }
   }
 
+  private static String interrupt(String id) {
+    return "{\"type\":\"control_request\",\"request_id\":\""
+        + id
+        + "\",\"request\":{\"subtype\":\"interrupt\"}}";
+  }
+
+  /**
+   * The output of a turn that an interrupt stopped (FINDINGS f.4): the answer to {@code id}, the
+   * interrupted user line, the error_during_execution result; nothing of the tape's after it.
+   */
+  private static void assertInterrupted(List<String> out, String id, String late) {
+    assertThat(out).noneMatch(l -> l.contains(late));
+    assertThat(out)
+        .contains(
+            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\","
+                + "\"request_id\":\""
+                + id
+                + "\",\"response\":{\"still_queued\":[]}}}");
+    List<JsonNode> results =
+        out.stream()
+            .map(AcpPeer::parse)
+            .filter(l -> l.path("type").asText().equals("result"))
+            .toList();
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).path("subtype").asText()).isEqualTo("error_during_execution");
+    assertThat(results.get(0).path("terminal_reason").asText()).isEqualTo("aborted_streaming");
+  }
+
+  @Test
+  void anInterruptWrittenWithTheUserLineInterruptsThatLinesTurn() throws IOException {
+    // the real CLI interrupts the turn it accepted: the interrupt comes before any answer could;
+    // the two lines in one write are read together, so the turn cannot end before the interrupt
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            user("First question"),
+            interrupt("req_int_1"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertInterrupted(r.out().lines().toList(), "req_int_1", "Hello.");
+  }
+
+  @Test
+  void anInterruptWrittenJustAfterTheUserLineInterruptsThatLinesTurn() throws IOException {
+    // the turn is held at a gate the test never releases: it cannot end before the interrupt,
+    // which may come before the turn started to play
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape =
+        tape(
+            "gated",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Gate(1, "thinking"),
+                new Frame.Out(2, assistant("Late.")),
+                new Frame.Out(3, result("Late.")),
+                new Frame.Exit(4, 0)));
+    try (TestProcess p =
+        TestProcess.of(
+                FakeProcess.builder(
+                    ClaudeArgvTest.claude(),
+                    Map.of(
+                        "AGENTDOUBLE_TAPE", tape.toString(),
+                        "AGENTDOUBLE_TIMING", "fast",
+                        "AGENTDOUBLE_GATES", gates.toString()),
+                    SDK_ARGV))
+            .patience(Duration.ofSeconds(30))
+            .start()) {
+      p.send(user("First question"));
+      p.send(interrupt("req_int_1"));
+      p.awaitOut("error_during_execution");
+      p.closeStdin();
+      assertThat(p.waitFor()).as(p.err()).isZero();
+      assertInterrupted(p.out().lines().toList(), "req_int_1", "Late.");
+    }
+  }
+
   /** A recorded session: initialize, a turn with a can_use_tool request and its answer. */
   private Path session() throws IOException {
     String canUseTool =

@@ -122,6 +122,11 @@ final class StdinSession {
           turnStartNanos = System.nanoTime();
           Ending ending = turn(next, m.prompt(), null);
           results++;
+          StdinMessage unplayed = reader.turnOver();
+          if (unplayed != null) {
+            // the turn ended before it played: nothing is left to interrupt
+            interrupted(unplayed.requestId().isEmpty() ? "\"\"" : unplayed.requestId());
+          }
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
