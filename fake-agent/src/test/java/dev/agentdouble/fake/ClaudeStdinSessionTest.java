@@ -163,6 +163,47 @@ class ClaudeStdinSessionTest {
         .containsExactly("First question", "Second question");
   }
 
+  @Test
+  void eachTurnsResultCountsTheSessionsResultsFromZero() throws IOException {
+    // FINDINGS f.2 and f.4: result_index 0, then 1, ...; a tape of one turn holds its run's 0
+    Path tape =
+        tape(
+            "indexed",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Out(1, assistant("Hello.")),
+                new Frame.Out(
+                    2,
+                    "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                        + "\"result\":\"Hello.\",\"session_id\":\""
+                        + RECORDED_SESSION
+                        + "\",\"result_index\":0,\"model_usage_since_last_result\":{}}"),
+                new Frame.Exit(3, 0)));
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            user("First question"),
+            user("Second question"),
+            user("Third question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<JsonNode> results =
+        lines(r).stream().filter(l -> l.path("type").asText().equals("result")).toList();
+    assertThat(results).extracting(l -> l.path("result_index").asInt()).containsExactly(0, 1, 2);
+    // the rest of the line as recorded, in its order
+    assertThat(results.get(2).fieldNames())
+        .toIterable()
+        .containsExactly(
+            "type",
+            "subtype",
+            "is_error",
+            "result",
+            "session_id",
+            "result_index",
+            "model_usage_since_last_result");
+  }
+
   /**
    * A session's init names the live project folder, as a print run's does (runs part j: {@code
    * $HOME/.claude/projects/<the git root or cwd, every other character as ->/memory/}): in a turn

@@ -287,9 +287,14 @@ final class StdinSession {
       return print.admit(turn);
     }
 
+    /** The print face's transform, and the session's count of results in the turn's result. */
     @Override
     public Ending transform(Turn turn) throws IOException {
-      return print.transform(turn);
+      Ending stop = print.transform(turn);
+      if (stop == null && results > 0) {
+        turn.transformThen(new ResultIndex(results));
+      }
+      return stop;
     }
 
     @Override
