@@ -11,6 +11,7 @@ import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -536,6 +537,69 @@ class ClaudeStdinSessionTest {
       p.closeStdin();
       assertThat(p.waitFor()).as(p.err()).isZero();
       assertInterrupted(p.out().lines().toList(), "req_int_1", "Late.");
+    }
+  }
+
+  @Test
+  void linesThatComeDuringATurnAreBoundedAndTheSessionEndsWithOneLineOfOurs() throws IOException {
+    // in a heap of 64 MiB, 96 MiB of control requests while a turn is held at a gate: at most
+    // 256 wait for the session; the next ends it, exit 70, said in one line, never an OOM
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape =
+        tape(
+            "gated",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Gate(1, "thinking"),
+                new Frame.Out(2, result("Late.")),
+                new Frame.Exit(3, 0)));
+    String pad = "x".repeat(8 << 10);
+    try (TestProcess p =
+        TestProcess.of(
+                FakeProcess.builder(
+                    ClaudeArgvTest.claude(),
+                    Map.of(
+                        "AGENTDOUBLE_TAPE",
+                        tape.toString(),
+                        "AGENTDOUBLE_TIMING",
+                        "fast",
+                        "AGENTDOUBLE_GATES",
+                        gates.toString(),
+                        "JAVA_TOOL_OPTIONS",
+                        "-Xmx64m"),
+                    SDK_ARGV))
+            .patience(Duration.ofSeconds(60))
+            .start()) {
+      p.send(user("First question"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(gates.resolve("thinking.reached")));
+      StringBuilder batch = new StringBuilder();
+      try {
+        for (int i = 0; i < 12_000; i++) {
+          batch
+              .append("{\"type\":\"control_request\",\"request_id\":\"r")
+              .append(i)
+              .append("\",\"request\":{\"subtype\":\"no_such_subtype\",\"pad\":\"")
+              .append(pad)
+              .append("\"}}\n");
+          if (batch.length() > 1 << 16) {
+            p.stdin().write(batch.toString().getBytes(StandardCharsets.UTF_8));
+            batch.setLength(0);
+          }
+        }
+        p.closeStdin();
+      } catch (IOException | UncheckedIOException e) {
+        // the fake stopped reading and ended: the rest is never read
+      }
+
+      assertThat(p.waitFor()).isEqualTo(70);
+      assertThat(p.err().lines().filter(l -> !l.startsWith("Picked up JAVA_TOOL_OPTIONS")))
+          .containsExactly(
+              "agentdouble: stdin line 258: 256 lines already wait for the session, the most"
+                  + " this fake keeps (a turn was running); send the next message after the"
+                  + " turn's result");
+      assertThat(p.out()).doesNotContain("Late.");
     }
   }
 

@@ -40,6 +40,11 @@ final class StdinLines {
     return null;
   }
 
+  /** The 1-based number of the line read last. */
+  int lineNumber() {
+    return lines.lineNumber();
+  }
+
   /** The current line's message; null for a blank line. */
   private StdinMessage message() {
     byte[] buf = lines.buffer();

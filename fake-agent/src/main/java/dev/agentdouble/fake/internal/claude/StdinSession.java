@@ -111,7 +111,15 @@ final class StdinSession {
     reader = new StdinReader(stdin);
     reader.start();
     StdinMessage m;
-    while ((m = reader.take()) != null) {
+    while (true) {
+      try {
+        m = reader.take();
+      } catch (StdinReader.Stopped e) {
+        return Exits.ownProblem(next, e.getMessage(), stderr);
+      }
+      if (m == null) {
+        break;
+      }
       switch (m.kind()) {
         case BAD -> {
           Exits.write(stderr, m.parseError(profile));
@@ -319,13 +327,17 @@ final class StdinSession {
       try {
         ending = print.play(turn);
       } catch (IOException | Gates.NotReleased e) {
-        if (!reader.turnInterrupted()) {
+        if (!reader.turnInterrupted() && reader.stopped() == null) {
           reader.turnEnds();
           throw e;
         }
         ending = null;
       }
+      StdinReader.Stopped stopped = reader.stopped();
       StdinMessage interrupt = reader.turnEnds();
+      if (stopped != null) {
+        return turn.failed(stopped.getMessage(), true); // stdin cannot be read on
+      }
       if (interrupt == null) {
         return ending;
       }
