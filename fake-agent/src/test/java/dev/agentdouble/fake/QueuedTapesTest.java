@@ -191,6 +191,21 @@ class QueuedTapesTest {
   }
 
   @Test
+  void theInvocationIsWrittenTheUsersOnlyWhateverTheUmask() throws Exception {
+    // the JUnit extension reads as invocations only files no one else can write
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Path invocation =
+        queue.resolve(QueueFiles.TAKEN).resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION);
+    assertThat(Files.getPosixFilePermissions(invocation))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+  }
+
+  @Test
   void aTakenFolderThatIsALinkIsRefused() throws Exception {
     Path queue = queue();
     enqueue(queue, 1, "first", "", "One.");

@@ -107,6 +107,19 @@ class QueuedTapesTest {
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
   }
 
+  /** The fake replays only files no one else can write: the queue's are the user's only. */
+  @Test
+  void theQueuedFilesAreTheUsersOnlyWhateverTheUmask(FakeAgent agent) throws Exception {
+    agent.enqueue(says("first", 0));
+    Path queue = agent.directory().resolve("queue");
+
+    for (String suffix : new String[] {QueueFiles.TAPE, QueueFiles.META}) {
+      assertThat(Files.getPosixFilePermissions(queue.resolve(QueueFiles.entry(1) + suffix)))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    }
+    assertThat(run(agent, "one").out()).isEqualTo("first\n");
+  }
+
   /** An invocation in the queue is one a run wrote: never a link, nor another user's file. */
   @Test
   void onlyTheUsersOwnFilesInTakenAreInvocations(FakeAgent agent) throws Exception {

@@ -27,6 +27,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -318,6 +319,8 @@ public final class Stubs {
     try {
       Files.deleteIfExists(partial); // a link left there is removed, never written through
       Files.write(partial, bytes, StandardOpenOption.CREATE_NEW);
+      // the user's only whatever the umask: the fake replays only such files
+      Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
       Files.move(
           partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
