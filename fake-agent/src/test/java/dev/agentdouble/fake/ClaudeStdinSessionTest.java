@@ -11,6 +11,7 @@ import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.Vars;
 import dev.agentdouble.testing.TestProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -161,6 +162,47 @@ class ClaudeStdinSessionTest {
     assertThat(Files.readAllLines(journal, StandardCharsets.UTF_8))
         .extracting(l -> AcpPeer.parse(l).path("prompt").asText())
         .containsExactly("First question", "Second question");
+  }
+
+  @Test
+  void eachTurnsResultCountsTheSessionsResultsFromZero() throws IOException {
+    // FINDINGS f.2 and f.4: result_index 0, then 1, ...; a tape of one turn holds its run's 0
+    Path tape =
+        tape(
+            "indexed",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Out(1, assistant("Hello.")),
+                new Frame.Out(
+                    2,
+                    "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                        + "\"result\":\"Hello.\",\"session_id\":\""
+                        + RECORDED_SESSION
+                        + "\",\"result_index\":0,\"model_usage_since_last_result\":{}}"),
+                new Frame.Exit(3, 0)));
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            ARGV,
+            user("First question"),
+            user("Second question"),
+            user("Third question"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    List<JsonNode> results =
+        lines(r).stream().filter(l -> l.path("type").asText().equals("result")).toList();
+    assertThat(results).extracting(l -> l.path("result_index").asInt()).containsExactly(0, 1, 2);
+    // the rest of the line as recorded, in its order
+    assertThat(results.get(2).fieldNames())
+        .toIterable()
+        .containsExactly(
+            "type",
+            "subtype",
+            "is_error",
+            "result",
+            "session_id",
+            "result_index",
+            "model_usage_since_last_result");
   }
 
   /**
@@ -417,6 +459,147 @@ class ClaudeStdinSessionTest {
           .extracting(l -> AcpPeer.parse(l).path("type").asText())
           .containsExactly("system", "assistant", "result");
       assertThat(AcpPeer.parse(out.get(6)).path("result").asText()).isEqualTo("Second answer.");
+    }
+  }
+
+  private static String interrupt(String id) {
+    return "{\"type\":\"control_request\",\"request_id\":\""
+        + id
+        + "\",\"request\":{\"subtype\":\"interrupt\"}}";
+  }
+
+  /**
+   * The output of a turn that an interrupt stopped (FINDINGS f.4): the answer to {@code id}, the
+   * interrupted user line, the error_during_execution result; nothing of the tape's after it.
+   */
+  private static void assertInterrupted(List<String> out, String id, String late) {
+    assertThat(out).noneMatch(l -> l.contains(late));
+    assertThat(out)
+        .contains(
+            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\","
+                + "\"request_id\":\""
+                + id
+                + "\",\"response\":{\"still_queued\":[]}}}");
+    List<JsonNode> results =
+        out.stream()
+            .map(AcpPeer::parse)
+            .filter(l -> l.path("type").asText().equals("result"))
+            .toList();
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).path("subtype").asText()).isEqualTo("error_during_execution");
+    assertThat(results.get(0).path("terminal_reason").asText()).isEqualTo("aborted_streaming");
+  }
+
+  @Test
+  void anInterruptWrittenWithTheUserLineInterruptsThatLinesTurn() throws IOException {
+    // the real CLI interrupts the turn it accepted: the interrupt comes before any answer could;
+    // the two lines in one write are read together, so the turn cannot end before the interrupt
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            user("First question"),
+            interrupt("req_int_1"));
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertInterrupted(r.out().lines().toList(), "req_int_1", "Hello.");
+  }
+
+  @Test
+  void anInterruptWrittenJustAfterTheUserLineInterruptsThatLinesTurn() throws IOException {
+    // the turn is held at a gate the test never releases: it cannot end before the interrupt,
+    // which may come before the turn started to play
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape =
+        tape(
+            "gated",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Gate(1, "thinking"),
+                new Frame.Out(2, assistant("Late.")),
+                new Frame.Out(3, result("Late.")),
+                new Frame.Exit(4, 0)));
+    try (TestProcess p =
+        TestProcess.of(
+                FakeProcess.builder(
+                    ClaudeArgvTest.claude(),
+                    Map.of(
+                        "AGENTDOUBLE_TAPE", tape.toString(),
+                        "AGENTDOUBLE_TIMING", "fast",
+                        "AGENTDOUBLE_GATES", gates.toString()),
+                    SDK_ARGV))
+            .patience(Duration.ofSeconds(30))
+            .start()) {
+      p.send(user("First question"));
+      p.send(interrupt("req_int_1"));
+      p.awaitOut("error_during_execution");
+      p.closeStdin();
+      assertThat(p.waitFor()).as(p.err()).isZero();
+      assertInterrupted(p.out().lines().toList(), "req_int_1", "Late.");
+    }
+  }
+
+  @Test
+  void linesThatComeDuringATurnAreBoundedAndTheSessionEndsWithOneLineOfOurs() throws IOException {
+    // in a heap of 64 MiB, 96 MiB of control requests while a turn is held at a gate: at most
+    // 256 wait for the session; the next ends it, exit 70, said in one line, never an OOM
+    Path gates = Files.createDirectories(dir.resolve("gates"));
+    Path tape =
+        tape(
+            "gated",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Gate(1, "thinking"),
+                new Frame.Out(2, result("Late.")),
+                new Frame.Exit(3, 0)));
+    String pad = "x".repeat(8 << 10);
+    try (TestProcess p =
+        TestProcess.of(
+                FakeProcess.builder(
+                    ClaudeArgvTest.claude(),
+                    Map.of(
+                        "AGENTDOUBLE_TAPE",
+                        tape.toString(),
+                        "AGENTDOUBLE_TIMING",
+                        "fast",
+                        "AGENTDOUBLE_GATES",
+                        gates.toString(),
+                        "JAVA_TOOL_OPTIONS",
+                        "-Xmx64m"),
+                    SDK_ARGV))
+            .patience(Duration.ofSeconds(60))
+            .start()) {
+      p.send(user("First question"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(gates.resolve("thinking.reached")));
+      StringBuilder batch = new StringBuilder();
+      try {
+        for (int i = 0; i < 12_000; i++) {
+          batch
+              .append("{\"type\":\"control_request\",\"request_id\":\"r")
+              .append(i)
+              .append("\",\"request\":{\"subtype\":\"no_such_subtype\",\"pad\":\"")
+              .append(pad)
+              .append("\"}}\n");
+          if (batch.length() > 1 << 16) {
+            p.stdin().write(batch.toString().getBytes(StandardCharsets.UTF_8));
+            batch.setLength(0);
+          }
+        }
+        p.closeStdin();
+      } catch (IOException | UncheckedIOException e) {
+        // the fake stopped reading and ended: the rest is never read
+      }
+
+      assertThat(p.waitFor()).isEqualTo(70);
+      assertThat(p.err().lines().filter(l -> !l.startsWith("Picked up JAVA_TOOL_OPTIONS")))
+          .containsExactly(
+              "agentdouble: stdin line 258: 256 lines already wait for the session, the most"
+                  + " this fake keeps (a turn was running); send the next message after the"
+                  + " turn's result");
+      assertThat(p.out()).doesNotContain("Late.");
     }
   }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -194,5 +195,116 @@ class QueuedTapesTest {
     } finally {
       runs.shutdownNow();
     }
+  }
+
+  /** The one line a run refused by the queue's rules writes, exit 70: the path, why, the fix. */
+  private static void assertRefused(FakeProcess.Result run, Path path, String problem) {
+    assertThat(run.exit()).isEqualTo(70);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .startsWith("agentdouble: AGENTDOUBLE_QUEUE " + path + ": " + problem)
+        .contains("; ")
+        .hasLineCount(1);
+  }
+
+  @Test
+  void aLinkLeftInTakenIsNeverWrittenThrough() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+    Path mine = Files.writeString(dir.resolve("mine.txt"), "the user's own\n");
+    Path taken = queue.resolve(QueueFiles.TAKEN);
+    Files.createSymbolicLink(
+        taken.resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION + ".tmp"), mine);
+    Files.createSymbolicLink(taken.resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION), mine);
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("One.\n");
+    assertThat(mine).hasContent("the user's own");
+    Path invocation = taken.resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION);
+    assertThat(Files.isSymbolicLink(invocation)).isFalse();
+    assertThat(Files.readString(invocation)).contains("\"prompt\":\"hi\"");
+  }
+
+  @Test
+  void theInvocationIsWrittenTheUsersOnlyWhateverTheUmask() throws Exception {
+    // the JUnit extension reads as invocations only files no one else can write
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Path invocation =
+        queue.resolve(QueueFiles.TAKEN).resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION);
+    assertThat(Files.getPosixFilePermissions(invocation))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+  }
+
+  @Test
+  void aTakenFolderThatIsALinkIsRefused() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Path taken = queue.resolve(QueueFiles.TAKEN);
+    Files.delete(taken);
+    Files.createSymbolicLink(taken, elsewhere);
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertRefused(run, queue.toRealPath().resolve(QueueFiles.TAKEN), "not a private");
+    try (var files = Files.list(elsewhere)) {
+      assertThat(files).isEmpty();
+    }
+    assertThat(queue.resolve(QueueFiles.entry(1) + QueueFiles.TAPE)).exists();
+  }
+
+  @Test
+  void aQueueFolderOthersCanWriteIsRefused() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+    Files.setPosixFilePermissions(queue, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertRefused(run, queue, "not a private folder");
+    assertThat(queue.resolve(QueueFiles.entry(1) + QueueFiles.TAPE)).exists();
+  }
+
+  @Test
+  void anotherUsersQueuedTapeIsNeverReplayed() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+    Path tape = queue.resolve(QueueFiles.entry(1) + QueueFiles.TAPE);
+    Files.setAttribute(tape, "unix:uid", 65534); // the tests run as root: nobody's now
+
+    FakeProcess.Result run = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertRefused(run, tape.toRealPath(), "not a regular file of the user's");
+    assertThat(tape).exists();
+  }
+
+  @Test
+  void aQueuedFifoOrALinkToOneIsRefusedAtOnce() throws Exception {
+    Path queue = queue();
+    enqueue(queue, 1, "first", "", "One.");
+    Path tape = queue.resolve(QueueFiles.entry(1) + QueueFiles.TAPE);
+    Files.delete(tape);
+    Path fifo = dir.resolve("fifo");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertThat(mkfifo.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(mkfifo.exitValue()).isZero();
+    Files.createSymbolicLink(tape, fifo);
+
+    FakeProcess.Result linked = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertRefused(linked, queue.toRealPath().resolve(tape.getFileName()), "not a");
+    Files.delete(tape);
+    Files.move(fifo, tape);
+
+    FakeProcess.Result fifoItself = FakeProcess.run(fake(queue), "-p", "--trust", "hi");
+
+    assertRefused(fifoItself, tape.toRealPath(), "not a regular file of the user's");
   }
 }

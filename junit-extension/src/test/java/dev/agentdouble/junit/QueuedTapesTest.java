@@ -8,7 +8,10 @@ import static dev.agentdouble.junit.TextMatch.equalTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentdouble.contract.QueueFiles;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,5 +94,48 @@ class QueuedTapesTest {
     }
     assertThat(run(agent, "after").exit()).isEqualTo(70);
     assertThat(agent.invocations()).extracting(Invocation::prompt).containsExactly("after");
+  }
+
+  /** The rules the fake holds the queue to: the folders are the user's only, whatever the umask. */
+  @Test
+  void theQueueFoldersAreTheUsersOnly(FakeAgent agent) throws Exception {
+    Path queue = agent.directory().resolve("queue");
+
+    assertThat(Files.getPosixFilePermissions(queue))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(Files.getPosixFilePermissions(queue.resolve(QueueFiles.TAKEN)))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+  }
+
+  /** The fake replays only files no one else can write: the queue's are the user's only. */
+  @Test
+  void theQueuedFilesAreTheUsersOnlyWhateverTheUmask(FakeAgent agent) throws Exception {
+    agent.enqueue(says("first", 0));
+    Path queue = agent.directory().resolve("queue");
+
+    for (String suffix : new String[] {QueueFiles.TAPE, QueueFiles.META}) {
+      assertThat(Files.getPosixFilePermissions(queue.resolve(QueueFiles.entry(1) + suffix)))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    }
+    assertThat(run(agent, "one").out()).isEqualTo("first\n");
+  }
+
+  /** An invocation in the queue is one a run wrote: never a link, nor another user's file. */
+  @Test
+  void onlyTheUsersOwnFilesInTakenAreInvocations(FakeAgent agent) throws Exception {
+    agent.enqueue(says("first", 0));
+    assertThat(run(agent, "one").out()).isEqualTo("first\n");
+    Path taken = agent.directory().resolve("queue").resolve(QueueFiles.TAKEN);
+    String planted =
+        Files.readString(taken.resolve(QueueFiles.entry(1) + QueueFiles.INVOCATION))
+            .replace("\"prompt\":\"one\"", "\"prompt\":\"planted\"");
+    assertThat(planted).contains("planted");
+    Path outside = Files.writeString(agent.directory().resolve("planted.json"), planted);
+    Files.createSymbolicLink(taken.resolve(QueueFiles.entry(2) + QueueFiles.INVOCATION), outside);
+    Path others =
+        Files.writeString(taken.resolve(QueueFiles.entry(3) + QueueFiles.INVOCATION), planted);
+    Files.setAttribute(others, "unix:uid", 65534); // the tests run as root: nobody's now
+
+    assertThat(agent.invocations()).extracting(Invocation::prompt).containsExactly("one");
   }
 }

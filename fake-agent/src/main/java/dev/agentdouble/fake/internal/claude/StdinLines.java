@@ -18,17 +18,42 @@ final class StdinLines {
   /** The next message; null at the end of stdin. */
   StdinMessage next() throws IOException {
     while (lines.next()) {
-      byte[] buf = lines.buffer();
-      int off = lines.offset();
-      int len = lines.length();
-      if (len > 0 && buf[off + len - 1] == '\r') {
-        len--;
-      }
-      if (!blank(buf, off, len)) {
-        return StdinMessage.parse(buf, off, len);
+      StdinMessage m = message();
+      if (m != null) {
+        return m;
       }
     }
     return null;
+  }
+
+  /**
+   * The next message if its line was already read with the lines before it (in the same write of
+   * the client's, as a rule); null when none was, without waiting for stdin.
+   */
+  StdinMessage nextRead() throws IOException {
+    while (lines.lineBuffered() && lines.next()) {
+      StdinMessage m = message();
+      if (m != null) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** The 1-based number of the line read last. */
+  int lineNumber() {
+    return lines.lineNumber();
+  }
+
+  /** The current line's message; null for a blank line. */
+  private StdinMessage message() {
+    byte[] buf = lines.buffer();
+    int off = lines.offset();
+    int len = lines.length();
+    if (len > 0 && buf[off + len - 1] == '\r') {
+      len--;
+    }
+    return blank(buf, off, len) ? null : StdinMessage.parse(buf, off, len);
   }
 
   private static boolean blank(byte[] buf, int off, int len) {

@@ -111,7 +111,15 @@ final class StdinSession {
     reader = new StdinReader(stdin);
     reader.start();
     StdinMessage m;
-    while ((m = reader.take()) != null) {
+    while (true) {
+      try {
+        m = reader.take();
+      } catch (StdinReader.Stopped e) {
+        return Exits.ownProblem(next, e.getMessage(), stderr);
+      }
+      if (m == null) {
+        break;
+      }
       switch (m.kind()) {
         case BAD -> {
           Exits.write(stderr, m.parseError(profile));
@@ -122,6 +130,11 @@ final class StdinSession {
           turnStartNanos = System.nanoTime();
           Ending ending = turn(next, m.prompt(), null);
           results++;
+          StdinMessage unplayed = reader.turnOver();
+          if (unplayed != null) {
+            // the turn ended before it played: nothing is left to interrupt
+            interrupted(unplayed.requestId().isEmpty() ? "\"\"" : unplayed.requestId());
+          }
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
@@ -282,9 +295,14 @@ final class StdinSession {
       return print.admit(turn);
     }
 
+    /** The print face's transform, and the session's count of results in the turn's result. */
     @Override
     public Ending transform(Turn turn) throws IOException {
-      return print.transform(turn);
+      Ending stop = print.transform(turn);
+      if (stop == null && results > 0) {
+        turn.transformThen(new ResultIndex(results));
+      }
+      return stop;
     }
 
     @Override
@@ -309,13 +327,17 @@ final class StdinSession {
       try {
         ending = print.play(turn);
       } catch (IOException | Gates.NotReleased e) {
-        if (!reader.turnInterrupted()) {
+        if (!reader.turnInterrupted() && reader.stopped() == null) {
           reader.turnEnds();
           throw e;
         }
         ending = null;
       }
+      StdinReader.Stopped stopped = reader.stopped();
       StdinMessage interrupt = reader.turnEnds();
+      if (stopped != null) {
+        return turn.failed(stopped.getMessage(), true); // stdin cannot be read on
+      }
       if (interrupt == null) {
         return ending;
       }

@@ -20,6 +20,7 @@ import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -280,6 +281,29 @@ public final class Turn {
   /** How the tape's frames become the face's output; set by {@link Face#transform}. */
   public void transform(Player.Transform transform) {
     this.transform = transform;
+  }
+
+  /**
+   * Adds {@code next} after the transform set so far, so that every frame that one gives goes
+   * through {@code next} too; {@code next} alone when none was set.
+   */
+  public void transformThen(Player.Transform next) {
+    Player.Transform first = transform;
+    if (first == null) {
+      transform = next;
+      return;
+    }
+    transform =
+        new Player.Transform() {
+          @Override
+          public List<Frame> next(Frame frame) {
+            List<Frame> out = new ArrayList<>();
+            for (Frame f : first.next(frame)) {
+              out.addAll(next.next(f));
+            }
+            return out;
+          }
+        };
   }
 
   public InvocationRecord invocation() {

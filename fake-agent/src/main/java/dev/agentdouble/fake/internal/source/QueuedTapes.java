@@ -1,15 +1,20 @@
 package dev.agentdouble.fake.internal.source;
 
+import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.files.PrivateFolder;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +24,13 @@ import java.util.Optional;
  * instead of asking the control server: the first tape there, moved into {@value QueueFiles#TAKEN}
  * (of runs that race for it, one gets it), the invocation written beside it for the test's journal.
  * Nothing while the test has stubs or the queue is empty: the server decides then.
+ *
+ * <p>The queue is held to the rules of the replay cache ({@link PrivateFolder}): the folder and its
+ * {@value QueueFiles#TAKEN} folder private (the user's, writable by no one else, under folders only
+ * the user or root can change; {@value QueueFiles#TAKEN} a folder of its own, not a link), a queued
+ * tape and its meta regular files of the user's that no one else can write, and no link followed
+ * where the invocation is written. Anything else is refused, naming the path, as the fake's own
+ * problem (exit 70): a tape of another user's is never replayed, a FIFO never opened.
  */
 public final class QueuedTapes {
   private QueuedTapes() {}
@@ -37,31 +49,60 @@ public final class QueuedTapes {
       return Optional.empty();
     }
     String[] names = dir.list();
-    if (names == null) {
+    if (names == null || first(names) == null) {
       return Optional.empty();
     }
     Arrays.sort(names);
-    Path queue = dir.toPath();
-    Path taken = queue.resolve(QueueFiles.TAKEN);
+    Optional<PrivateFolder> checked = PrivateFolder.of(dir.toPath());
+    if (checked.isEmpty()) {
+      return refused(
+          folder,
+          "not a private folder (the user's own, writable by no one else, in folders only the"
+              + " user or root can change); let the JUnit extension make it, or make it with"
+              + " mode 700");
+    }
+    PrivateFolder queue = checked.get();
+    Path taken = queue.path().resolve(QueueFiles.TAKEN);
+    Optional<PrivateFolder> takenChecked =
+        Files.isSymbolicLink(taken) ? Optional.empty() : PrivateFolder.of(taken);
+    if (takenChecked.isEmpty() || !takenChecked.get().path().equals(taken)) {
+      return refused(
+          taken.toString(),
+          "not a private folder of the queue's own (missing, a link, or a folder others can"
+              + " change); remove it and let the JUnit extension make it");
+    }
     for (String name : names) {
       if (!name.endsWith(QueueFiles.TAPE)) {
         continue;
       }
       String entry = name.substring(0, name.length() - QueueFiles.TAPE.length());
+      Path queued = queue.path().resolve(name);
+      if (!queue.isOwn(queued)) {
+        if (Files.notExists(queued, LinkOption.NOFOLLOW_LINKS)) {
+          continue; // another run took it
+        }
+        return notOwn(queued);
+      }
+      Path meta = queue.path().resolve(entry + QueueFiles.META);
+      if (!queue.isOwn(meta)) {
+        return notOwn(meta);
+      }
       Path tape = taken.resolve(name);
       try {
-        Files.move(queue.resolve(name), tape, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(queued, tape, StandardCopyOption.ATOMIC_MOVE);
       } catch (NoSuchFileException e) {
         continue; // another run took it
       }
       Path journal = taken.resolve(entry + QueueFiles.INVOCATION);
       Path partial = taken.resolve(entry + QueueFiles.INVOCATION + ".tmp");
-      Files.write(partial, invocation.json());
+      Files.deleteIfExists(partial); // a link left there is removed, never written through
+      Files.write(partial, invocation.json(), StandardOpenOption.CREATE_NEW);
+      // the user's only whatever the umask: the test reads only such files as invocations
+      Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
       Files.move(partial, journal, StandardCopyOption.ATOMIC_MOVE);
-      List<String> meta =
-          Files.readAllLines(queue.resolve(entry + QueueFiles.META), StandardCharsets.UTF_8);
-      String called = meta.isEmpty() ? entry : meta.get(0);
-      String timing = meta.size() > 1 ? meta.get(1) : "";
+      List<String> lines = Files.readAllLines(meta, StandardCharsets.UTF_8);
+      String called = lines.isEmpty() ? entry : lines.get(0);
+      String timing = lines.size() > 1 ? lines.get(1) : "";
       if (!timing.isEmpty() && Timing.problem(timing).isPresent()) {
         return Optional.of(
             new TapeSelection.Failed(
@@ -78,6 +119,20 @@ public final class QueuedTapes {
               timing.isEmpty() ? Optional.empty() : Optional.of(Timing.parse(timing))));
     }
     return Optional.empty();
+  }
+
+  private static Optional<TapeSelection.Result> notOwn(Path file) {
+    return refused(
+        file.toString(),
+        "not a regular file of the user's that no one else can write (a link, a FIFO, or"
+            + " another user's file); take it out of the queue, and enqueue tapes through the"
+            + " JUnit extension");
+  }
+
+  /** The run refused: {@code AGENTDOUBLE_QUEUE PATH: problem; fix}. */
+  private static Optional<TapeSelection.Result> refused(String path, String problem) {
+    return Optional.of(
+        new TapeSelection.Failed(FakeEnvironment.QUEUE + " " + path + ": " + problem));
   }
 
   /** The first tape's name in {@code names} (a folder's listing), or null. */

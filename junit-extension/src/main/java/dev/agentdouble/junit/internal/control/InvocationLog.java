@@ -14,6 +14,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.agentdouble.contract.InvocationRecord;
 import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.contract.QueueFiles;
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.junit.Invocation;
 import dev.agentdouble.tape.OutputFormat;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -164,7 +166,10 @@ public final class InvocationLog implements AutoCloseable {
 
   /** As {@link #queued()}, but those whose file names are in {@code known}. */
   private List<Queued> queued(Set<String> known) {
-    String[] names = fromQueue.toFile().list();
+    // held to the rules the fake holds the queue to: a private folder of its own, the user's files
+    Optional<PrivateFolder> taken =
+        Files.isSymbolicLink(fromQueue) ? Optional.empty() : PrivateFolder.of(fromQueue);
+    String[] names = taken.isEmpty() ? null : taken.get().path().toFile().list();
     if (names == null) {
       return List.of();
     }
@@ -172,7 +177,10 @@ public final class InvocationLog implements AutoCloseable {
     List<Queued> queued = new ArrayList<>();
     for (String name : names) {
       if (name.endsWith(QueueFiles.INVOCATION) && !known.contains(name)) {
-        Path file = fromQueue.resolve(name);
+        Path file = taken.get().path().resolve(name);
+        if (!taken.get().isOwn(file)) {
+          continue; // a link, a FIFO, another user's file: no run of this test wrote it
+        }
         try {
           queued.add(
               new Queued(

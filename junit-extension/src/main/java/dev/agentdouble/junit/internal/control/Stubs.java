@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.QueueFiles;
 import dev.agentdouble.contract.Timing;
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.tape.TapeWriter;
 import java.io.IOException;
@@ -25,6 +26,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -88,8 +91,7 @@ public final class Stubs {
   public Stubs(ControlPlane plane, String path, Optional<Path> folder) {
     this.server = plane.server();
     this.path = path;
-    this.folder = folder;
-    folder.ifPresent(f -> createDirectories(f.resolve(QueueFiles.TAKEN)));
+    this.folder = folder.flatMap(Stubs::privateQueue);
     this.claims = plane.onInvocation(path, this::claim);
   }
 
@@ -315,7 +317,10 @@ public final class Stubs {
   private static void write(Path file, byte[] bytes) {
     Path partial = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      Files.write(partial, bytes);
+      Files.deleteIfExists(partial); // a link left there is removed, never written through
+      Files.write(partial, bytes, StandardOpenOption.CREATE_NEW);
+      // the user's only whatever the umask: the fake replays only such files
+      Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
       Files.move(
           partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
@@ -323,12 +328,20 @@ public final class Stubs {
     }
   }
 
-  private static void createDirectories(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot make " + dir, e);
+  /**
+   * {@code queue} with its {@value QueueFiles#TAKEN} folder, made owner-only where missing, when
+   * both are private ({@link PrivateFolder}: the rules the fake holds the queue to); else none, and
+   * every run asks the server.
+   */
+  private static Optional<Path> privateQueue(Path queue) {
+    if (PrivateFolder.make(queue).isEmpty()) {
+      return Optional.empty();
     }
+    Path taken = queue.resolve(QueueFiles.TAKEN);
+    if (Files.isSymbolicLink(taken) || PrivateFolder.make(taken).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(queue);
   }
 
   private synchronized void removeStubs() {
