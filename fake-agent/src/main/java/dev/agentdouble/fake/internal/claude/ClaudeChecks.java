@@ -16,9 +16,11 @@ import java.util.Optional;
 /**
  * What a Claude Code print run checks after commander's parse, in the real 2.1.328's order
  * (FINDINGS part d, "Order of checks", each case captured): {@code --session-id} with {@code
- * --continue}/{@code --resume} but no {@code --fork-session}; {@code --session-id} not a UUID; root
- * with permissions bypassed; {@code --input-format stream-json} without stream-json output; {@code
- * --include-partial-messages} without it; {@code --resume} without a usable value; then, with the
+ * --continue}/{@code --resume} but no {@code --fork-session}; {@code --session-id} not a UUID;
+ * {@code --input-format stream-json} without stream-json output; a value taken only with
+ * stream-json output ({@code --prompt-suggestions true}) without it; {@code
+ * --include-partial-messages} without it; root with permissions bypassed (after those three:
+ * docs/claude-2.1.328-runs.md part p.1); {@code --resume} without a usable value; then, with the
  * input read, no prompt (or only blanks); last, stream-json output without {@code --verbose} (when
  * a session is resumed, after the tape says whether it is there: {@link #verboseAfterResume}). Each
  * refusal is a text of the profile on stderr, exit 1, stdout empty. A resumed session always exists
@@ -53,6 +55,57 @@ final class ClaudeChecks {
     return args.resumeId();
   }
 
+  /**
+   * The check the CLI makes of the raw command line before commander parses it, so before any
+   * other, even {@code -v} (docs/claude-2.1.328-runs.md part p): an option whose value is a list of
+   * named values ({@link CliOption.EachOf}, {@code --setting-sources}), its last value read; null
+   * when the run goes on.
+   */
+  static Refusal beforeParse(CliCommand root, List<String> argv) {
+    Refusal refusal = null;
+    for (CliOption option : root.options()) {
+      if (option.ownCheck().orElse(null) instanceof CliOption.EachOf each) {
+        Optional<String> value = lastRaw(root, argv, option.longFlag());
+        Optional<String> unknown = value.isEmpty() ? Optional.empty() : each.unknown(value.get());
+        if (unknown.isPresent() && refusal == null) {
+          refusal = new Refusal(option.name(), each.refusal().replace("{value}", unknown.get()));
+        }
+      }
+    }
+    return refusal;
+  }
+
+  /**
+   * The last value of {@code flag} in {@code argv} as the CLI reads it before the parse: {@code
+   * flag=value} or {@code flag value}, up to {@code --}, the values of other options skipped.
+   */
+  private static Optional<String> lastRaw(CliCommand root, List<String> argv, String flag) {
+    String found = null;
+    for (int i = 0; i < argv.size(); i++) {
+      String arg = argv.get(i);
+      if (arg.equals("--")) {
+        break;
+      }
+      if (arg.startsWith(flag + "=")) {
+        found = arg.substring(flag.length() + 1);
+      } else if (arg.equals(flag) && i + 1 < argv.size()) {
+        found = argv.get(++i);
+      } else {
+        CliOption other = root.findOption(arg);
+        if (other != null && other.arity() == CliOption.Arity.REQUIRED && i + 1 < argv.size()) {
+          i++;
+        }
+        while (other != null
+            && other.variadic()
+            && i + 1 < argv.size()
+            && !isOptionLike(argv.get(i + 1))) {
+          i++;
+        }
+      }
+    }
+    return Optional.ofNullable(found);
+  }
+
   /** The checks made before the input is read; null when the run goes on. */
   Refusal beforeInput() {
     Optional<String> sessionId = args.option("session-id");
@@ -64,15 +117,19 @@ final class ClaudeChecks {
     if (sessionId.isPresent() && !Checks.isUuid(sessionId.get())) {
       return refuse("session-id-invalid");
     }
-    if (bypassesPermissions() && isRoot() && !"1".equals(env.get("IS_SANDBOX"))) {
-      return refuse("root-refused");
-    }
     if (args.option("input-format").orElse("text").equals("stream-json")
         && format != OutputFormat.STREAM_JSON) {
       return refuse("input-format-needs-stream");
     }
+    Refusal streamOnly = streamJsonOnly();
+    if (streamOnly != null) {
+      return streamOnly;
+    }
     if (args.has("include-partial-messages") && format != OutputFormat.STREAM_JSON) {
       return refuse("partial-needs-stream");
+    }
+    if (bypassesPermissions() && isRoot() && !"1".equals(env.get("IS_SANDBOX"))) {
+      return refuse("root-refused");
     }
     if (args.has("resume") && args.resumeId().isEmpty()) {
       return refuse("resume-no-value");
@@ -80,6 +137,25 @@ final class ClaudeChecks {
     if (args.resumeId().isPresent() && !Checks.isUuid(args.resumeId().get())) {
       return new Refusal(
           "resume-not-uuid", profile.message("resume-not-uuid", "value", args.resumeId().get()));
+    }
+    return null;
+  }
+
+  /**
+   * A value the CLI takes only with stream-json output ({@link CliOption.StreamJsonOnly}, a true
+   * {@code --prompt-suggestions}) in another format: its refusal; null when there is none.
+   */
+  private Refusal streamJsonOnly() {
+    if (format == OutputFormat.STREAM_JSON) {
+      return null;
+    }
+    for (CliOption option : profile.root().options()) {
+      Optional<String> value = args.option(option.name());
+      if (value.isPresent()
+          && option.ownCheck().orElse(null) instanceof CliOption.StreamJsonOnly only
+          && option.among(value.get(), only.values())) {
+        return new Refusal(option.name(), only.refusal());
+      }
     }
     return null;
   }

@@ -71,12 +71,22 @@ public final class ClaudeRun {
       return ownProblem(journal, e.getMessage());
     }
     FakeEnvironment settings = FakeEnvironment.read(env);
+    ClaudeChecks.Refusal early = ClaudeChecks.beforeParse(profile.root(), argv);
+    if (early != null) {
+      Exits.write(stdio.err(), early.stderr());
+      journal.stoppedBy = early.reason();
+      return end(journal, new Frame.Exit(0, ExitStatus.CLI_FAILED), null);
+    }
     ParseResult parsed = CliParser.parse(programName, argv, profile.surface());
     if (parsed instanceof ParseResult.UsageError usage) {
       Exits.write(stdio.err(), usage.stderr());
       return end(journal, new Frame.Exit(0, ExitStatus.CLI_USAGE), null);
     }
-    CliArgs args = ((ParseResult.Parsed) parsed).args();
+    ParseResult.Parsed given = (ParseResult.Parsed) parsed;
+    if (!given.warnings().isEmpty()) {
+      Exits.write(stdio.err(), given.warnings()); // said as the option is parsed (--effort)
+    }
+    CliArgs args = given.args();
     if (args.version()) {
       Exits.write(stdio.out(), profile.version() + "\n");
       return end(journal, new Frame.Exit(0, ExitStatus.OK), null);

@@ -36,6 +36,7 @@ public final class CliParser {
   private final CliCommand root;
   private final List<String> argv;
   private final Map<String, List<String>> values = new LinkedHashMap<>();
+  private final StringBuilder warnings = new StringBuilder();
   private String resumeId;
 
   private CliParser(String program, Profile.Surface surface, List<String> argv) {
@@ -69,7 +70,9 @@ public final class CliParser {
       chain.add(parser.root);
       return parser.parseCommand(chain, List.of(), parser.argv);
     } catch (Stop stop) {
-      return stop.result;
+      return stop.result instanceof ParseResult.UsageError usage
+          ? new ParseResult.UsageError(parser.warnings + usage.stderr())
+          : stop.result;
     }
   }
 
@@ -240,14 +243,20 @@ public final class CliParser {
               + String.join(", ", option.choices())
               + ".");
     }
-    if (value != null && option.number().isPresent() && !option.number().get().accepts(value)) {
+    if (value != null && option.rule().isPresent() && !option.rule().get().accepts(value)) {
       throw error(
           "error: option '"
               + option.flags()
               + "' argument '"
               + value
               + "' is invalid. "
-              + option.number().get().message());
+              + option.rule().get().message());
+    }
+    if (value != null && option.warning().isPresent()) {
+      Optional<String> said = option.warning().get().of(value); // no lambda: start-up
+      if (said.isPresent()) {
+        warnings.append(said.get());
+      }
     }
     List<String> given = values.get(option.name());
     if (given == null) {
@@ -360,7 +369,8 @@ public final class CliParser {
             help,
             version,
             flag("list-models"),
-            values));
+            values),
+        warnings.toString());
   }
 
   private Optional<OutputFormat> outputFormat() {

@@ -16,9 +16,11 @@ import java.util.Optional;
  *     allowed
  * @param hidden whether help and suggestions leave the option out
  * @param help the description shown by help, commander's {@code (default: ...)} suffix included
- * @param number a value that must be a number, checked as it is parsed (commander's argument
- *     parser); empty for any value
+ * @param rule what a value must be, checked as it is parsed (commander's argument parser): a
+ *     number, a count of tokens; empty for any value
  * @param unlisted how the program reads a value of {@code choices} beyond the list it shows
+ * @param warning what the program says, as it parses, of a value it does not know but takes
+ * @param ownCheck what the program checks of the value itself, outside commander's parse
  */
 public record CliOption(
     String flags,
@@ -28,8 +30,10 @@ public record CliOption(
     List<String> choices,
     boolean hidden,
     String help,
-    Optional<NumberRule> number,
-    Unlisted unlisted) {
+    Optional<ValueRule> rule,
+    Unlisted unlisted,
+    Optional<Warning> warning,
+    Optional<OwnCheck> ownCheck) {
 
   /**
    * What an option with choices accepts beyond the list its help and its refusal show, as the
@@ -49,11 +53,24 @@ public record CliOption(
   }
 
   /**
+   * What a value must be, or commander's parse refuses it: {@code error: option '<flags>' argument
+   * '<value>' is invalid. <message>}.
+   */
+  public sealed interface ValueRule permits NumberRule, TokenCount {
+    /** Whether {@code value} passes. */
+    boolean accepts(String value);
+
+    /** What the refusal says after {@code is invalid. }. */
+    String message();
+  }
+
+  /**
    * A value read as JavaScript's {@code Number(value)} reads it, refused with {@code message} when
    * that is not a number ({@code NaN}), or, when {@code positive}, not greater than 0.
    */
-  public record NumberRule(boolean positive, String message) {
+  public record NumberRule(boolean positive, String message) implements ValueRule {
     /** Whether {@code value} passes: a number, and greater than 0 when it must be positive. */
+    @Override
     public boolean accepts(String value) {
       double n = jsNumber(value);
       return !Double.isNaN(n) && (!positive || n > 0);
@@ -131,6 +148,71 @@ public record CliOption(
   }
 
   /**
+   * What the program says on stderr, as it parses the option, of a value it takes without knowing
+   * it ({@code text} with {@code {value}} for the value); a value among {@code known}, compared as
+   * JavaScript's {@code value.toLowerCase().trim()} when {@code ignoringCaseAndBlanks}, passes
+   * silently.
+   */
+  public record Warning(List<String> known, boolean ignoringCaseAndBlanks, String text) {
+    public Warning {
+      known = List.copyOf(known);
+    }
+
+    /** What is said of {@code value}; empty when the program knows it. */
+    public Optional<String> of(String value) {
+      String read = ignoringCaseAndBlanks ? lowerTrimmed(value) : value;
+      return known.contains(read) ? Optional.empty() : Optional.of(text.replace("{value}", value));
+    }
+  }
+
+  /**
+   * What the program checks of an option's value itself, outside commander's parse; the refusal's
+   * text ends the run (stdout empty, exit 1). Where among the other checks it stands is the CLI's
+   * own order: {@link EachOf} before the parse, {@link StreamJsonOnly} after it.
+   */
+  public sealed interface OwnCheck permits EachOf, StreamJsonOnly {}
+
+  /**
+   * A comma-separated list whose items, trimmed, are each one of {@code values} (an empty value is
+   * an empty list); the first that is not is refused with {@code refusal}, {@code {value}} standing
+   * for it.
+   */
+  public record EachOf(List<String> values, String refusal) implements OwnCheck {
+    public EachOf {
+      values = List.copyOf(values);
+    }
+
+    /** The first item of {@code value} that is none of the values; empty when all are. */
+    public Optional<String> unknown(String value) {
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      for (String item : value.split(",", -1)) {
+        String read = jsTrim(item);
+        if (!values.contains(read)) {
+          return Optional.of(read);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * A value among {@code values} (compared as the option compares its choices) that the program
+   * takes only with stream-json output in print mode; elsewhere it is refused with {@code refusal}.
+   */
+  public record StreamJsonOnly(List<String> values, String refusal) implements OwnCheck {
+    public StreamJsonOnly {
+      values = List.copyOf(values);
+    }
+  }
+
+  /** Whether {@code value} is one of {@code among}, compared as this option compares choices. */
+  public boolean among(String value, List<String> among) {
+    return among.contains(unlisted.ignoringCaseAndBlanks() ? lowerTrimmed(value) : value);
+  }
+
+  /**
    * Whether an option takes a value: never, always ({@code <value>}) or maybe ({@code [value]}).
    */
   public enum Arity {
@@ -141,8 +223,10 @@ public record CliOption(
 
   public CliOption {
     choices = List.copyOf(choices);
-    Objects.requireNonNull(number, "number");
+    Objects.requireNonNull(rule, "rule");
     Objects.requireNonNull(unlisted, "unlisted");
+    Objects.requireNonNull(warning, "warning");
+    Objects.requireNonNull(ownCheck, "ownCheck");
   }
 
   /** An option whose value may be anything but one of {@code choices} when there are any. */
@@ -154,25 +238,80 @@ public record CliOption(
       List<String> choices,
       boolean hidden,
       String help) {
-    this(flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.empty(), Unlisted.NONE);
+    this(
+        flags,
+        shortFlag,
+        longFlag,
+        arity,
+        choices,
+        hidden,
+        help,
+        Optional.empty(),
+        Unlisted.NONE,
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** This option with its values held to {@code rule}. */
-  public CliOption withNumber(NumberRule rule) {
+  public CliOption withRule(ValueRule rule) {
     return new CliOption(
-        flags, shortFlag, longFlag, arity, choices, hidden, help, Optional.of(rule), unlisted);
+        flags,
+        shortFlag,
+        longFlag,
+        arity,
+        choices,
+        hidden,
+        help,
+        Optional.of(rule),
+        unlisted,
+        warning,
+        ownCheck);
   }
 
   /** This option with {@code choices}, read as {@code unlisted} says. */
   public CliOption withChoices(List<String> choices, Unlisted unlisted) {
     return new CliOption(
-        flags, shortFlag, longFlag, arity, choices, hidden, help, number, unlisted);
+        flags, shortFlag, longFlag, arity, choices, hidden, help, rule, unlisted, warning,
+        ownCheck);
+  }
+
+  /** This option warning of a value as {@code warning} says. */
+  public CliOption withWarning(Warning warning) {
+    return new CliOption(
+        flags,
+        shortFlag,
+        longFlag,
+        arity,
+        choices,
+        hidden,
+        help,
+        rule,
+        unlisted,
+        Optional.of(warning),
+        ownCheck);
+  }
+
+  /** This option with its value checked after the parse as {@code check} says. */
+  public CliOption withOwnCheck(OwnCheck check) {
+    return new CliOption(
+        flags,
+        shortFlag,
+        longFlag,
+        arity,
+        choices,
+        hidden,
+        help,
+        rule,
+        unlisted,
+        warning,
+        Optional.of(check));
   }
 
   /** This option with {@code help} as its description, its value rules kept. */
   public CliOption withHelp(String help) {
     return new CliOption(
-        flags, shortFlag, longFlag, arity, choices, hidden, help, number, unlisted);
+        flags, shortFlag, longFlag, arity, choices, hidden, help, rule, unlisted, warning,
+        ownCheck);
   }
 
   /**
@@ -183,8 +322,13 @@ public record CliOption(
     if (choices.isEmpty()) {
       return true;
     }
-    String read = unlisted.ignoringCaseAndBlanks() ? jsTrim(value.toLowerCase(Locale.ROOT)) : value;
+    String read = unlisted.ignoringCaseAndBlanks() ? lowerTrimmed(value) : value;
     return choices.contains(read) || unlisted.values().contains(read);
+  }
+
+  /** JavaScript's {@code value.toLowerCase().trim()}. */
+  static String lowerTrimmed(String value) {
+    return jsTrim(value.toLowerCase(Locale.ROOT));
   }
 
   /**

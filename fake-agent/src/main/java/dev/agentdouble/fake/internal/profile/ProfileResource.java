@@ -42,9 +42,11 @@ import java.util.Optional;
  *       {@code action false} (a group such as {@code mcp}), {@code argument <term> [description]}
  *       ({@code [prompt...]}, {@code <identifier>}), {@code option <flags>} with {@code help} and
  *       its value rules under it ({@code choices}, {@code unlisted-choices}, {@code
- *       choices-ignore}, {@code number}, {@code positive-number}), {@code hidden <flags>}
- *       (accepted, left out of help; the same value rules), and its {@code command}s, in the order
- *       help lists them;
+ *       choices-ignore}, {@code number}, {@code positive-number}, {@code tokens}, {@code known}
+ *       with {@code known-ignore} and {@code unknown-warning}, {@code each-of} with {@code
+ *       each-of-refusal}, {@code stream-json-only} with {@code stream-json-refusal}), {@code hidden
+ *       <flags>} (accepted, left out of help; the same value rules), and its {@code command}s, in
+ *       the order help lists them;
  *   <li>{@code base <name>}: the lines of that built-in profile, which this file's lines replace,
  *       extend or, with {@code drop-command <name>} and {@code drop-option <flags>} in a command,
  *       remove ({@link ProfileOverlay}).
@@ -389,20 +391,46 @@ final class ProfileResource {
    * {@code option} with the value rules of the lines under {@code node}: {@code choices <values>}
    * (the list help and the refusal show), {@code unlisted-choices <values>} (accepted too, never
    * listed), {@code choices-ignore case-and-blanks} (a value compared lower-cased and trimmed, as
-   * JavaScript does), and {@code number <message>} or {@code positive-number <message>}
-   * (commander's argument parser refusing a value with {@code message}).
+   * JavaScript does), {@code number <message>} or {@code positive-number <message>} (commander's
+   * argument parser refusing a value with {@code message}), {@code tokens <word> <minimum>
+   * <message>} (a count of tokens, {@link TokenCount}), {@code known <values>} with {@code
+   * known-ignore case-and-blanks} and {@code unknown-warning <text>} (a value taken, but warned of
+   * unless known: {@link CliOption.Warning}), {@code each-of <values>} with {@code each-of-refusal
+   * <text>} (a comma list checked before the parse: {@link CliOption.EachOf}), {@code
+   * stream-json-only <values>} with {@code stream-json-refusal <text>} (values refused outside
+   * stream-json output: {@link CliOption.StreamJsonOnly}).
    */
   private static CliOption valueRules(CliOption option, ProfileLine node, List<String> others) {
     List<String> choices = List.of();
     List<String> unlisted = List.of();
     boolean ignoring = false;
     ProfileLine choiceRule = null;
+    List<String> known = null;
+    boolean knownIgnoring = false;
+    ProfileLine warning = null;
+    List<String> eachOf = null;
+    ProfileLine eachOfRefusal = null;
+    List<String> streamOnly = null;
+    ProfileLine streamOnlyRefusal = null;
     for (ProfileLine n : node.children()) {
       switch (n.key()) {
         case "number", "positive-number" ->
             option =
-                option.withNumber(
+                option.withRule(
                     new CliOption.NumberRule(n.key().equals("positive-number"), n.value()));
+        case "tokens" -> option = option.withRule(tokenCount(n));
+        case "known" -> known = words(n);
+        case "known-ignore" -> {
+          if (!n.value().equals("case-and-blanks")) {
+            throw n.problem("\"known-ignore\" takes case-and-blanks");
+          }
+          knownIgnoring = true;
+        }
+        case "unknown-warning" -> warning = n;
+        case "each-of" -> eachOf = words(n);
+        case "each-of-refusal" -> eachOfRefusal = n;
+        case "stream-json-only" -> streamOnly = words(n);
+        case "stream-json-refusal" -> streamOnlyRefusal = n;
         case "choices" -> choices = words(n);
         case "unlisted-choices" -> {
           unlisted = words(n);
@@ -422,10 +450,32 @@ final class ProfileResource {
                     + n.key()
                     + "\"; an option has "
                     + (others.isEmpty() ? "" : String.join(", ", others) + ", ")
-                    + "choices, unlisted-choices, choices-ignore, number, positive-number");
+                    + "choices, unlisted-choices, choices-ignore, number, positive-number, tokens,"
+                    + " known, known-ignore, unknown-warning, each-of, each-of-refusal,"
+                    + " stream-json-only, stream-json-refusal");
           }
         }
       }
+    }
+    if ((known == null) != (warning == null)) {
+      throw node.problem("\"known\" and \"unknown-warning\" go together; give both or neither");
+    }
+    if (known != null) {
+      option = option.withWarning(new CliOption.Warning(known, knownIgnoring, warning.value()));
+    }
+    if ((eachOf == null) != (eachOfRefusal == null)) {
+      throw node.problem("\"each-of\" and \"each-of-refusal\" go together; give both or neither");
+    }
+    if (eachOf != null) {
+      option = option.withOwnCheck(new CliOption.EachOf(eachOf, eachOfRefusal.value()));
+    }
+    if ((streamOnly == null) != (streamOnlyRefusal == null)) {
+      throw node.problem(
+          "\"stream-json-only\" and \"stream-json-refusal\" go together; give both or neither");
+    }
+    if (streamOnly != null) {
+      option =
+          option.withOwnCheck(new CliOption.StreamJsonOnly(streamOnly, streamOnlyRefusal.value()));
     }
     if (choiceRule != null && choices.isEmpty()) {
       throw choiceRule.problem(
@@ -434,6 +484,19 @@ final class ProfileResource {
     return choices.isEmpty()
         ? option
         : option.withChoices(choices, new CliOption.Unlisted(unlisted, ignoring));
+  }
+
+  /** {@code tokens <word> <minimum> <message>}: a count of tokens ({@link TokenCount}). */
+  private static TokenCount tokenCount(ProfileLine n) {
+    String[] parts = n.value().split(" ", 3);
+    if (parts.length < 3) {
+      throw n.problem("\"tokens\" is \"tokens <word> <minimum> <message>\"");
+    }
+    try {
+      return new TokenCount(parts[0], Long.parseLong(parts[1]), parts[2]);
+    } catch (NumberFormatException e) {
+      throw n.problem("\"tokens\": the minimum must be a whole number");
+    }
   }
 
   /** {@code argument <term> [description]}: {@code <name>}, {@code [name]}, {@code [name...]}. */

@@ -84,6 +84,53 @@ class ProfileResourceTest {
   }
 
   @Test
+  void anOptionTakesTheChecksTheProgramMakesOfItsValueItself() {
+    CliCommand root =
+        ProfileResource.command(
+            ProfileResource.parse(
+                    "p.txt",
+                    "command c\n"
+                        + "  option --window <auto|tokens>\n"
+                        + "    tokens auto 100000 It must be auto\n"
+                        + "  option --level <level>\n"
+                        + "    known low high\n"
+                        + "    known-ignore case-and-blanks\n"
+                        + "    unknown-warning odd '{value}'\\n\n"
+                        + "  option --sources <sources>\n"
+                        + "    each-of user local\n"
+                        + "    each-of-refusal no {value}\\n\n"
+                        + "  option --tips [value]\n"
+                        + "    choices true false\n"
+                        + "    stream-json-only true\n"
+                        + "    stream-json-refusal only in stream-json\\n\n")
+                .get(0));
+    CliOption window = root.findOption("--window");
+    CliOption level = root.findOption("--level");
+    CliOption sources = root.findOption("--sources");
+    CliOption tips = root.findOption("--tips");
+
+    assertThat(window.rule()).contains(new TokenCount("auto", 100000, "It must be auto"));
+    assertThat(List.of(" AUTO", "100k", "200", "1e6", "1,000,000"))
+        .allMatch(window.rule().get()::accepts);
+    assertThat(List.of("", "99", "1001", "99k", "0x186a0")).noneMatch(window.rule().get()::accepts);
+    assertThat(level.warning().get().of(" HIGH")).isEmpty();
+    assertThat(level.warning().get().of("x")).contains("odd 'x'\n");
+    assertThat(sources.ownCheck())
+        .contains(new CliOption.EachOf(List.of("user", "local"), "no {value}\n"));
+    assertThat(((CliOption.EachOf) sources.ownCheck().get()).unknown(" user ,x")).contains("x");
+    assertThat(((CliOption.EachOf) sources.ownCheck().get()).unknown("")).isEmpty();
+    assertThat(tips.ownCheck())
+        .contains(new CliOption.StreamJsonOnly(List.of("true"), "only in stream-json\n"));
+    assertThatThrownBy(
+            () ->
+                ProfileResource.command(
+                    ProfileResource.parse(
+                            "p.txt", "command c\n  option --level <l>\n    known low\n")
+                        .get(0)))
+        .hasMessage("p.txt:2: \"known\" and \"unknown-warning\" go together; give both or neither");
+  }
+
+  @Test
   void anUnlistedChoiceNeedsTheChoicesItAddsTo() {
     assertThatThrownBy(
             () ->
