@@ -502,8 +502,41 @@ class ClaudeStdinSessionTest {
             user("First question"),
             interrupt("req_int_1"));
 
-    assertThat(r.exit()).as(r.err()).isZero();
+    // an interrupted last turn: exit 1 at EOF (runs part o.1, p)
+    assertThat(r.exit()).as(r.err()).isEqualTo(1);
     assertInterrupted(r.out().lines().toList(), "req_int_1", "Hello.");
+  }
+
+  @Test
+  void theExitAtTheEndOfStdinIsTheLastTurnsAsTheRealClisIs() throws IOException {
+    // runs part p: 1 when the last turn's result is an error, whatever came before; else 0
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    write(answer("pass", "Passed."), folder.resolve("a.tape.ndjson"), "Pass");
+    Path fail =
+        tape(
+            "fail",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Out(
+                    1,
+                    "{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true,"
+                        + "\"session_id\":\""
+                        + RECORDED_SESSION
+                        + "\"}"),
+                new Frame.Exit(2, 1)));
+    write(fail, folder.resolve("b.tape.ndjson"), "Fail");
+    Map<String, String> env =
+        Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast");
+
+    FakeProcess.Result failedLast = run(env, ARGV, user("Pass one"), user("Fail one"));
+    FakeProcess.Result passedLast = run(env, ARGV, user("Fail one"), user("Pass one"));
+
+    assertThat(failedLast.exit()).as(failedLast.err()).isEqualTo(1);
+    assertThat(passedLast.exit()).as(passedLast.err()).isZero();
+    assertThat(lines(passedLast))
+        .filteredOn(l -> l.path("type").asText().equals("result"))
+        .extracting(l -> l.path("is_error").asBoolean())
+        .containsExactly(true, false);
   }
 
   @Test
@@ -535,7 +568,7 @@ class ClaudeStdinSessionTest {
       p.send(interrupt("req_int_1"));
       p.awaitOut("error_during_execution");
       p.closeStdin();
-      assertThat(p.waitFor()).as(p.err()).isZero();
+      assertThat(p.waitFor()).as(p.err()).isEqualTo(1);
       assertInterrupted(p.out().lines().toList(), "req_int_1", "Late.");
     }
   }

@@ -48,10 +48,11 @@ import java.util.Optional;
  *       ends the process so; any exit ends the turn only.
  * </ul>
  *
- * <p>Stdin ending ends the process, exit 0 (f.1-2); a line that is not JSON ends it with the real
- * CLI's message, exit 1 (i.1); lines of other types are ignored (i.2); an {@code initialize}
- * request is answered with the real CLI's line (the profile's, f.3), and a request of any other
- * subtype with the CLI's error (i.3).
+ * <p>Stdin ending ends the process with the exit of its last turn: 1 when that turn's result is an
+ * error (an interrupted turn's too), whatever turns came before it; 0 with no turn (f.1-2, p); a
+ * line that is not JSON ends it with the real CLI's message, exit 1 (i.1); lines of other types are
+ * ignored (i.2); an {@code initialize} request is answered with the real CLI's line (the profile's,
+ * f.3), and a request of any other subtype with the CLI's error (i.3).
  */
 final class StdinSession {
   private final ClaudeProfile profile;
@@ -108,6 +109,7 @@ final class StdinSession {
       return turn(journal, "", face);
     }
     Journal next = journal;
+    int last = ExitStatus.OK; // no turn: exit 0 (FINDINGS f.1)
     reader = new StdinReader(stdin);
     reader.start();
     StdinMessage m;
@@ -138,6 +140,7 @@ final class StdinSession {
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
+          last = exit.code();
           next = new Journal(pid, System.currentTimeMillis(), argv, cwd, env);
         }
         default -> {
@@ -145,7 +148,7 @@ final class StdinSession {
         }
       }
     }
-    return new Frame.Exit(0, ExitStatus.OK);
+    return new Frame.Exit(0, last);
   }
 
   /** One turn of {@code prompt}, played by {@code face}, or the print face for a user message. */
@@ -346,7 +349,8 @@ final class StdinSession {
         return ending;
       }
       stopped(interrupt);
-      return new Frame.Exit(0, ExitStatus.OK);
+      // an interrupted turn is a failed one: exit 1 if it is the session's last (runs part p)
+      return new Frame.Exit(0, ExitStatus.CLI_FAILED);
     }
 
     @Override
