@@ -508,6 +508,31 @@ class ClaudeStdinSessionTest {
   }
 
   @Test
+  void aTurnInterruptedBeforeItPlayedPrintsItsInitAfterTheAnswerAsTheRealCliDoes()
+      throws IOException {
+    // runs part o.1: the answer, system/init, the interrupted user line, the result; the two lines
+    // in one write are read together, so the interrupt reaches the turn before its first frame
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            user("First question"),
+            interrupt("req_int_1"));
+
+    List<JsonNode> out = lines(r);
+    assertThat(out)
+        .extracting(l -> l.path("type").asText() + "/" + l.path("subtype").asText())
+        .containsExactly(
+            "control_response/", "system/init", "user/", "result/error_during_execution");
+    assertThat(out.get(1).path("model").asText()).isEqualTo("claude-opus-5-5");
+    String session = out.get(1).path("session_id").asText();
+    assertThat(session).isNotEmpty();
+    assertThat(out.get(2).path("session_id").asText()).isEqualTo(session);
+    assertThat(out.get(3).path("session_id").asText()).isEqualTo(session);
+  }
+
+  @Test
   void theExitAtTheEndOfStdinIsTheLastTurnsAsTheRealClisIs() throws IOException {
     // runs part p: 1 when the last turn's result is an error, whatever came before; else 0
     Path folder = Files.createDirectories(dir.resolve("tapes"));
