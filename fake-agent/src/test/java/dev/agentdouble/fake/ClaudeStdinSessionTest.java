@@ -502,8 +502,66 @@ class ClaudeStdinSessionTest {
             user("First question"),
             interrupt("req_int_1"));
 
-    assertThat(r.exit()).as(r.err()).isZero();
+    // an interrupted last turn: exit 1 at EOF (runs part o.1, p)
+    assertThat(r.exit()).as(r.err()).isEqualTo(1);
     assertInterrupted(r.out().lines().toList(), "req_int_1", "Hello.");
+  }
+
+  @Test
+  void aTurnInterruptedBeforeItPlayedPrintsItsInitAfterTheAnswerAsTheRealCliDoes()
+      throws IOException {
+    // runs part o.1: the answer, system/init, the interrupted user line, the result; the two lines
+    // in one write are read together, so the interrupt reaches the turn before its first frame
+    Path tape = answer("hello", "Hello.");
+    FakeProcess.Result r =
+        run(
+            Map.of("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "fast"),
+            SDK_ARGV,
+            user("First question"),
+            interrupt("req_int_1"));
+
+    List<JsonNode> out = lines(r);
+    assertThat(out)
+        .extracting(l -> l.path("type").asText() + "/" + l.path("subtype").asText())
+        .containsExactly(
+            "control_response/", "system/init", "user/", "result/error_during_execution");
+    assertThat(out.get(1).path("model").asText()).isEqualTo("claude-opus-5-5");
+    String session = out.get(1).path("session_id").asText();
+    assertThat(session).isNotEmpty();
+    assertThat(out.get(2).path("session_id").asText()).isEqualTo(session);
+    assertThat(out.get(3).path("session_id").asText()).isEqualTo(session);
+  }
+
+  @Test
+  void theExitAtTheEndOfStdinIsTheLastTurnsAsTheRealClisIs() throws IOException {
+    // runs part q: 1 when the last turn's result is an error, whatever came before; else 0
+    Path folder = Files.createDirectories(dir.resolve("tapes"));
+    write(answer("pass", "Passed."), folder.resolve("a.tape.ndjson"), "Pass");
+    Path fail =
+        tape(
+            "fail",
+            List.of(
+                new Frame.Out(0, init()),
+                new Frame.Out(
+                    1,
+                    "{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true,"
+                        + "\"session_id\":\""
+                        + RECORDED_SESSION
+                        + "\"}"),
+                new Frame.Exit(2, 1)));
+    write(fail, folder.resolve("b.tape.ndjson"), "Fail");
+    Map<String, String> env =
+        Map.of("AGENTDOUBLE_TAPES", folder.toString(), "AGENTDOUBLE_TIMING", "fast");
+
+    FakeProcess.Result failedLast = run(env, ARGV, user("Pass one"), user("Fail one"));
+    FakeProcess.Result passedLast = run(env, ARGV, user("Fail one"), user("Pass one"));
+
+    assertThat(failedLast.exit()).as(failedLast.err()).isEqualTo(1);
+    assertThat(passedLast.exit()).as(passedLast.err()).isZero();
+    assertThat(lines(passedLast))
+        .filteredOn(l -> l.path("type").asText().equals("result"))
+        .extracting(l -> l.path("is_error").asBoolean())
+        .containsExactly(true, false);
   }
 
   @Test
@@ -535,7 +593,7 @@ class ClaudeStdinSessionTest {
       p.send(interrupt("req_int_1"));
       p.awaitOut("error_during_execution");
       p.closeStdin();
-      assertThat(p.waitFor()).as(p.err()).isZero();
+      assertThat(p.waitFor()).as(p.err()).isEqualTo(1);
       assertInterrupted(p.out().lines().toList(), "req_int_1", "Late.");
     }
   }

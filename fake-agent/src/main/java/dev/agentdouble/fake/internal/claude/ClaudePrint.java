@@ -3,6 +3,7 @@ package dev.agentdouble.fake.internal.claude;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.process.ByteBuf;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
@@ -11,6 +12,7 @@ import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.files.PrivateFolder;
+import dev.agentdouble.json.JsonText;
 import dev.agentdouble.render.Renderer;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Frame.Ending;
@@ -305,6 +307,36 @@ public final class ClaudePrint implements Turn.Face {
   }
 
   /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
+  /**
+   * The tape's {@code system/init} line as this turn prints it, the live values in place and a
+   * newline after it, for a turn stopped before it played its first frame: read before the turn
+   * plays (an interrupt closes the tape's file); empty when the tape's first stdout line is not an
+   * init (its session was not found).
+   */
+  Optional<String> initLine(Turn turn) throws IOException {
+    TapeSource source = turn.source();
+    try (InputStream in = source.open()) {
+      TapeScanner scanner = new TapeScanner(source.name(), in);
+      while (scanner.next()) {
+        FrameLine f = scanner.frame();
+        if (!f.kind.stdout()) {
+          continue;
+        }
+        if (f.kind == FrameLine.Kind.OUT
+            && contains(scanner.buffer(), f.valueStart, f.valueEnd, INIT)) {
+          byte[] compact =
+              JsonText.compact(scanner.buffer(), f.valueStart, f.valueEnd - f.valueStart);
+          ByteBuf line = new ByteBuf();
+          turn.substitution().apply(compact, 0, compact.length, line);
+          line.append((byte) '\n');
+          return Optional.of(new String(line.data, 0, line.size, StandardCharsets.UTF_8));
+        }
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+
   private static boolean holds(TapeSource source, byte[] marker, byte[] escaped)
       throws IOException {
     try (InputStream in = source.open()) {

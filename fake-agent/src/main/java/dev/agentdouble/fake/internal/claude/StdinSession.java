@@ -48,10 +48,11 @@ import java.util.Optional;
  *       ends the process so; any exit ends the turn only.
  * </ul>
  *
- * <p>Stdin ending ends the process, exit 0 (f.1-2); a line that is not JSON ends it with the real
- * CLI's message, exit 1 (i.1); lines of other types are ignored (i.2); an {@code initialize}
- * request is answered with the real CLI's line (the profile's, f.3), and a request of any other
- * subtype with the CLI's error (i.3).
+ * <p>Stdin ending ends the process with the exit of its last turn: 1 when that turn's result is an
+ * error (an interrupted turn's too), whatever turns came before it; 0 with no turn (f.1-2, p); a
+ * line that is not JSON ends it with the real CLI's message, exit 1 (i.1); lines of other types are
+ * ignored (i.2); an {@code initialize} request is answered with the real CLI's line (the profile's,
+ * f.3), and a request of any other subtype with the CLI's error (i.3).
  */
 final class StdinSession {
   private final ClaudeProfile profile;
@@ -61,7 +62,7 @@ final class StdinSession {
   private final FakeEnvironment settings;
   private final String cwd;
   private final Optional<String> home;
-  private final OutputStream stdout;
+  private final Counted stdout;
   private final OutputStream stderr;
   private final long originNanos;
   private final long pid;
@@ -91,7 +92,7 @@ final class StdinSession {
     this.cwd = cwd;
     this.home = home;
     this.stdin = new StdinLines(stdin);
-    this.stdout = stdout;
+    this.stdout = new Counted(stdout);
     this.stderr = stderr;
     this.originNanos = originNanos;
     this.pid = pid;
@@ -108,6 +109,7 @@ final class StdinSession {
       return turn(journal, "", face);
     }
     Journal next = journal;
+    int last = ExitStatus.OK; // no turn: exit 0 (FINDINGS f.1)
     reader = new StdinReader(stdin);
     reader.start();
     StdinMessage m;
@@ -138,6 +140,7 @@ final class StdinSession {
           if (!(ending instanceof Frame.Exit exit) || exit.code() == ExitStatus.OWN_PROBLEM) {
             return ending;
           }
+          last = exit.code();
           next = new Journal(pid, System.currentTimeMillis(), argv, cwd, env);
         }
         default -> {
@@ -145,7 +148,7 @@ final class StdinSession {
         }
       }
     }
-    return new Frame.Exit(0, ExitStatus.OK);
+    return new Frame.Exit(0, last);
   }
 
   /** One turn of {@code prompt}, played by {@code face}, or the print face for a user message. */
@@ -219,10 +222,13 @@ final class StdinSession {
   /**
    * What the real CLI writes when an interrupt stops a running turn (FINDINGS f.4): the answer, the
    * user line {@code [Request interrupted by user]}, the {@code error_during_execution} result with
-   * terminal reason {@code aborted_streaming}; the texts are the profile's.
+   * terminal reason {@code aborted_streaming}; the texts are the profile's. {@code init}, the
+   * turn's {@code system/init} line, goes out after the answer when the turn printed nothing yet:
+   * the real CLI prints its init for a turn it stopped before the model's answer (runs part o.1).
    */
-  private void stopped(StdinMessage interrupt) {
+  private void stopped(StdinMessage interrupt, Optional<String> init) {
     interrupted(interrupt.requestId().isEmpty() ? "\"\"" : interrupt.requestId());
+    init.ifPresent(line -> Exits.write(stdout, line));
     String session = sessionId == null ? "" : sessionId;
     Exits.write(
         stdout,
@@ -322,6 +328,8 @@ final class StdinSession {
      */
     @Override
     public Ending play(Turn turn) throws IOException, Gates.NotReleased {
+      Optional<String> init = print.initLine(turn);
+      long before = stdout.written;
       reader.turnStarts();
       Ending ending;
       try {
@@ -345,8 +353,9 @@ final class StdinSession {
         interrupted(interrupt.requestId());
         return ending;
       }
-      stopped(interrupt);
-      return new Frame.Exit(0, ExitStatus.OK);
+      stopped(interrupt, stdout.written == before ? init : Optional.empty());
+      // an interrupted turn is a failed one: exit 1 if it is the session's last (runs part q)
+      return new Frame.Exit(0, ExitStatus.CLI_FAILED);
     }
 
     @Override
@@ -357,6 +366,38 @@ final class StdinSession {
     @Override
     public void refuse(String problem) {
       print.refuse(problem);
+    }
+  }
+
+  /** Stdout, counting what went out: whether a turn printed anything yet. */
+  private static final class Counted extends OutputStream {
+    private final OutputStream out;
+    private long written;
+
+    Counted(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      written++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      written += len;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
     }
   }
 }
