@@ -53,101 +53,6 @@ public record CliOption(
   }
 
   /**
-   * What a value must be, or commander's parse refuses it: {@code error: option '<flags>' argument
-   * '<value>' is invalid. <message>}.
-   */
-  public sealed interface ValueRule permits NumberRule, TokenCount {
-    /** Whether {@code value} passes. */
-    boolean accepts(String value);
-
-    /** What the refusal says after {@code is invalid. }. */
-    String message();
-  }
-
-  /**
-   * A value read as JavaScript's {@code Number(value)} reads it, refused with {@code message} when
-   * that is not a number ({@code NaN}), or, when {@code positive}, not greater than 0.
-   */
-  public record NumberRule(boolean positive, String message) implements ValueRule {
-    /** Whether {@code value} passes: a number, and greater than 0 when it must be positive. */
-    @Override
-    public boolean accepts(String value) {
-      double n = jsNumber(value);
-      return !Double.isNaN(n) && (!positive || n > 0);
-    }
-
-    /**
-     * JavaScript's {@code Number(string)}: blanks around are ignored, an empty string is 0, {@code
-     * Infinity} with a sign, {@code 0x}/{@code 0o}/{@code 0b} integers, decimals with an exponent;
-     * anything else is NaN (no regex: this runs at start-up).
-     */
-    static double jsNumber(String value) {
-      String s = value.strip();
-      if (s.isEmpty()) {
-        return 0;
-      }
-      String unsigned = s.charAt(0) == '+' || s.charAt(0) == '-' ? s.substring(1) : s;
-      if (unsigned.equals("Infinity")) {
-        return s.charAt(0) == '-' ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-      }
-      if (s.length() > 2 && s.charAt(0) == '0') {
-        int radix =
-            switch (s.charAt(1)) {
-              case 'x', 'X' -> 16;
-              case 'o', 'O' -> 8;
-              case 'b', 'B' -> 2;
-              default -> 0;
-            };
-        if (radix != 0) {
-          double n = 0;
-          for (int i = 2; i < s.length(); i++) {
-            int digit = Character.digit(s.charAt(i), radix);
-            if (digit < 0) {
-              return Double.NaN;
-            }
-            n = n * radix + digit;
-          }
-          return n;
-        }
-      }
-      int i = 0;
-      int digits = 0;
-      while (i < unsigned.length() && Character.isDigit(unsigned.charAt(i))) {
-        i++;
-        digits++;
-      }
-      if (i < unsigned.length() && unsigned.charAt(i) == '.') {
-        i++;
-        while (i < unsigned.length() && Character.isDigit(unsigned.charAt(i))) {
-          i++;
-          digits++;
-        }
-      }
-      if (digits == 0) {
-        return Double.NaN;
-      }
-      if (i < unsigned.length() && (unsigned.charAt(i) == 'e' || unsigned.charAt(i) == 'E')) {
-        int e = i + 1;
-        if (e < unsigned.length() && (unsigned.charAt(e) == '+' || unsigned.charAt(e) == '-')) {
-          e++;
-        }
-        int start = e;
-        while (e < unsigned.length() && Character.isDigit(unsigned.charAt(e))) {
-          e++;
-        }
-        if (e == start) {
-          return Double.NaN;
-        }
-        i = e;
-      }
-      if (i != unsigned.length()) {
-        return Double.NaN;
-      }
-      return Double.parseDouble(s);
-    }
-  }
-
-  /**
    * What the program says on stderr, as it parses the option, of a value it takes without knowing
    * it ({@code text} with {@code {value}} for the value); a value among {@code known}, compared as
    * JavaScript's {@code value.toLowerCase().trim()} when {@code ignoringCaseAndBlanks}, passes
@@ -188,7 +93,7 @@ public record CliOption(
         return Optional.empty();
       }
       for (String item : value.split(",", -1)) {
-        String read = jsTrim(item);
+        String read = ValueRule.jsTrim(item);
         if (!values.contains(read)) {
           return Optional.of(read);
         }
@@ -328,37 +233,7 @@ public record CliOption(
 
   /** JavaScript's {@code value.toLowerCase().trim()}. */
   static String lowerTrimmed(String value) {
-    return jsTrim(value.toLowerCase(Locale.ROOT));
-  }
-
-  /**
-   * JavaScript's {@code String.prototype.trim}: what it strips is its WhiteSpace and
-   * LineTerminator, not Java's {@code strip} set (no U+001C..U+001F, but U+FEFF and U+00A0).
-   */
-  static String jsTrim(String value) {
-    int start = 0;
-    int end = value.length();
-    while (start < end && jsBlank(value.charAt(start))) {
-      start++;
-    }
-    while (end > start && jsBlank(value.charAt(end - 1))) {
-      end--;
-    }
-    return value.substring(start, end);
-  }
-
-  private static boolean jsBlank(char c) {
-    return c == '\t'
-        || c == '\n'
-        || c == 0x0B
-        || c == '\f'
-        || c == '\r'
-        || c == ' '
-        || c == 0xA0
-        || c == 0xFEFF
-        || c == 0x2028
-        || c == 0x2029
-        || Character.getType(c) == Character.SPACE_SEPARATOR;
+    return ValueRule.jsTrim(value.toLowerCase(Locale.ROOT));
   }
 
   /**

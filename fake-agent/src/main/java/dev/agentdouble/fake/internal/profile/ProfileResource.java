@@ -393,12 +393,12 @@ final class ProfileResource {
    * listed), {@code choices-ignore case-and-blanks} (a value compared lower-cased and trimmed, as
    * JavaScript does), {@code number <message>} or {@code positive-number <message>} (commander's
    * argument parser refusing a value with {@code message}), {@code tokens <word> <minimum>
-   * <message>} (a count of tokens, {@link TokenCount}), {@code known <values>} with {@code
-   * known-ignore case-and-blanks} and {@code unknown-warning <text>} (a value taken, but warned of
-   * unless known: {@link CliOption.Warning}), {@code each-of <values>} with {@code each-of-refusal
-   * <text>} (a comma list checked before the parse: {@link CliOption.EachOf}), {@code
-   * stream-json-only <values>} with {@code stream-json-refusal <text>} (values refused outside
-   * stream-json output: {@link CliOption.StreamJsonOnly}).
+   * <message>} (a count of tokens, {@link ValueRule.TokenCount}), {@code known <values>} with
+   * {@code known-ignore case-and-blanks} and {@code unknown-warning <text>} (a value taken, but
+   * warned of unless known: {@link CliOption.Warning}), {@code each-of <values>} with {@code
+   * each-of-refusal <text>} (a comma list checked before the parse: {@link CliOption.EachOf}),
+   * {@code stream-json-only <values>} with {@code stream-json-refusal <text>} (values refused
+   * outside stream-json output: {@link CliOption.StreamJsonOnly}).
    */
   private static CliOption valueRules(CliOption option, ProfileLine node, List<String> others) {
     List<String> choices = List.of();
@@ -417,7 +417,7 @@ final class ProfileResource {
         case "number", "positive-number" ->
             option =
                 option.withRule(
-                    new CliOption.NumberRule(n.key().equals("positive-number"), n.value()));
+                    new ValueRule.NumberRule(n.key().equals("positive-number"), n.value()));
         case "tokens" -> option = option.withRule(tokenCount(n));
         case "known" -> known = words(n);
         case "known-ignore" -> {
@@ -486,14 +486,16 @@ final class ProfileResource {
         : option.withChoices(choices, new CliOption.Unlisted(unlisted, ignoring));
   }
 
-  /** {@code tokens <word> <minimum> <message>}: a count of tokens ({@link TokenCount}). */
-  private static TokenCount tokenCount(ProfileLine n) {
+  /**
+   * {@code tokens <word> <minimum> <message>}: a count of tokens ({@link ValueRule.TokenCount}).
+   */
+  private static ValueRule.TokenCount tokenCount(ProfileLine n) {
     String[] parts = n.value().split(" ", 3);
     if (parts.length < 3) {
       throw n.problem("\"tokens\" is \"tokens <word> <minimum> <message>\"");
     }
     try {
-      return new TokenCount(parts[0], Long.parseLong(parts[1]), parts[2]);
+      return new ValueRule.TokenCount(parts[0], Long.parseLong(parts[1]), parts[2]);
     } catch (NumberFormatException e) {
       throw n.problem("\"tokens\": the minimum must be a whole number");
     }

@@ -109,7 +109,7 @@ class ProfileResourceTest {
     CliOption sources = root.findOption("--sources");
     CliOption tips = root.findOption("--tips");
 
-    assertThat(window.rule()).contains(new TokenCount("auto", 100000, "It must be auto"));
+    assertThat(window.rule()).contains(new ValueRule.TokenCount("auto", 100000, "It must be auto"));
     assertThat(List.of(" AUTO", "100k", "200", "1e6", "1,000,000"))
         .allMatch(window.rule().get()::accepts);
     assertThat(List.of("", "99", "1001", "99k", "0x186a0")).noneMatch(window.rule().get()::accepts);
