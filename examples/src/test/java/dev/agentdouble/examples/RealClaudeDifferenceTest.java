@@ -237,13 +237,16 @@ class RealClaudeDifferenceTest {
           "\"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms"
               + "|first_content_frame_ms|retry_delay_ms|thinking_duration_ms)\":\\d+");
   private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:\\d+");
-  private static final Pattern SOCKET = Pattern.compile("/cc-socks(-\\d+)?/\\d+\\.sock\"");
+  private static final Pattern SOCKET = Pattern.compile("\"messaging_socket_path\":\"[^\"]*\"");
 
   /**
    * {@code text} with what differs between any two runs made alike: the run's paths (longest
    * first), UUIDs (session ids, line uuids), ISO times, durations, the model API's port, the pid in
-   * the messaging socket's name ({@code $TMPDIR/cc-socks/<pid>.sock}, or {@code
-   * /tmp/cc-socks-<uid>/<pid>.sock} where that is over 103 bytes: a deep checkout).
+   * the messaging socket ({@code $TMPDIR/cc-socks/<pid>.sock}, or {@code
+   * /tmp/cc-socks-<uid>/<pid>.sock} where that is over 103 bytes: which of the two a run takes
+   * depends on the length of its own temp folder and pid, which differ between the real run and the
+   * fake's, so that in a deep checkout one took each; ClaudeMessagingSocketTest holds the fake to
+   * the real CLI's rule, runs of it in docs/claude-2.1.328-runs.md part n).
    */
   static String normalised(String text, Map<String, String> paths) {
     String result = text;
@@ -256,7 +259,7 @@ class RealClaudeDifferenceTest {
     result = ISO_TIME.matcher(result).replaceAll("<time>");
     result = DURATION.matcher(result).replaceAll(m -> "\"" + m.group(1) + "\":0");
     result = PORT.matcher(result).replaceAll("127.0.0.1:<port>");
-    result = SOCKET.matcher(result).replaceAll("/cc-socks$1/<pid>.sock\"");
+    result = SOCKET.matcher(result).replaceAll("\"messaging_socket_path\":\"<socket>\"");
     return result;
   }
 }
