@@ -3,7 +3,11 @@ package dev.agentdouble.examples;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.agentdouble.catalog.Catalog;
+import dev.agentdouble.files.PrivateFolder;
 import dev.agentdouble.testing.TestProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -19,8 +23,18 @@ final class RealClaude {
 
   private RealClaude() {}
 
+  /**
+   * Where the real CLI puts its messaging socket when {@code $TMPDIR/cc-socks/<pid>.sock} would be
+   * over 103 bytes (docs/claude-2.1.328-runs.md, part n): a checkout deep enough makes the runs'
+   * temp folders so, and the CLI leaves this folder behind, empty.
+   */
+  private static final Path SOCKETS = Path.of("/tmp", "cc-socks-" + PrivateFolder.user().orElse(0));
+
+  private static boolean sweeping;
+
   /** The installed {@code claude}, after checking that it runs and says its version. */
   static Path installed() throws Exception {
+    sweepTheSocketFolderAtExit();
     Npm.node("a test of the real claude");
     Npm.install(PREFIX, "@anthropic-ai/claude-code", VERSION);
     Path claude = PREFIX.resolve("node_modules/.bin/claude");
@@ -36,5 +50,28 @@ final class RealClaude {
                 + " "
                 + version.err().strip());
     return claude;
+  }
+
+  /**
+   * Takes {@link #SOCKETS} away as this JVM ends, with the runs of the real CLI all over, where the
+   * runs made it: when it was not there before and is empty then.
+   */
+  private static synchronized void sweepTheSocketFolderAtExit() {
+    if (sweeping || Files.exists(SOCKETS, LinkOption.NOFOLLOW_LINKS)) {
+      sweeping = true;
+      return;
+    }
+    sweeping = true;
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    Files.deleteIfExists(SOCKETS); // only an empty folder: a live socket stays
+                  } catch (IOException e) {
+                    // not empty, or not ours to take: left as it is
+                  }
+                },
+                "sweep " + SOCKETS));
   }
 }
