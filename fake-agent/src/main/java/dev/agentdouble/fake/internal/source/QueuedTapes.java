@@ -63,9 +63,7 @@ public final class QueuedTapes {
     }
     PrivateFolder queue = checked.get();
     Path taken = queue.path().resolve(QueueFiles.TAKEN);
-    Optional<PrivateFolder> takenChecked =
-        Files.isSymbolicLink(taken) ? Optional.empty() : PrivateFolder.of(taken);
-    if (takenChecked.isEmpty() || !takenChecked.get().path().equals(taken)) {
+    if (queue.folder(QueueFiles.TAKEN).isEmpty()) {
       return refused(
           taken.toString(),
           "not a private folder of the queue's own (missing, a link, or a folder others can"

@@ -58,6 +58,8 @@ public final class InvocationLog implements AutoCloseable {
   /** The queue's {@value QueueFiles#TAKEN} folder, where runs write the invocations they took. */
   private final Path fromQueue;
 
+  private volatile PrivateFolder queueFolder;
+
   /** The URL an invocation from the queue is matched as, as if POSTed. */
   private final String url;
 
@@ -159,6 +161,22 @@ public final class InvocationLog implements AutoCloseable {
   /** An invocation that took a queued tape: when its file was written, and its JSON. */
   private record Queued(String name, long at, String body) {}
 
+  /**
+   * The queue's folder, once found private (every folder above it looked at, once: a wait reads the
+   * queue every few milliseconds); its {@code taken/} is looked at by itself at every read.
+   */
+  private Optional<PrivateFolder> queueFolder() {
+    PrivateFolder known = queueFolder;
+    if (known == null) {
+      Optional<PrivateFolder> found = PrivateFolder.of(fromQueue.getParent());
+      if (found.isEmpty()) {
+        return found; // not made yet, or not private: asked again next time
+      }
+      queueFolder = known = found.get();
+    }
+    return Optional.of(known);
+  }
+
   /** The invocations that took queued tapes, in the order they took them. */
   private List<Queued> queued() {
     return queued(Set.of());
@@ -167,8 +185,7 @@ public final class InvocationLog implements AutoCloseable {
   /** As {@link #queued()}, but those whose file names are in {@code known}. */
   private List<Queued> queued(Set<String> known) {
     // held to the rules the fake holds the queue to: a private folder of its own, the user's files
-    Optional<PrivateFolder> taken =
-        Files.isSymbolicLink(fromQueue) ? Optional.empty() : PrivateFolder.of(fromQueue);
+    Optional<PrivateFolder> taken = queueFolder().flatMap(q -> q.folder(QueueFiles.TAKEN));
     String[] names = taken.isEmpty() ? null : taken.get().path().toFile().list();
     if (names == null) {
       return List.of();
