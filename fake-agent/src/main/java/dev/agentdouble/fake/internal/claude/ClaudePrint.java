@@ -306,7 +306,6 @@ public final class ClaudePrint implements Turn.Face {
     return holds(source, STREAM_EVENT, STREAM_EVENT_RAW);
   }
 
-  /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
   /**
    * The tape's {@code system/init} line as this turn prints it, the live values in place and a
    * newline after it, for a turn stopped before it played its first frame: read before the turn
@@ -337,6 +336,7 @@ public final class ClaudePrint implements Turn.Face {
     return Optional.empty();
   }
 
+  /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
   private static boolean holds(TapeSource source, byte[] marker, byte[] escaped)
       throws IOException {
     try (InputStream in = source.open()) {
