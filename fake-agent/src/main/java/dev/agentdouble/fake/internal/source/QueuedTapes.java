@@ -13,8 +13,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -91,13 +89,8 @@ public final class QueuedTapes {
       } catch (NoSuchFileException e) {
         continue; // another run took it
       }
-      Path journal = taken.resolve(entry + QueueFiles.INVOCATION);
-      Path partial = taken.resolve(entry + QueueFiles.INVOCATION + ".tmp");
-      Files.deleteIfExists(partial); // a link left there is removed, never written through
-      Files.write(partial, invocation.json(), StandardOpenOption.CREATE_NEW);
-      // the user's only whatever the umask: the test reads only such files as invocations
-      Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
-      Files.move(partial, journal, StandardCopyOption.ATOMIC_MOVE);
+      // the user's only, never through a link: the test reads only such files as invocations
+      PrivateFolder.writeOwn(taken.resolve(entry + QueueFiles.INVOCATION), invocation.json());
       List<String> lines = Files.readAllLines(meta, StandardCharsets.UTF_8);
       String called = lines.isEmpty() ? entry : lines.get(0);
       String timing = lines.size() > 1 ? lines.get(1) : "";

@@ -26,8 +26,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -313,16 +311,12 @@ public final class Stubs {
     }
   }
 
-  /** Writes {@code bytes} into {@code file} whole: a temp file, then a rename. */
+  /**
+   * Writes {@code bytes} into {@code file} whole, the user's only ({@link PrivateFolder#writeOwn}).
+   */
   private static void write(Path file, byte[] bytes) {
-    Path partial = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      Files.deleteIfExists(partial); // a link left there is removed, never written through
-      Files.write(partial, bytes, StandardOpenOption.CREATE_NEW);
-      // the user's only whatever the umask: the fake replays only such files
-      Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
-      Files.move(
-          partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      PrivateFolder.writeOwn(file, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }
