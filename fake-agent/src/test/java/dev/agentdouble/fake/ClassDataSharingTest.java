@@ -127,6 +127,7 @@ class ClassDataSharingTest {
       assertThat(r.exit).as("%s: %s", format, r.out).isEqualTo(format.equals("gate") ? 1 : 0);
       // not one class from the jar: the first one opens it, some 10 ms of every run
       noClassFromTheJar(dir.resolve(format + ".log"), format);
+      noCostlySubsystem(dir.resolve(format + ".log"), format);
       if (format.equals("non-ascii")) {
         // a tape of its own, not the catalog's, which is read from the jar
         jarNeverOpened(dir.resolve(format + ".log"), format);
@@ -193,6 +194,7 @@ class ClassDataSharingTest {
     assertThat(r.exit).as("claude %s: %s", format, r.out).isZero();
     assertThat(r.out).as("claude %s", format).contains("hi").doesNotContain("message_stop");
     noClassFromTheJar(log, "claude " + format);
+    noCostlySubsystem(log, "claude " + format);
     jarNeverOpened(log, "claude " + format);
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .as("claude %s: the ISO timestamp moved, from the archive", format)
@@ -320,6 +322,26 @@ class ClassDataSharingTest {
             .filter(l -> l.contains(" source: file:"))
             .toList();
     assertThat(fromJar).as("%s: classes loaded from the jar, not the archive", what).isEmpty();
+  }
+
+  /**
+   * What a replay never needs and each run would pay for, from archive or not (issue 34's
+   * start-up): NIO's file channels for a tape or a {@code /proc} file (some forty classes, a
+   * millisecond and more), the floating-point parser, and the {@code VarHandle}s that {@code
+   * UUID.toString} makes on JDK 21 and later (some 2 ms). A kernel copy of a big value still opens
+   * a channel: no tape here has one.
+   */
+  private static void noCostlySubsystem(Path log, String what) throws IOException {
+    List<String> costly =
+        Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(
+                l ->
+                    l.contains("] java.nio.channels.FileChannel ")
+                        || l.contains("] jdk.internal.math.FloatingDecimal ")
+                        || l.contains("] java.lang.invoke.VarHandleByteArrayAs")
+                        || l.contains("] java.util.SplittableRandom "))
+            .toList();
+    assertThat(costly).as("%s: classes a replay does without", what).isEmpty();
   }
 
   /**

@@ -2,11 +2,11 @@ package dev.agentdouble.fake.internal.process;
 
 import dev.agentdouble.contract.FakeEnvironment;
 import java.io.FileDescriptor;
+import java.io.FileNotFoundException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -181,9 +181,9 @@ public final class Owner {
   private static Optional<String[]> stat(long pid) {
     String file = pid < 0 ? "/proc/self/stat" : "/proc/" + pid + "/stat";
     try {
-      String stat = Files.readString(Path.of(file), StandardCharsets.US_ASCII);
+      String stat = ProcessClock.read(file);
       return Optional.of(stat.substring(stat.lastIndexOf(')') + 2).split(" "));
-    } catch (NoSuchFileException e) {
+    } catch (FileNotFoundException e) {
       return Files.isDirectory(Path.of("/proc/self")) ? Optional.empty() : null;
     } catch (IOException | RuntimeException e) {
       return null;

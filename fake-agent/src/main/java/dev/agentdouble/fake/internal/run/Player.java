@@ -190,7 +190,8 @@ public final class Player {
   public Frame.Ending play(Checked checked) throws IOException, Gates.NotReleased {
     int[] notCompact = checked.notCompactLines();
     int nextNotCompact = 0;
-    List<BigValue> big = kernelCopies() ? checked.bigValues() : List.of();
+    List<BigValue> big =
+        !checked.bigValues().isEmpty() && kernelCopies() ? checked.bigValues() : List.of();
     int nextBig = 0;
     FrameLine f = new FrameLine();
     try (InputStream in = source.open()) {

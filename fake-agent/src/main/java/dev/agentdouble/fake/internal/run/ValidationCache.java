@@ -127,7 +127,7 @@ public final class ValidationCache {
   public Player.Checked checked(TapeSource source) throws IOException {
     long started = clock.getAsLong();
     Path file = source.file().get();
-    long size = source.channel().get().size();
+    long size = source.fileSize().getAsLong();
     Optional<Identity> identity = identity(file, size);
     if (identity.isPresent()) {
       Optional<Player.Checked> kept = lookUp(source, identity.get());

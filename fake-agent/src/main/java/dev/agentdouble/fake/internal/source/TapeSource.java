@@ -6,10 +6,9 @@ import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -36,18 +35,34 @@ public record TapeSource(String name, Opener opener) implements Closeable {
     default Optional<FileChannel> channel() throws IOException {
       return Optional.empty();
     }
+
+    /** The size of the open file, when the tape is a file. */
+    default OptionalLong size() throws IOException {
+      return OptionalLong.empty();
+    }
   }
 
-  /** A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) */
+  /**
+   * A tape file. (An inner class, not a lambda: bootstrapping a lambda costs start-up.) Read
+   * through a {@link RandomAccessFile}, whose classes the JVM has loaded before {@code main}; the
+   * {@link FileChannel} of NIO, some thirty classes more, is made only for a kernel copy.
+   */
   public static TapeSource of(Path file) {
     return new TapeSource(
         file.toString(),
         new Opener() {
-          private FileChannel channel;
+          private RandomAccessFile open;
+
+          private RandomAccessFile handle() throws IOException {
+            if (open == null) {
+              open = new RandomAccessFile(file.toFile(), "r");
+            }
+            return open;
+          }
 
           @Override
           public InputStream open() throws IOException {
-            return new FromStart(channel().get());
+            return new FromStart(handle());
           }
 
           @Override
@@ -57,16 +72,18 @@ public record TapeSource(String name, Opener opener) implements Closeable {
 
           @Override
           public Optional<FileChannel> channel() throws IOException {
-            if (channel == null) {
-              channel = FileChannel.open(file, StandardOpenOption.READ);
-            }
-            return Optional.of(channel);
+            return Optional.of(handle().getChannel());
+          }
+
+          @Override
+          public OptionalLong size() throws IOException {
+            return OptionalLong.of(handle().length());
           }
 
           @Override
           public void close() throws IOException {
-            if (channel != null) {
-              channel.close();
+            if (open != null) {
+              open.close();
             }
           }
         });
@@ -112,8 +129,7 @@ public record TapeSource(String name, Opener opener) implements Closeable {
 
   /** The size of a tape file, which this opens; empty for any other tape. */
   public OptionalLong fileSize() throws IOException {
-    Optional<FileChannel> channel = opener.channel();
-    return channel.isPresent() ? OptionalLong.of(channel.get().size()) : OptionalLong.empty();
+    return opener.size();
   }
 
   /** The open file every read goes through, opened on first use, when the tape is a file. */
@@ -126,13 +142,16 @@ public record TapeSource(String name, Opener opener) implements Closeable {
     opener.close();
   }
 
-  /** An open file read from its start with positional reads, which never move the file. */
+  /**
+   * An open file read from its start, each read at this stream's own position: the streams of one
+   * tape share the open file, and never move one another.
+   */
   private static final class FromStart extends InputStream {
-    private final FileChannel channel;
+    private final RandomAccessFile file;
     private long position;
 
-    FromStart(FileChannel channel) {
-      this.channel = channel;
+    FromStart(RandomAccessFile file) {
+      this.file = file;
     }
 
     @Override
@@ -140,7 +159,11 @@ public record TapeSource(String name, Opener opener) implements Closeable {
       if (len == 0) {
         return 0;
       }
-      int n = channel.read(ByteBuffer.wrap(b, off, len), position);
+      int n;
+      synchronized (file) {
+        file.seek(position);
+        n = file.read(b, off, len);
+      }
       if (n > 0) {
         position += n;
       }
@@ -150,7 +173,7 @@ public record TapeSource(String name, Opener opener) implements Closeable {
     /** Moves on without reading: a skipped line never comes into memory. */
     @Override
     public long skip(long n) throws IOException {
-      long skipped = Math.max(0, Math.min(n, channel.size() - position));
+      long skipped = Math.max(0, Math.min(n, file.length() - position));
       position += skipped;
       return skipped;
     }
