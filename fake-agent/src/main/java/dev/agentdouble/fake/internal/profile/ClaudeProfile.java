@@ -51,8 +51,8 @@ public record ClaudeProfile(
   /** The CLI a Claude profile says it describes ({@code cli claude}), and the program's name. */
   public static final String CLI = "claude";
 
-  private static final String PREFIX = "claude-";
-  private static final String SUFFIX = ".txt";
+  static final String PREFIX = "claude-";
+  static final String SUFFIX = ".txt";
   private static final String INDEX = "claude-profiles.txt";
 
   public ClaudeProfile {
@@ -105,6 +105,11 @@ public record ClaudeProfile(
     return commands < 0 ? text : text.substring(0, commands + 1);
   }
 
+  /** The name of the built-in profile in the resource {@code file} ({@value #PREFIX}NAME.txt). */
+  static String stem(String file) {
+    return file.substring(PREFIX.length(), file.length() - SUFFIX.length());
+  }
+
   /** The names of the built-in Claude profiles, the newest last. */
   public static List<String> names() {
     List<String> names = new ArrayList<>();
@@ -129,9 +134,21 @@ public record ClaudeProfile(
 
   /** The built-in Claude profile {@code name}; empty when there is none. */
   public static Optional<ClaudeProfile> builtIn(String name) {
+    if (!name.startsWith("help-")) {
+      // as the build read it: a run interprets no line (issue 34's start-up)
+      ClaudeProfile made = PackageResource.profile(PREFIX + name + SUFFIX, ClaudeProfile.class);
+      if (made != null) {
+        return Optional.of(made);
+      }
+    }
+    return Optional.ofNullable(interpreted(name));
+  }
+
+  /** The built-in Claude profile {@code name} as the interpreter reads it; null when none. */
+  static ClaudeProfile interpreted(String name) {
     Optional<List<ProfileLine>> top = top(name);
     if (top.isEmpty()) {
-      return Optional.empty();
+      return null;
     }
     List<ProfileLine> lines = top.get();
     for (ProfileLine n : lines) {
@@ -140,7 +157,7 @@ public record ClaudeProfile(
         break;
       }
     }
-    return Optional.of(read(name, PREFIX + name + SUFFIX, lines));
+    return read(name, PREFIX + name + SUFFIX, lines);
   }
 
   /**

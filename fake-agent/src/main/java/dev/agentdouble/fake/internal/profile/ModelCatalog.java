@@ -106,6 +106,17 @@ public final class ModelCatalog {
   }
 
   /**
+   * The resource this catalog reads, for the build's snapshot of a profile ({@link
+   * SnapshotWriter}); a catalog made otherwise (from a list, or declared) is refused.
+   */
+  String resourceName() {
+    if (resource == null || base != null || declaration != null) {
+      throw new IllegalStateException("a model catalog that is no resource's: " + this);
+    }
+    return resource;
+  }
+
+  /**
    * A catalog of {@code listed} models without variants whose current and default model is the
    * first named {@code defaultName} (a profile file's {@code models} and {@code model}).
    */

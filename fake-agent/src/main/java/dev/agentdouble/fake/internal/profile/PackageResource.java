@@ -51,6 +51,34 @@ final class PackageResource {
 
     /** The lines {@link ProfileResource#parse} reads from {@code name}; null when it reads none. */
     List<ProfileLine> lines(String name);
+
+    /**
+     * The profile the interpreter read from the resource {@code name} as the build ran it, made
+     * again without reading ({@link SnapshotWriter}); null when there is none (no profile's
+     * resource, or one the interpreter refuses: a run then reads it, and refuses it the same way).
+     */
+    default Object profile(String name) {
+      return null;
+    }
+  }
+
+  /**
+   * The profile of the resource {@code name} as the build compiled it, when it is a {@code type};
+   * null otherwise (no compiled resources, or no such profile).
+   */
+  static <T> T profile(String name, Class<T> type) {
+    Compiled c = compiled();
+    Object made = c == null ? null : c.profile(name);
+    return type.isInstance(made) ? type.cast(made) : null;
+  }
+
+  /**
+   * The build's own resources, read from its source folder: what {@link ResourceCompiler} runs the
+   * interpreter on, never the compiled class of an earlier build.
+   */
+  static synchronized void use(Compiled resources) {
+    looked = true;
+    compiled = resources;
   }
 
   /** Called by the generated class as it is initialised: the resources it holds. */

@@ -52,16 +52,17 @@ import java.util.Optional;
  *       remove ({@link ProfileOverlay}).
  * </ul>
  *
- * <p>Start-up: a run reads its profile once, and its base once if it names one, as lines the build
- * parsed already ({@link PackageResource.Compiled}, in the launcher's archive): no jar is opened
- * and no text parsed; the reader makes no lambda and loads no JSON class.
+ * <p>Start-up: a run takes a built-in profile as the build read it with this interpreter, made
+ * again by code ({@link PackageResource.Compiled#profile}, in the launcher's archive): no jar is
+ * opened, no text parsed, no line interpreted. Only a build without that step (an IDE's) reads the
+ * lines at run time; the reader makes no lambda and loads no JSON class.
  */
 final class ProfileResource {
   /** The resource that names the default profile. */
   static final String INDEX = "profiles.txt";
 
-  private static final String PREFIX = "profile-";
-  private static final String SUFFIX = ".txt";
+  static final String PREFIX = "profile-";
+  static final String SUFFIX = ".txt";
 
   /** The key of the hidden {@code acp} command's description, and the command's name. */
   private static final String ACP = "acp";
@@ -78,6 +79,11 @@ final class ProfileResource {
       }
     }
     throw new IllegalStateException(INDEX + ": no \"default\" line");
+  }
+
+  /** The name of the built-in profile in the resource {@code file} ({@value #PREFIX}NAME.txt). */
+  static String stem(String file) {
+    return file.substring(PREFIX.length(), file.length() - SUFFIX.length());
   }
 
   /**
@@ -98,11 +104,15 @@ final class ProfileResource {
     if (loaded != null) {
       return Optional.of(loaded);
     }
-    Optional<List<ProfileLine>> top = top(name);
-    if (top.isEmpty()) {
-      return Optional.empty();
+    // as the build read it: a run interprets no line (issue 34's start-up)
+    Profile profile = PackageResource.profile(PREFIX + name + SUFFIX, Profile.class);
+    if (profile == null) {
+      Optional<List<ProfileLine>> top = top(name);
+      if (top.isEmpty()) {
+        return Optional.empty();
+      }
+      profile = profile(name, top.get());
     }
-    Profile profile = profile(name, top.get());
     LOADED.put(name, profile);
     return Optional.of(profile);
   }

@@ -6,15 +6,20 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A step of the build, not of a run: writes the source of {@value PackageResource#COMPILED} from
  * this package's resources, which stay the source of truth. It holds each resource's text verbatim
  * and, for each resource {@link ProfileResource#parse} reads without error, the lines it reads, as
  * code that makes them: a run then takes its profile from a class the launcher's archive maps,
- * without opening the jar or parsing text ({@link PackageResource}). Nothing is interpreted here:
- * what a line means is still read at run time, by the one interpreter.
+ * without opening the jar or parsing text ({@link PackageResource}). And for each built-in profile
+ * of either CLI, the profile the one interpreter reads from these texts (run here, on this folder,
+ * never on an earlier build's class), as code that makes it again ({@link SnapshotWriter}): a run
+ * interprets no line. What a line means is still the interpreter's alone; a test holds each
+ * compiled profile equal to the one it reads.
  *
  * <pre>{@code java -cp CLASSES ResourceCompiler RESOURCE_FOLDER SOURCE_ROOT}</pre>
  */
@@ -49,12 +54,20 @@ final class ResourceCompiler {
     names.sort(null);
     String pkg = PackageResource.COMPILED.substring(0, PackageResource.COMPILED.lastIndexOf('.'));
     String simple = PackageResource.COMPILED.substring(pkg.length() + 1);
+    Map<String, String> read = new HashMap<>();
+    for (String name : names) {
+      read.put(name, Files.readString(folder.resolve(name), StandardCharsets.UTF_8));
+    }
+    // the interpreter reads these texts, never the compiled class of an earlier build
+    PackageResource.use(new FromFolder(names, read));
     StringBuilder texts = new StringBuilder();
     StringBuilder lines = new StringBuilder();
     StringBuilder methods = new StringBuilder();
+    StringBuilder profiles = new StringBuilder();
+    SnapshotWriter snapshots = new SnapshotWriter();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
-      String text = Files.readString(folder.resolve(name), StandardCharsets.UTF_8);
+      String text = read.get(name);
       texts
           .append("      case ")
           .append(literal(name))
@@ -79,6 +92,15 @@ final class ResourceCompiler {
           .append(" -> lines")
           .append(i)
           .append("();\n");
+      Object profile = interpreted(name);
+      if (profile != null) {
+        profiles
+            .append("      case ")
+            .append(literal(name))
+            .append(" -> ")
+            .append(snapshots.expression(profile))
+            .append(";\n");
+      }
       methods
           .append("\n  private static List<ProfileLine> lines")
           .append(i)
@@ -114,11 +136,56 @@ final class ResourceCompiler {
         + "    return switch (name) {\n"
         + lines
         + "      default -> null;\n    };\n  }\n\n"
+        + "  @Override\n  public Object profile(String name) {\n"
+        + "    return switch (name) {\n"
+        + profiles
+        + "      default -> null;\n    };\n  }\n\n"
         + "  private static ProfileLine l(\n"
         + "      String source, int line, String key, String value, ProfileLine... children) {\n"
         + "    return new ProfileLine(source, line, key, value, List.of(children));\n  }\n"
         + methods
+        + snapshots.methods()
         + "}\n";
+  }
+
+  /**
+   * The profile the interpreter reads from the resource {@code name}, a built-in one of either CLI;
+   * null when it is none, or one the interpreter refuses (a run reads it, and refuses it alike).
+   */
+  private static Object interpreted(String name) {
+    try {
+      if (name.startsWith(ProfileResource.PREFIX) && name.endsWith(ProfileResource.SUFFIX)) {
+        return ProfileResource.load(ProfileResource.stem(name)).orElse(null);
+      }
+      if (name.startsWith(ClaudeProfile.PREFIX) && name.endsWith(ClaudeProfile.SUFFIX)) {
+        return ClaudeProfile.builtIn(ClaudeProfile.stem(name)).orElse(null);
+      }
+    } catch (RuntimeException e) {
+      // not a profile the interpreter reads: a run gives its error
+    }
+    return null;
+  }
+
+  /** The package's resources as the source folder holds them, read by the interpreter. */
+  private record FromFolder(List<String> names, Map<String, String> texts)
+      implements PackageResource.Compiled {
+    @Override
+    public String text(String name) {
+      return texts.get(name);
+    }
+
+    @Override
+    public List<ProfileLine> lines(String name) {
+      String text = texts.get(name);
+      if (text == null) {
+        return null;
+      }
+      try {
+        return ProfileResource.parse(name, text);
+      } catch (IllegalStateException e) {
+        return null;
+      }
+    }
   }
 
   /** The lines {@code lines} as arguments, one a line, {@code depth} levels of indentation in. */
@@ -137,7 +204,7 @@ final class ResourceCompiler {
   }
 
   /** {@code text} as an expression: one literal, or the join of several when it is long. */
-  private static String chunked(String text) {
+  static String chunked(String text) {
     if (text.length() <= CHUNK) {
       return literal(text);
     }

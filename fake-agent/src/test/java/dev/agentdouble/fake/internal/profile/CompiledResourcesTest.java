@@ -57,10 +57,46 @@ class CompiledResourcesTest {
     assertThat(ProfileResource.lines(name)).contains(parsed);
   }
 
+  /**
+   * Each built-in profile, of either CLI, as the build made it again (a run takes it so, and
+   * interprets no line) is the profile the interpreter reads from its resource today.
+   */
+  @ParameterizedTest
+  @MethodSource("files")
+  void aCompiledProfileIsTheOneTheInterpreterReadsFromItsResource(String name) {
+    Object made = PackageResource.compiled().profile(name);
+    Object read = null;
+    if (name.startsWith(ProfileResource.PREFIX) && name.endsWith(ProfileResource.SUFFIX)) {
+      read = ProfileResource.profile(ProfileResource.stem(name), ProfileResource.lines(name).get());
+    } else if (name.startsWith(ClaudeProfile.PREFIX)
+        && name.endsWith(ClaudeProfile.SUFFIX)
+        && !name.equals("claude-profiles.txt")
+        && !name.startsWith("claude-help-")) {
+      read = ClaudeProfile.interpreted(ClaudeProfile.stem(name));
+    }
+    if (read == null) {
+      assertThat(made).as("%s is no profile's resource", name).isNull();
+      return;
+    }
+    // records: equal field by field (a map's order is no value's: Map.copyOf's differs by JVM)
+    assertThat(made).as("%s as the build made it", name).isNotNull().isEqualTo(read);
+  }
+
+  @Test
+  void theBuiltInProfilesARunLoadsAreTheCompiledOnes() {
+    assertThat(Profiles.byDefault())
+        .isSameAs(Profiles.byDefault())
+        .isEqualTo(PackageResource.compiled().profile("profile-2026.10.txt"));
+    assertThat(ClaudeProfile.byDefault())
+        .isEqualTo(PackageResource.compiled().profile("claude-2.1.328.txt"));
+  }
+
   @Test
   void aNameThatIsNoResourceHasNeitherTextNorLines() {
     assertThat(PackageResource.compiled().text("profile-none.txt")).isNull();
     assertThat(PackageResource.compiled().lines("profile-none.txt")).isNull();
+    assertThat(PackageResource.compiled().profile("profile-none.txt")).isNull();
+    assertThat(PackageResource.profile("profile-none.txt", Profile.class)).isNull();
     assertThat(ProfileResource.lines("profile-none.txt")).isEmpty();
   }
 
