@@ -54,6 +54,21 @@ public final class Profiles {
   }
 
   /**
+   * The built-in profile, of either CLI, that the interpreter reads from the package's resource
+   * {@code file}; null when the resource is no built-in profile. The build's step that compiles the
+   * resources makes each one again from it ({@link ResourceCompiler}).
+   */
+  static Object interpretedResource(String file) {
+    if (file.startsWith(ProfileResource.PREFIX) && file.endsWith(ProfileResource.SUFFIX)) {
+      return ProfileResource.load(ProfileResource.stem(file)).orElse(null);
+    }
+    if (file.startsWith(ClaudeProfile.PREFIX) && file.endsWith(ClaudeProfile.SUFFIX)) {
+      return ClaudeProfile.builtIn(ClaudeProfile.stem(file)).orElse(null);
+    }
+    return null;
+  }
+
+  /**
    * Reads a profile file. Only this path loads the JSON parser.
    *
    * @param file the path as the user gave it, used in messages

@@ -149,21 +149,15 @@ final class ResourceCompiler {
   }
 
   /**
-   * The profile the interpreter reads from the resource {@code name}, a built-in one of either CLI;
+   * The profile the interpreter reads from the resource {@code name}, a built-in one of any CLI;
    * null when it is none, or one the interpreter refuses (a run reads it, and refuses it alike).
    */
   private static Object interpreted(String name) {
     try {
-      if (name.startsWith(ProfileResource.PREFIX) && name.endsWith(ProfileResource.SUFFIX)) {
-        return ProfileResource.load(ProfileResource.stem(name)).orElse(null);
-      }
-      if (name.startsWith(ClaudeProfile.PREFIX) && name.endsWith(ClaudeProfile.SUFFIX)) {
-        return ClaudeProfile.builtIn(ClaudeProfile.stem(name)).orElse(null);
-      }
+      return Profiles.interpretedResource(name);
     } catch (RuntimeException e) {
-      // not a profile the interpreter reads: a run gives its error
+      return null; // not a profile the interpreter reads: a run gives its error
     }
-    return null;
   }
 
   /** The package's resources as the source folder holds them, read by the interpreter. */
