@@ -107,7 +107,8 @@ public final class ModelCatalog {
 
   /**
    * The resource this catalog reads, for the build's snapshot of a profile ({@link
-   * SnapshotWriter}); a catalog made otherwise (from a list, or declared) is refused.
+   * ResourceCompiler.SnapshotWriter}); a catalog made otherwise (from a list, or declared) is
+   * refused.
    */
   String resourceName() {
     if (resource == null || base != null || declaration != null) {

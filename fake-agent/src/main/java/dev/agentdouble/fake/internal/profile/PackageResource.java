@@ -54,8 +54,9 @@ final class PackageResource {
 
     /**
      * The profile the interpreter read from the resource {@code name} as the build ran it, made
-     * again without reading ({@link SnapshotWriter}); null when there is none (no profile's
-     * resource, or one the interpreter refuses: a run then reads it, and refuses it the same way).
+     * again without reading ({@link ResourceCompiler.SnapshotWriter}); null when there is none (no
+     * profile's resource, or one the interpreter refuses: a run then reads it, and refuses it the
+     * same way).
      */
     default Object profile(String name) {
       return null;
