@@ -92,6 +92,30 @@ class FakeAgentTest {
     assertThat(r.exit()).isEqualTo(3);
   }
 
+  /**
+   * The launcher's own JVM options never clash with a user's: a small {@code -Xmx} in {@code
+   * JAVA_TOOL_OPTIONS} (which the JVM reads before them) once met {@code -Xms32m} and the JVM did
+   * not start ("Initial heap size set to a larger value than the maximum heap size").
+   */
+  @Test
+  void aUsersSmallMaximumHeapStillStartsTheFake() {
+    Path tape =
+        tape(frames("{\"tape\":1}", "{\"t\":0,\"out\":" + INIT + "}", "{\"t\":1,\"exit\":0}"));
+
+    FakeProcess.Result r =
+        run(
+            env("AGENTDOUBLE_TAPE", tape.toString(), "JAVA_TOOL_OPTIONS", "-Xmx8m"),
+            "-p",
+            "--trust",
+            "--output-format",
+            "stream-json",
+            "hi");
+
+    assertThat(r.err()).doesNotContain("Error occurred during initialization of VM");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("\"subtype\":\"init\"");
+  }
+
   @Test
   void writesOutValuesCompactlyWhateverTheTapesSpacingAndKeepsEverythingElse() {
     Path tape =
