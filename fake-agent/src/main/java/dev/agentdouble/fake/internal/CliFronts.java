@@ -2,14 +2,11 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.fake.internal.claude.ClaudeRun;
 import dev.agentdouble.fake.internal.cursor.CursorRun;
-import dev.agentdouble.fake.internal.process.Stdio;
+import dev.agentdouble.fake.internal.process.Invoked;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Journal;
 import dev.agentdouble.tape.Frame.Ending;
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The CLIs the fake impersonates, each found by the name its program was started as: the one place
@@ -21,27 +18,15 @@ final class CliFronts {
   private CliFronts() {}
 
   /**
-   * Runs the invocation as the CLI whose program {@code programName} is: Claude Code's {@code
+   * Runs the invocation as the CLI whose program the process was started as: Claude Code's {@code
    * claude}; the Cursor Agent CLI's {@code agent} and {@code cursor-agent}, and any other name (the
    * first CLI the fake served, as before there were two). A switch, not a table of factories: a
    * lambda on this path would cost the JVM's invoke machinery at every start-up.
    */
-  static Ending run(
-      String programName,
-      List<String> argv,
-      Map<String, String> env,
-      String cwd,
-      Optional<String> home,
-      Stdio stdio,
-      long originNanos,
-      long pid,
-      Journal journal)
-      throws IOException {
-    return switch (programName) {
-      case ClaudeProfile.CLI ->
-          new ClaudeRun(programName, argv, env, cwd, home, stdio, originNanos, pid).run(journal);
-      default ->
-          new CursorRun(programName, argv, env, cwd, home, stdio, originNanos, pid).run(journal);
+  static Ending run(Invoked invoked, Journal journal) throws IOException {
+    return switch (invoked.programName()) {
+      case ClaudeProfile.CLI -> new ClaudeRun(invoked).run(journal);
+      default -> new CursorRun(invoked).run(journal);
     };
   }
 }

@@ -2,6 +2,7 @@ package dev.agentdouble.fake.internal;
 
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.process.Invoked;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Stdio;
@@ -122,7 +123,9 @@ public final class Impersonation {
     // the program's name says which CLI this is (CliFronts): one run pipeline serves them all
     Stdio stdio = new Stdio(stdinTty, stdoutTty, stdin, stdout, stderr);
     return CliFronts.run(
-        programName, argv, env, cwd, Optional.ofNullable(home), stdio, originNanos, pid, journal);
+        new Invoked(
+            programName, argv, env, cwd, Optional.ofNullable(home), stdio, originNanos, pid),
+        journal);
   }
 
   private Ending ownProblem(Journal journal, String message) {

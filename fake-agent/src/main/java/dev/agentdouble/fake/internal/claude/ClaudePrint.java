@@ -124,16 +124,7 @@ public final class ClaudePrint implements Turn.Face {
     Header header = turn.header();
     boolean partial = args.has("include-partial-messages");
     if (header.format() != format && header.format() != OutputFormat.STREAM_JSON) {
-      return turn.failed(
-          turn.source().name()
-              + ": recorded in "
-              + header.format().cliName()
-              + ", which cannot be rendered faithfully as "
-              + format.cliName()
-              + "; record the run with --output-format stream-json --verbose, or ask for"
-              + " --output-format "
-              + header.format().cliName(),
-          true);
+      return turn.unrenderable("--output-format stream-json --verbose");
     }
     if (header.format() == OutputFormat.STREAM_JSON) {
       boolean holdsPartial =

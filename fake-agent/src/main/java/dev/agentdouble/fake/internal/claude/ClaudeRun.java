@@ -8,6 +8,7 @@ import dev.agentdouble.fake.internal.cli.CliArgs;
 import dev.agentdouble.fake.internal.cli.CliParser;
 import dev.agentdouble.fake.internal.cli.ParseResult;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.process.Invoked;
 import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.process.Stdio;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
@@ -42,24 +43,16 @@ public final class ClaudeRun {
   private final long originNanos;
   private final long pid;
 
-  /** A run of {@code argv} in {@code cwd}, on the process's {@code stdio}. */
-  public ClaudeRun(
-      String programName,
-      List<String> argv,
-      Map<String, String> env,
-      String cwd,
-      Optional<String> home,
-      Stdio stdio,
-      long originNanos,
-      long pid) {
-    this.programName = programName;
-    this.argv = List.copyOf(argv);
-    this.env = env;
-    this.cwd = cwd;
-    this.home = home;
-    this.stdio = stdio;
-    this.originNanos = originNanos;
-    this.pid = pid;
+  /** A run of what the process was {@code invoked} with. */
+  public ClaudeRun(Invoked invoked) {
+    this.programName = invoked.programName();
+    this.argv = invoked.argv();
+    this.env = invoked.env();
+    this.cwd = invoked.cwd();
+    this.home = invoked.home();
+    this.stdio = invoked.stdio();
+    this.originNanos = invoked.originNanos();
+    this.pid = invoked.pid();
   }
 
   /** Runs the invocation, reported in {@code journal}; returns how the process must end. */

@@ -13,8 +13,8 @@ import dev.agentdouble.fake.internal.cli.CliParser;
 import dev.agentdouble.fake.internal.cli.ParseResult;
 import dev.agentdouble.fake.internal.cli.Subcommands;
 import dev.agentdouble.fake.internal.control.ControlClient;
+import dev.agentdouble.fake.internal.process.Invoked;
 import dev.agentdouble.fake.internal.process.Owner;
-import dev.agentdouble.fake.internal.process.Stdio;
 import dev.agentdouble.fake.internal.profile.Model;
 import dev.agentdouble.fake.internal.profile.ModelCatalog;
 import dev.agentdouble.fake.internal.profile.Profile;
@@ -82,28 +82,20 @@ public final class CursorRun {
   private final long originNanos;
   private final long pid;
 
-  /** A run of {@code argv} in {@code cwd}, on the process's {@code stdio}. */
-  public CursorRun(
-      String programName,
-      List<String> argv,
-      Map<String, String> env,
-      String cwd,
-      Optional<String> home,
-      Stdio stdio,
-      long originNanos,
-      long pid) {
-    this.programName = programName;
-    this.argv = List.copyOf(argv);
-    this.env = env;
-    this.cwd = cwd;
-    this.home = home.orElse(null);
-    this.stdinTty = stdio.stdinTty();
-    this.stdoutTty = stdio.stdoutTty();
-    this.stdin = stdio.in();
-    this.stdout = stdio.out();
-    this.stderr = stdio.err();
-    this.originNanos = originNanos;
-    this.pid = pid;
+  /** A run of what the process was {@code invoked} with. */
+  public CursorRun(Invoked invoked) {
+    this.programName = invoked.programName();
+    this.argv = invoked.argv();
+    this.env = invoked.env();
+    this.cwd = invoked.cwd();
+    this.home = invoked.home().orElse(null);
+    this.stdinTty = invoked.stdio().stdinTty();
+    this.stdoutTty = invoked.stdio().stdoutTty();
+    this.stdin = invoked.stdio().in();
+    this.stdout = invoked.stdio().out();
+    this.stderr = invoked.stdio().err();
+    this.originNanos = invoked.originNanos();
+    this.pid = invoked.pid();
   }
 
   /** Runs the invocation, reported in {@code journal}; returns how the process must end. */
@@ -280,16 +272,7 @@ public final class CursorRun {
       Header header = turn.header();
       if (header.format() != format) {
         if (header.format() != OutputFormat.STREAM_JSON) {
-          return turn.failed(
-              turn.source().name()
-                  + ": recorded in "
-                  + header.format().cliName()
-                  + ", which cannot be rendered faithfully as "
-                  + format.cliName()
-                  + "; record the run "
-                  + "with --output-format stream-json, or ask for --output-format "
-                  + header.format().cliName(),
-              true);
+          return turn.unrenderable("--output-format stream-json");
         }
         TextStyle style =
             format == OutputFormat.TEXT

@@ -249,6 +249,26 @@ public final class Turn {
   }
 
   /**
+   * Ends the turn on a tape recorded in an output format the asked one cannot be rendered from
+   * (only stream-json is rendered into the others), saying how to record it: {@code recordWith},
+   * the CLI's options that make a stream-json tape.
+   */
+  public Ending unrenderable(String recordWith) {
+    String recorded = header().format().cliName();
+    return failed(
+        source.name()
+            + ": recorded in "
+            + recorded
+            + ", which cannot be rendered faithfully as "
+            + format.cliName()
+            + "; record the run with "
+            + recordWith
+            + ", or ask for --output-format "
+            + recorded,
+        true);
+  }
+
+  /**
    * Ends the turn on {@code problem}, said by the face and in the journal: exit 70 when it is the
    * fake's own, else no ending (the client's answer ended the turn).
    */
