@@ -34,21 +34,31 @@ final class RealClaude {
 
   /** The installed {@code claude}, after checking that it runs and says its version. */
   static Path installed() throws Exception {
+    return installed(VERSION);
+  }
+
+  /**
+   * The real {@code claude} of {@code version} (the catalog's into {@code target/claude-code},
+   * another into {@code target/claude-code-VERSION}), after checking that it runs and says its
+   * version.
+   */
+  static Path installed(String version) throws Exception {
     sweepTheSocketFolderAtExit();
     Npm.node("a test of the real claude");
-    Npm.install(PREFIX, "@anthropic-ai/claude-code", VERSION);
-    Path claude = PREFIX.resolve("node_modules/.bin/claude");
-    TestProcess.Result version =
-        TestProcess.command(claude.toString(), "--version").noStdin().run();
+    Path prefix =
+        version.equals(VERSION) ? PREFIX : PREFIX.resolveSibling("claude-code-" + version);
+    Npm.install(prefix, "@anthropic-ai/claude-code", version);
+    Path claude = prefix.resolve("node_modules/.bin/claude");
+    TestProcess.Result ran = TestProcess.command(claude.toString(), "--version").noStdin().run();
     assumeTrue(
-        version.exit() == 0 && version.out().startsWith(VERSION + " "),
+        ran.exit() == 0 && ran.out().startsWith(version + " "),
         () ->
             "skipped: the claude npm installed does not run here (exit "
-                + version.exit()
+                + ran.exit()
                 + "): "
-                + version.out().strip()
+                + ran.out().strip()
                 + " "
-                + version.err().strip());
+                + ran.err().strip());
     return claude;
   }
 

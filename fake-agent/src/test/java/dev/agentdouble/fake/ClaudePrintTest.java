@@ -223,7 +223,7 @@ class ClaudePrintTest {
     assertThat(claude.err())
         .isEqualTo(
             "agentdouble: AGENTDOUBLE_PROFILE=2026.10: is a profile of cursor-agent, not of"
-                + " claude; claude takes 2.1.328, or none for the newest\n");
+                + " claude; claude takes 2.1.328, 2.1.332, or none for 2.1.328 (the default)\n");
     assertThat(cursor.exit()).isEqualTo(70);
     assertThat(cursor.err())
         .startsWith(

@@ -122,11 +122,16 @@ public record ClaudeProfile(
     return names;
   }
 
-  /** The default: the newest real CLI, as {@code claude-profiles.txt} names it. */
+  /** The default, as {@code claude-profiles.txt} names it. */
   public static ClaudeProfile byDefault() {
+    return builtIn(defaultName()).orElseThrow();
+  }
+
+  /** The name of the default profile, as {@code claude-profiles.txt} gives it. */
+  static String defaultName() {
     for (ProfileLine n : ProfileResource.lines(INDEX).orElseThrow()) {
       if (n.key().equals("default")) {
-        return builtIn(n.value()).orElseThrow();
+        return n.value();
       }
     }
     throw new IllegalStateException(INDEX + ": no \"default\" line");
@@ -179,7 +184,12 @@ public record ClaudeProfile(
             : "is no profile of claude";
     throw new ProfileException(
         Profile.ENV + "=" + value,
-        whose + "; claude takes " + String.join(", ", names()) + ", or none for the newest");
+        whose
+            + "; claude takes "
+            + String.join(", ", names())
+            + ", or none for "
+            + defaultName()
+            + " (the default)");
   }
 
   /** Whether {@code name} is a built-in Claude profile (for cursor-agent's message). */
