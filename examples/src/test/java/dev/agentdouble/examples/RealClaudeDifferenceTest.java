@@ -220,7 +220,7 @@ class RealClaudeDifferenceTest {
    * A run's paths and what they become: its working folder, its home (its TMPDIR too), and the
    * project folder Claude Code names after the working folder under {@code ~/.claude/projects/}.
    */
-  private static Map<String, String> paths(String cwd, String home) {
+  static Map<String, String> paths(String cwd, String home) {
     Map<String, String> paths = new LinkedHashMap<>();
     paths.put(cwd, "<cwd>");
     paths.put(home, "<home>");

@@ -56,6 +56,8 @@ class ClaudeCatalogReplayTest {
    * The header's argv asking for {@code format}; the tape's session id given back with {@code
    * --session-id} unless the run resumes one (then the id resumed is the live one already).
    */
+  private static final String PARTIAL = "--include-partial-messages";
+
   static List<String> args(Tape tape, OutputFormat format) {
     List<String> recorded = tape.header().argv();
     List<String> args = new ArrayList<>();
@@ -65,7 +67,9 @@ class ClaudeCatalogReplayTest {
         args.add(word);
         args.add(format.cliName());
         i++;
-      } else if (!word.equals("--verbose") || format == OutputFormat.STREAM_JSON) {
+      } else if (!(word.equals("--verbose") || word.equals(PARTIAL))
+          || format == OutputFormat.STREAM_JSON) {
+        // the two flags stream-json alone takes (partial messages: the not-logged-in run's)
         args.add(word);
       }
     }
@@ -81,9 +85,15 @@ class ClaudeCatalogReplayTest {
    * {@code socket} put in.
    */
   static String stdout(
-      Tape tape, OutputFormat format, boolean verbose, Path cwd, Path home, String socket) {
+      Tape tape,
+      OutputFormat format,
+      boolean verbose,
+      boolean partial,
+      Path cwd,
+      Path home,
+      String socket) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (Frame rendered : rendered(tape, format, verbose)) {
+    for (Frame rendered : rendered(tape, format, verbose, partial)) {
       if (rendered instanceof Frame.Out out) {
         bytes.writeBytes((out.json() + "\n").getBytes(StandardCharsets.UTF_8));
       } else if (rendered instanceof Frame.OutBytes raw) {
@@ -98,14 +108,14 @@ class ClaudeCatalogReplayTest {
   private static final Pattern SOCKET = Pattern.compile("\"messaging_socket_path\":\"[^\"]*\"");
 
   /** The tape's frames as the real CLI derives them for {@code format}, as its profile says. */
-  static List<Frame> rendered(Tape tape, OutputFormat format, boolean verbose) {
+  static List<Frame> rendered(Tape tape, OutputFormat format, boolean verbose, boolean partial) {
     ClaudeProfile profile = ClaudeProfile.byDefault();
     Renderer renderer =
         Renderer.claude(
             format,
             new Renderer.ClaudeOptions(
                 verbose,
-                false,
+                partial,
                 profile.jsonResultLeavesOut(),
                 profile.jsonVerboseInitLeavesOut(),
                 profile.textNotes()));
@@ -171,7 +181,7 @@ class ClaudeCatalogReplayTest {
   /** The stderr of the tape derived for {@code format}: the tape's, with the format's notes. */
   private static String stderr(Tape tape, OutputFormat format) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (Frame frame : rendered(tape, format, false)) {
+    for (Frame frame : rendered(tape, format, false, false)) {
       if (frame instanceof Frame.Err err) {
         bytes.writeBytes(err.bytes());
       }
@@ -269,7 +279,16 @@ class ClaudeCatalogReplayTest {
     assertThat(r.out())
         .as("stdout of %s", args)
         .isEqualTo(
-            movedBy(stdout(tape, format, args.contains("--verbose"), cwd, home, socket), shift));
+            movedBy(
+                stdout(
+                    tape,
+                    format,
+                    args.contains("--verbose"),
+                    args.contains(PARTIAL),
+                    cwd,
+                    home,
+                    socket),
+                shift));
     assertThat(r.err()).as("stderr of %s", args).isEqualTo(stderr(tape, format));
     assertThat(r.exit()).as("exit of %s", args).isEqualTo(((Frame.Exit) tape.ending()).code());
   }
