@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The real Claude Code, at the version the catalog's Claude tapes were recorded from, installed by
@@ -60,6 +62,31 @@ final class RealClaude {
                 + " "
                 + ran.err().strip());
     return claude;
+  }
+
+  /**
+   * {@code command} (the real {@code claude} or the fake's, and its argv) as a run offline: in a
+   * working folder and a home of its own under {@code folder} (its {@code TMPDIR} too), without the
+   * caller's {@code ANTHROPIC_*}, {@code CLAUDE_*} and {@code AGENTDOUBLE_*} variables, stdin
+   * empty; the fake replaying {@code builtin:claude-not-logged-in} at once; {@code env} added.
+   */
+  static TestProcess.Result offline(List<String> command, Path folder, Map<String, String> env)
+      throws Exception {
+    Path cwd = Files.createDirectories(folder.resolve("work"));
+    Path home = Files.createDirectories(folder.resolve("home"));
+    TestProcess.Builder builder =
+        TestProcess.command(command)
+            .directory(cwd)
+            .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
+            .env("HOME", home.toString())
+            .env("TMPDIR", home.toString())
+            .env("AGENTDOUBLE_TAPE", "builtin:claude-not-logged-in")
+            .env("AGENTDOUBLE_TIMING", "fast")
+            .noStdin();
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      builder = builder.env(e.getKey(), e.getValue());
+    }
+    return builder.run();
   }
 
   /**

@@ -3,10 +3,10 @@ package dev.agentdouble.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.testing.TestProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -308,16 +308,6 @@ class RealClaudeChoicesTest {
   }
 
   private static TestProcess.Result run(List<String> command, Path folder) throws Exception {
-    Path cwd = Files.createDirectories(folder.resolve("work"));
-    Path home = Files.createDirectories(folder.resolve("home"));
-    return TestProcess.command(command)
-        .directory(cwd)
-        .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
-        .env("HOME", home.toString())
-        .env("TMPDIR", home.toString())
-        .env("AGENTDOUBLE_TAPE", "builtin:claude-not-logged-in")
-        .env("AGENTDOUBLE_TIMING", "fast")
-        .noStdin()
-        .run();
+    return RealClaude.offline(command, folder, Map.of());
   }
 }

@@ -3,7 +3,6 @@ package dev.agentdouble.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdouble.testing.TestProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,22 +51,15 @@ class RealClaudeNotLoggedInTest {
 
   /** Stdout and stderr normalised, and the exit, of {@code program ARGV}. */
   private static String[] run(Path program, List<String> argv, Path folder) throws Exception {
-    Path cwd = Files.createDirectories(folder.resolve("work"));
-    Path home = Files.createDirectories(folder.resolve("home"));
     List<String> command = new ArrayList<>(List.of(program.toString()));
     command.addAll(argv);
     TestProcess.Result r =
-        TestProcess.command(command)
-            .directory(cwd)
-            .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
-            .env("HOME", home.toString())
-            .env("TMPDIR", home.toString())
-            .env("DISABLE_TELEMETRY", "1")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("AGENTDOUBLE_TAPE", "builtin:claude-not-logged-in")
-            .env("AGENTDOUBLE_TIMING", "fast")
-            .noStdin()
-            .run();
+        RealClaude.offline(
+            command,
+            folder,
+            Map.of("DISABLE_TELEMETRY", "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"));
+    Path cwd = folder.resolve("work");
+    Path home = folder.resolve("home");
     Map<String, String> paths = RealClaudeDifferenceTest.paths(cwd.toString(), home.toString());
     return new String[] {
       RealClaudeDifferenceTest.normalised(r.out(), paths),

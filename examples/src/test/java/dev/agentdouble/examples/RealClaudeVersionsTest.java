@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -105,17 +106,6 @@ class RealClaudeVersionsTest {
 
   private static TestProcess.Result run(List<String> command, Path folder, String version)
       throws Exception {
-    Path cwd = Files.createDirectories(folder.resolve("work"));
-    Path home = Files.createDirectories(folder.resolve("home"));
-    return TestProcess.command(command)
-        .directory(cwd)
-        .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
-        .env("HOME", home.toString())
-        .env("TMPDIR", home.toString())
-        .env("AGENTDOUBLE_PROFILE", version)
-        .env("AGENTDOUBLE_TAPE", "builtin:claude-not-logged-in")
-        .env("AGENTDOUBLE_TIMING", "fast")
-        .noStdin()
-        .run();
+    return RealClaude.offline(command, folder, Map.of("AGENTDOUBLE_PROFILE", version));
   }
 }
