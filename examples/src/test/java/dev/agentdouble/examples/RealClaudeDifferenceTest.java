@@ -7,7 +7,6 @@ import dev.agentdouble.junit.ModelApi;
 import dev.agentdouble.tape.Tape;
 import dev.agentdouble.testing.TestProcess;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -197,22 +196,12 @@ class RealClaudeDifferenceTest {
   }
 
   private static Run fake(String tape, List<String> argv, Path folder) throws Exception {
-    Path cwd = Files.createDirectory(folder.resolve("work"));
-    Path home = Files.createDirectory(folder.resolve("home"));
     List<String> command = new ArrayList<>();
     command.add(FAKE.toString());
     command.addAll(argv);
-    TestProcess.Result run =
-        TestProcess.command(command)
-            .directory(cwd)
-            .withoutEnv("ANTHROPIC_", "CLAUDE_", "AGENTDOUBLE_")
-            .env("HOME", home.toString())
-            .env("TMPDIR", home.toString())
-            .env("AGENTDOUBLE_TAPE", tape)
-            .env("AGENTDOUBLE_TIMING", "fast")
-            .noStdin()
-            .run();
-    Map<String, String> paths = paths(cwd.toString(), home.toString());
+    TestProcess.Result run = RealClaude.offline(command, folder, Map.of("AGENTDOUBLE_TAPE", tape));
+    Map<String, String> paths =
+        paths(folder.resolve("work").toString(), folder.resolve("home").toString());
     return new Run(normalised(run.out(), paths), normalised(run.err(), paths), run.exit(), 0);
   }
 
