@@ -27,18 +27,7 @@ import java.util.Optional;
  */
 public final class Impersonation {
 
-  private final String programName;
-  private final List<String> argv;
-  private final Map<String, String> env;
-  private final String cwd;
-  private final String home;
-  private final boolean stdinTty;
-  private final boolean stdoutTty;
-  private final InputStream stdin;
-  private final OutputStream stdout;
-  private final OutputStream stderr;
-  private final long originNanos;
-  private final long pid;
+  private final Invoked invoked;
 
   public Impersonation(
       String programName,
@@ -53,18 +42,16 @@ public final class Impersonation {
       OutputStream stderr,
       long originNanos,
       long pid) {
-    this.programName = programName;
-    this.argv = List.copyOf(argv);
-    this.env = env;
-    this.cwd = cwd;
-    this.home = home;
-    this.stdinTty = stdinTty;
-    this.stdoutTty = stdoutTty;
-    this.stdin = stdin;
-    this.stdout = stdout;
-    this.stderr = stderr;
-    this.originNanos = originNanos;
-    this.pid = pid;
+    this.invoked =
+        new Invoked(
+            programName,
+            argv,
+            env,
+            cwd,
+            Optional.ofNullable(home),
+            new Stdio(stdinTty, stdoutTty, stdin, stdout, stderr),
+            originNanos,
+            pid);
   }
 
   /** The invocation of this process, as the launcher started it. */
@@ -98,7 +85,13 @@ public final class Impersonation {
 
   /** Runs the invocation; returns how the process must end. */
   public Ending run() {
-    Journal journal = new Journal(pid, System.currentTimeMillis(), argv, cwd, env);
+    Journal journal =
+        new Journal(
+            invoked.pid(),
+            System.currentTimeMillis(),
+            invoked.argv(),
+            invoked.cwd(),
+            invoked.env());
     try {
       return runChecked(journal);
     } catch (TapeException e) {
@@ -119,16 +112,12 @@ public final class Impersonation {
   }
 
   private Ending runChecked(Journal journal) throws IOException {
-    Owner.configure(env);
+    Owner.configure(invoked.env());
     // the program's name says which CLI this is (CliFronts): one run pipeline serves them all
-    Stdio stdio = new Stdio(stdinTty, stdoutTty, stdin, stdout, stderr);
-    return CliFronts.run(
-        new Invoked(
-            programName, argv, env, cwd, Optional.ofNullable(home), stdio, originNanos, pid),
-        journal);
+    return CliFronts.run(invoked, journal);
   }
 
   private Ending ownProblem(Journal journal, String message) {
-    return Exits.ownProblem(journal, message, stderr);
+    return Exits.ownProblem(journal, message, invoked.stdio().err());
   }
 }
