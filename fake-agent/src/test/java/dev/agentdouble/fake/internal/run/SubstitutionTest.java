@@ -64,6 +64,17 @@ class SubstitutionTest {
   }
 
   @Test
+  void aOneCharacterValueIsFoundThoughThePairPrefilterKnowsOnlyItsFirstByte() {
+    // the rules are tried only after a quote followed by a pair of bytes a rule starts with; a
+    // one-character value starts a pair with whatever follows it
+    Vars vars = Vars.NONE.cwd("a").home("/h");
+    String json = "{\"cwd\":\"a\",\"p\":\"a/x\",\"q\":\"ab\",\"h\":\"/h/y\",\"b\":1}";
+
+    assertThat(apply(vars, live(null, "/w", "/home", null, -1), json))
+        .isEqualTo("{\"cwd\":\"/w\",\"p\":\"/w/x\",\"q\":\"ab\",\"h\":\"/home/y\",\"b\":1}");
+  }
+
+  @Test
   void theLongerOfCwdAndHomeWins() {
     String json = "[\"/home/user/project/x\",\"/home/user/.cursor/y\"]";
 
