@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 
 READ_SIZE = 1 << 20
 
@@ -280,6 +281,34 @@ class Bench:
                                    + verbose + ["hi"], self.fake_env("claude-startup"), "claude-startup")
         return runs
 
+    def empty_jar(self):
+        """A jar holding the empty main and a manifest naming it: the start-up issue 34 measured
+        against was an empty java -jar."""
+        path = os.path.join(self.out, "empty", "empty.jar")
+        source = os.path.join(self.args.empty, "Empty.class")
+        if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(source):
+            with zipfile.ZipFile(path + ".tmp", "w") as z:
+                z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nMain-Class: Empty\r\n\r\n")
+                z.write(source, "Empty.class")
+            os.replace(path + ".tmp", path)
+        return path
+
+    def reference_argvs(self):
+        """('reference', format, cli) -> (argv, env, tape) for the launchers of --reference, a
+        built checkout of another commit, measured beside this build's (a launcher it lacks, as
+        builds before Claude lack bin/claude, is left out)."""
+        if not self.args.reference:
+            return {}
+        runs = {}
+        for (cli, f), (argv, env, tape) in self.startup_argvs().items():
+            launcher = os.path.join(self.args.reference, "fake-agent", "bin", cli)
+            if not os.access(launcher, os.X_OK):
+                if cli == "cursor-agent":
+                    fail("--reference %s: no fake-agent/bin/cursor-agent there" % self.args.reference)
+                continue
+            runs[("reference", f, cli)] = ([launcher] + argv[1:], env, tape)
+        return runs
+
     def startup(self):
         """Cursor's and Claude's launchers in each output format against an empty main,
         interleaved: issue 34's target is 1.05x for both CLIs in every format (json, the most
@@ -311,12 +340,18 @@ class Bench:
         used, how = self.ensure_cds()
         self.say("   CDS archive: %s (%s)" % ("used" if used else "NOT used", how))
         runs = self.startup_argvs()
+        # information beside the verdicts: an empty main run with java -jar (issue 34 measured
+        # against one), and the launchers of another build (--reference), in the same loop
+        empty_jar_argv = [java, "-jar", self.empty_jar()]
+        extra = {("empty", "java -jar"): (empty_jar_argv, self.base_env, None)}
+        extra.update(self.reference_argvs())
         expected = {tape: load_expected(self.out, tape) for _, _, tape in runs.values()}
         for _ in range(3):  # warm the page cache and the file system
             self.h.run(empty_argv, self.base_env)
-            for argv, env, _ in runs.values():
+            for argv, env, _ in list(runs.values()) + list(extra.values()):
                 self.h.run(argv, env)
         fake = {key: [] for key in runs}
+        other = {key: [] for key in extra}
         empty = []
         for i in range(n):
             for key, (argv, env, tape) in runs.items():
@@ -325,11 +360,31 @@ class Bench:
                 check(a, "the %s launcher (%s)" % key,
                       lines=expected[tape]["outFrames"] if key[1] == "stream-json" else None)
                 fake[key].append(a.ms)
+            for key, (argv, env, tape) in extra.items():
+                c = self.h.run(argv, env, count_lines=True)
+                check(c, " ".join(key),
+                      lines=expected[tape]["outFrames"] if tape and key[1] == "stream-json" else None)
+                other[key].append(c.ms)
             b = self.h.run(empty_argv, self.base_env)
             check(b, "java Empty")
             empty.append(b.ms)
         self.say("   Empty:    median %.1f ms (min %.1f, max %.1f)" % (median(empty), min(empty), max(empty)))
         results = self.results.setdefault("startup", {})[jdk] = {"empty_ms": empty, "cds_used": used, "cds": how}
+        jar_ms = other[("empty", "java -jar")]
+        results["empty java -jar"] = {"ms": jar_ms}
+        self.summary.append("startup baseline, an empty main by java -jar: %.2fx empty-main [%.1f ms / Empty %.1f ms,"
+                            " medians of %d; %s] (no target)" % (median(jar_ms) / median(empty), median(jar_ms),
+                                                                median(empty), n, jdk))
+        for key in extra:
+            if key[0] != "reference":
+                continue
+            mine = fake[(key[2], key[1])]
+            ref = other[key]
+            results["reference %s %s" % key[1:]] = {"ms": ref}
+            self.summary.append("startup %s %s vs the reference build: %.2fx [this build %.1f ms / reference %.1f ms,"
+                                " %.2fx empty-main; medians of %d; %s] (no target)"
+                                % (key[2], key[1], median(mine) / median(ref), median(mine), median(ref),
+                                   median(ref) / median(empty), n, jdk))
         for key in runs:
             cli, f = key
             ratio = median(fake[key]) / median(empty)
@@ -1255,6 +1310,8 @@ def main():
     ap.add_argument("--only", help="a comma-separated subset of startup,throughput,timing,recorder,extension,serve,suite"
                     " (first: the extension's first test alone)")
     ap.add_argument("--jdk", action="append", help="another JDK's home, to measure the start-up on too")
+    ap.add_argument("--reference", help="a built checkout of another commit: its launchers' start-up is measured"
+                                        " beside this build's (no target)")
     ap.add_argument("--javac", help="the javac that compiles the extension benchmark")
     ap.add_argument("--extension-cp", help="the JUnit extension's runtime classpath and the JUnit Platform")
     ap.add_argument("--extension-cp-stamp", help="a file that changes when that classpath does")
