@@ -1,8 +1,8 @@
 package dev.agentdouble.recorder.command;
 
+import dev.agentdouble.commander.DidYouMean;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.Release;
-import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.json.LineReader;
 import dev.agentdouble.tape.TapeException;
 import java.io.IOException;
@@ -197,7 +197,7 @@ public final class CommandRegistry {
   /** {@code did you mean X?} when a command's name is close to {@code name}, else the list. */
   private String suggest(String name) {
     List<String> names = commands().stream().map(Command::name).toList();
-    List<String> close = Suggestion.closest(name, names);
+    List<String> close = DidYouMean.closest(name, names);
     return close.isEmpty()
         ? "commands are " + String.join(", ", names)
         : "did you mean " + String.join(" or ", close) + "?";

@@ -1,6 +1,6 @@
 package dev.agentdouble.fake.internal.cli;
 
-import dev.agentdouble.cursor.Suggestion;
+import dev.agentdouble.commander.DidYouMean;
 import dev.agentdouble.fake.internal.profile.CliCommand;
 import dev.agentdouble.fake.internal.profile.CliOption;
 import dev.agentdouble.fake.internal.profile.CliOption.Arity;
@@ -311,7 +311,7 @@ public final class CliParser {
           candidates.add(o.longFlag());
         }
       }
-      suggestion = Suggestion.similar(flag, candidates);
+      suggestion = DidYouMean.similar(flag, candidates);
     }
     return error("error: unknown option '" + flag + "'" + suggestion);
   }
@@ -324,7 +324,7 @@ public final class CliParser {
         candidates.add(c.alias().get());
       }
     }
-    return error("error: unknown command '" + name + "'" + Suggestion.similar(name, candidates));
+    return error("error: unknown command '" + name + "'" + DidYouMean.similar(name, candidates));
   }
 
   /** Commander's {@code help({ error: true })}: the command's help on stderr, exit 1. */

@@ -1,7 +1,7 @@
 package dev.agentdouble.recorder.internal.cli;
 
+import dev.agentdouble.commander.DidYouMean;
 import dev.agentdouble.contract.Timing;
-import dev.agentdouble.cursor.Suggestion;
 import dev.agentdouble.recorder.command.UsageException;
 import dev.agentdouble.recorder.internal.secrets.ArgvSecrets;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ public record Args(
 
   /** {@code ; did you mean X?} when one of {@code known} is close to {@code word}, else nothing. */
   public static String didYouMean(String word, List<String> known) {
-    List<String> close = Suggestion.closest(word, known);
+    List<String> close = DidYouMean.closest(word, known);
     return close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?";
   }
 

@@ -37,7 +37,7 @@ public final class JsonWalk {
      *     or {@code NULL}; the cursor is on it ({@link JsonCursor#text()}, {@link
      *     JsonCursor#tokenStart()}, ...)
      */
-    void token(JsonCursor cursor, JsonCursor.Token token, Place place) throws JsonCursor.Malformed;
+    void token(JsonCursor json, JsonCursor.Token token, Place place) throws JsonCursor.Malformed;
   }
 
   /** Walks {@code buf[off, off+len)}, one well-formed JSON value. */
