@@ -32,8 +32,8 @@ import java.util.TreeMap;
  * frames for the face, <b>substitute</b> the live values for its variables, <b>play</b> it, and
  * <b>report</b> the run in the journal. Print mode runs one turn per process ({@link
  * dev.agentdouble.fake.internal.Impersonation}), an ACP agent one per {@code session/prompt}
- * ({@link dev.agentdouble.fake.internal.acp.AcpServer}); what differs between them is their {@link
- * Face}, never a second copy of these steps.
+ * ({@link dev.agentdouble.fake.internal.cursor.acp.AcpServer}); what differs between them is their
+ * {@link Face}, never a second copy of these steps.
  */
 public final class Turn {
   /** What a turn is played to: print mode's stdout and stderr, or an ACP client's prompt. */

@@ -1,4 +1,4 @@
-package dev.agentdouble.fake.internal.acp;
+package dev.agentdouble.fake.internal.cursor.acp;
 
 import dev.agentdouble.contract.PermissionAnswer;
 import dev.agentdouble.cursor.CursorAcp;

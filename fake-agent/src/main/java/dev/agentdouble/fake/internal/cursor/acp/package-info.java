@@ -3,4 +3,4 @@
  * session/prompt} played through the run pipeline, the ACP rendering of stream-json tapes, ACP
  * tapes replayed in lockstep, permission requests.
  */
-package dev.agentdouble.fake.internal.acp;
+package dev.agentdouble.fake.internal.cursor.acp;
