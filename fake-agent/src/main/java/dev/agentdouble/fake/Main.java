@@ -18,7 +18,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    Signals.install();
+    Signals.install(Impersonation.aborting());
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
     OutputStream stderr = new FileOutputStream(FileDescriptor.err);
     Signals.end(Impersonation.fromProcess(args, stdout, stderr).run());

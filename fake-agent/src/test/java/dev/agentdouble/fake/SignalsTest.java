@@ -3,6 +3,7 @@ package dev.agentdouble.fake;
 import static dev.agentdouble.fake.FakeProcess.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdouble.script.ClaudeScript;
 import dev.agentdouble.script.Script;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -62,6 +63,29 @@ class SignalsTest {
   @Test
   void sigintMidStreamCutsTheStreamSaysAbortingAndExits130() throws Exception {
     Watched run = Watched.start(dir, heldMidStream());
+
+    String first = run.awaitFirstLine();
+    run.signal("INT");
+
+    assertThat(first).contains("\"subtype\":\"init\"");
+    assertThat(run.stdout()).as("stdout after SIGINT").isEqualTo(first);
+    assertThat(run.stderr()).isEqualTo("Aborting operation...\n");
+    assertThat(run.ending()).as("no signal, exit status 130").isEqualTo("0 130");
+  }
+
+  @Test
+  void theFakeClaudeTakesSigintMidStreamAsTheFirstCliDoes() throws Exception {
+    // not Claude Code's answer (it writes the run's interruption and exits 0): docs/claude.md, "Not
+    // modelled"; what the handler says is asked of the program's CLI before argv is read
+    Path tape = dir.resolve("claude-held.tape.ndjson");
+    ClaudeScript.of("say hi").init().pause(60_000).text("Hi!").result().exit(0).build().write(tape);
+    Watched run =
+        Watched.start(
+            dir,
+            FakeProcess.root().resolve("fake-agent/bin/claude"),
+            tape,
+            List.of("-p", "--output-format", "stream-json", "--verbose", "say hi"),
+            PERL_PARENT);
 
     String first = run.awaitFirstLine();
     run.signal("INT");
@@ -212,12 +236,22 @@ class SignalsTest {
     }
 
     static Watched start(Path dir, Path tape, String parent) throws IOException {
+      return start(
+          dir,
+          FakeProcess.launcher(),
+          tape,
+          List.of("-p", "--output-format", "stream-json", "say hi"),
+          parent);
+    }
+
+    static Watched start(Path dir, Path launcher, Path tape, List<String> args, String parent)
+        throws IOException {
       Path status = dir.resolve("status");
       ProcessBuilder pb =
           FakeProcess.builder(
-              FakeProcess.launcher(),
+              launcher,
               env("AGENTDOUBLE_TAPE", tape.toString(), "AGENTDOUBLE_TIMING", "recorded"),
-              List.of("-p", "--output-format", "stream-json", "say hi"));
+              args);
       pb.command().addAll(0, List.of("perl", "-e", parent, status.toString()));
       Process perl = pb.start();
       perl.getOutputStream().close();

@@ -29,4 +29,12 @@ final class CliFronts {
       default -> new CursorRun(invoked).run(journal);
     };
   }
+
+  /** What the CLI whose program the process was started as says on SIGINT. */
+  static String aborting(String programName) {
+    return switch (programName) {
+      case ClaudeProfile.CLI -> ClaudeRun.ABORTING;
+      default -> CursorRun.ABORTING;
+    };
+  }
 }

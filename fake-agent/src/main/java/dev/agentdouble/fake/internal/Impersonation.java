@@ -66,8 +66,7 @@ public final class Impersonation {
     }
     Owner.enable();
     String tty = System.getProperty("agentdouble.tty", "");
-    String launcher = System.getProperty("agentdouble.invokedAs", "agent");
-    String program = launcher.substring(launcher.lastIndexOf('/') + 1);
+    String program = program(System.getProperty("agentdouble.invokedAs", "agent"));
     return new Impersonation(
         program,
         List.of(args),
@@ -81,6 +80,18 @@ public final class Impersonation {
         stderr,
         origin,
         ProcessClock.pid());
+  }
+
+  /**
+   * What the CLI this process impersonates says on SIGINT, by the name the launcher started it as:
+   * read before anything else, for the signal handlers {@code main} installs first.
+   */
+  public static String aborting() {
+    return CliFronts.aborting(program(System.getProperty("agentdouble.invokedAs", "agent")));
+  }
+
+  private static String program(String launcher) {
+    return launcher.substring(launcher.lastIndexOf('/') + 1);
   }
 
   /** Runs the invocation; returns how the process must end. */

@@ -451,7 +451,7 @@ public final class Training {
     // what FakeAgent.main touches besides Impersonation.run: its own class, the process
     // environment,
     // the signal handlers
-    Signals.install();
+    Signals.install(Impersonation.aborting());
     // a run's environment is the process's, whose names a run goes through (Turn, Journal); the
     // runs below are handed maps of their own
     System.getenv().keySet().iterator().hasNext();

@@ -34,6 +34,13 @@ import java.util.Optional;
  * the fake's own error, exit 70.
  */
 public final class ClaudeRun {
+  /**
+   * What the fake writes on stderr when SIGINT aborts a print run, before it exits 130: the words
+   * the first CLI the fake served says, not Claude Code's (the real 2.1.328 writes the run's
+   * interruption and exits 0; docs/claude.md, "Not modelled").
+   */
+  public static final String ABORTING = "Aborting operation...\n";
+
   private final String programName;
   private final List<String> argv;
   private final Map<String, String> env;

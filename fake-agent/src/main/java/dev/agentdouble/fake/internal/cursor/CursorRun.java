@@ -5,6 +5,7 @@ import dev.agentdouble.contract.ControlSecret;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.contract.FakeEnvironment;
 import dev.agentdouble.contract.InvocationRecord;
+import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.fake.internal.cli.Answer;
 import dev.agentdouble.fake.internal.cli.Checks;
 import dev.agentdouble.fake.internal.cli.CliArgs;
@@ -53,6 +54,9 @@ import java.util.OptionalLong;
  * {@code claude/ClaudeRun}; {@code CliFronts} picks one by the program's name.
  */
 public final class CursorRun {
+  /** What the CLI writes on stderr when SIGINT aborts it, before it exits 130. */
+  public static final String ABORTING = CursorMessages.ABORTING;
+
   /**
    * The tape header key that says the run's workspace is not trusted ({@code "trust":"untrusted"}):
    * the fake's trust gate then applies to the run (docs/tape-format.md §2).

@@ -1,7 +1,6 @@
 package dev.agentdouble.fake.internal.process;
 
 import dev.agentdouble.contract.ExitStatus;
-import dev.agentdouble.cursor.CursorMessages;
 import dev.agentdouble.tape.Frame;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -23,14 +22,14 @@ public final class Signals {
 
   /**
    * Takes the signals as the real CLI does, from the start of {@code main} to the end: SIGINT
-   * writes {@link CursorMessages#ABORTING} on stderr and exits {@value ExitStatus#INTERRUPTED} at
-   * once, the stream cut wherever it was (a hang included); SIGTERM and SIGHUP have their default
-   * action, a death by the signal, not the JVM's orderly exit. A signal ignored when the process
-   * started stays ignored. Without effect in a JVM run with {@code -Xrs}.
+   * writes {@code aborting}, what the CLI says then, on stderr and exits {@value
+   * ExitStatus#INTERRUPTED} at once, the stream cut wherever it was (a hang included); SIGTERM and
+   * SIGHUP have their default action, a death by the signal, not the JVM's orderly exit. A signal
+   * ignored when the process started stays ignored. Without effect in a JVM run with {@code -Xrs}.
    */
-  public static void install() {
+  public static void install(String aborting) {
     try {
-      Signal.handle(new Signal("INT"), new Abort());
+      Signal.handle(new Signal("INT"), new Abort(aborting.getBytes(StandardCharsets.UTF_8)));
       Signal.handle(new Signal("TERM"), SignalHandler.SIG_DFL);
       Signal.handle(new Signal("HUP"), SignalHandler.SIG_DFL);
     } catch (IllegalArgumentException e) {
@@ -42,11 +41,16 @@ public final class Signals {
    * SIGINT: what the CLI says, in one write, then the exit; a class, not a lambda, for start-up.
    */
   private static final class Abort implements SignalHandler {
+    private final byte[] aborting;
+
+    Abort(byte[] aborting) {
+      this.aborting = aborting;
+    }
+
     @Override
     public void handle(Signal signal) {
       try {
-        new FileOutputStream(FileDescriptor.err)
-            .write(CursorMessages.ABORTING.getBytes(StandardCharsets.UTF_8));
+        new FileOutputStream(FileDescriptor.err).write(aborting);
       } catch (IOException e) {
         // no stderr: the exit status still tells
       }
