@@ -7,8 +7,8 @@ import dev.agentdouble.fake.internal.process.ByteBuf;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Player;
-import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSource;
 import dev.agentdouble.files.PrivateFolder;
@@ -165,11 +165,11 @@ public final class ClaudePrint implements Turn.Face {
   }
 
   @Override
-  public Substitution.Live live(Turn turn) {
+  public LiveValues live(Turn turn) {
     Optional<String> decided = turn.invocation().session(); // the one asked for, or fresh
     String sessionId = decided.isPresent() ? decided.get() : sessionId(turn.header());
     turn.journal().sessionId = sessionId;
-    return new Substitution.Live(
+    return new LiveValues(
         Optional.of(sessionId),
         Optional.of(cwd),
         home,

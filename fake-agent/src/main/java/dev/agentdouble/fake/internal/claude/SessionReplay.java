@@ -7,6 +7,7 @@ import dev.agentdouble.fake.internal.process.FrameClock;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.json.LineReader;
@@ -82,10 +83,10 @@ final class SessionReplay implements Turn.Face {
   }
 
   @Override
-  public Substitution.Live live(Turn turn) {
+  public LiveValues live(Turn turn) {
     String sessionId = Turn.freshUuid();
     turn.journal().sessionId = sessionId;
-    return new Substitution.Live(
+    return new LiveValues(
         Optional.of(sessionId),
         Optional.of(cwd),
         home,

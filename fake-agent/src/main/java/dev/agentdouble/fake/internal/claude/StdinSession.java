@@ -9,7 +9,7 @@ import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Journal;
-import dev.agentdouble.fake.internal.run.Substitution;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.fake.internal.source.TapeSelection;
 import dev.agentdouble.fake.internal.source.TapeSource;
@@ -312,8 +312,8 @@ final class StdinSession {
     }
 
     @Override
-    public Substitution.Live live(Turn turn) {
-      Substitution.Live live = print.live(turn);
+    public LiveValues live(Turn turn) {
+      LiveValues live = print.live(turn);
       if (sessionId == null) {
         sessionId = live.sessionId().orElseThrow();
       }

@@ -24,8 +24,8 @@ import dev.agentdouble.fake.internal.profile.Profiles;
 import dev.agentdouble.fake.internal.run.Exits;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Journal;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Player;
-import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.render.Renderer;
@@ -306,14 +306,14 @@ public final class CursorRun {
     }
 
     @Override
-    public Substitution.Live live(Turn turn) {
+    public LiveValues live(Turn turn) {
       Header header = turn.header();
       Optional<String> decided = turn.invocation().session(); // asked for, or fresh
       String sessionId = decided.isPresent() ? decided.get() : sessionId(args, header);
       if (header.vars().sessionId().isPresent()) {
         turn.journal().sessionId = sessionId; // otherwise the tape's own ids stand, whatever
       }
-      return new Substitution.Live(
+      return new LiveValues(
           Optional.of(sessionId),
           Optional.of(args.workspace().orElse(cwd)),
           Optional.ofNullable(home),

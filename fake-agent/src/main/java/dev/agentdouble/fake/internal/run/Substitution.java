@@ -2,7 +2,6 @@ package dev.agentdouble.fake.internal.run;
 
 import dev.agentdouble.fake.internal.process.ByteBuf;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
-import dev.agentdouble.json.JsonCursor;
 import dev.agentdouble.json.JsonText;
 import dev.agentdouble.tape.Header;
 import dev.agentdouble.tape.Vars;
@@ -10,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Replaces a tape's recorded volatile values with live ones in the JSON text of stdout lines,
@@ -52,95 +50,6 @@ import java.util.OptionalLong;
  * ever touched.
  */
 public final class Substitution {
-  /**
-   * Live values; empty where the run keeps what was recorded.
-   *
-   * @param model the display name of the model {@code --model} chose, for the init event
-   * @param projectRoot the folder Claude Code names the run's project folder after (the git
-   *     repository's root, else the cwd); empty where the tape's project folder is kept
-   * @param messagingSocket Claude Code's {@code messaging_socket_path}; empty where the tape's is
-   *     kept
-   */
-  public record Live(
-      Optional<String> sessionId,
-      Optional<String> cwd,
-      Optional<String> home,
-      Optional<String> prompt,
-      OptionalLong epochMs,
-      Optional<String> apiKeySource,
-      Optional<String> model,
-      Optional<String> projectRoot,
-      Optional<String> messagingSocket) {
-    /** These live values with {@code id} as the session id. */
-    public Live withSessionId(String id) {
-      return new Live(
-          Optional.of(id),
-          cwd,
-          home,
-          prompt,
-          epochMs,
-          apiKeySource,
-          model,
-          projectRoot,
-          messagingSocket);
-    }
-
-    /** Live values with the tape's messaging socket kept. */
-    public Live(
-        Optional<String> sessionId,
-        Optional<String> cwd,
-        Optional<String> home,
-        Optional<String> prompt,
-        OptionalLong epochMs,
-        Optional<String> apiKeySource,
-        Optional<String> model,
-        Optional<String> projectRoot) {
-      this(
-          sessionId,
-          cwd,
-          home,
-          prompt,
-          epochMs,
-          apiKeySource,
-          model,
-          projectRoot,
-          Optional.empty());
-    }
-
-    /** Live values with the tape's project folder kept. */
-    public Live(
-        Optional<String> sessionId,
-        Optional<String> cwd,
-        Optional<String> home,
-        Optional<String> prompt,
-        OptionalLong epochMs,
-        Optional<String> apiKeySource,
-        Optional<String> model) {
-      this(sessionId, cwd, home, prompt, epochMs, apiKeySource, model, Optional.empty());
-    }
-
-    /** Live values with the tape's model kept. */
-    public Live(
-        Optional<String> sessionId,
-        Optional<String> cwd,
-        Optional<String> home,
-        Optional<String> prompt,
-        OptionalLong epochMs,
-        Optional<String> apiKeySource) {
-      this(sessionId, cwd, home, prompt, epochMs, apiKeySource, Optional.empty());
-    }
-
-    /** Live values with the tape's {@code apiKeySource} kept. */
-    public Live(
-        Optional<String> sessionId,
-        Optional<String> cwd,
-        Optional<String> home,
-        Optional<String> prompt,
-        OptionalLong epochMs) {
-      this(sessionId, cwd, home, prompt, epochMs, Optional.empty());
-    }
-  }
-
   private record Rule(byte[] needle, byte[] replacement, boolean prefix) {}
 
   private static final byte[] TIMESTAMP = ascii('"' + Vars.EPOCH_MS_NUMBER_KEY + "\":");
@@ -184,8 +93,7 @@ public final class Substitution {
    */
   private final boolean[] lead = new boolean[1 << 16];
 
-  private final List<long[]> matches = new ArrayList<>();
-  private final List<byte[]> replacements = new ArrayList<>();
+  private final Splices matches = new Splices();
 
   private Substitution(
       List<Rule> strings,
@@ -262,17 +170,17 @@ public final class Substitution {
    * The substitution from a tape's variables to the live run's values, with the times of the CLI
    * its header names.
    */
-  public static Substitution of(Header tape, Live live) {
+  public static Substitution of(Header tape, LiveValues live) {
     Optional<String> cli = tape.cli();
     return of(tape.vars(), live, cli.isPresent() && cli.get().equals(ClaudeProfile.CLI));
   }
 
   /** The substitution from a tape's variables to the live run's values, with Cursor's times. */
-  public static Substitution of(Vars recorded, Live live) {
+  public static Substitution of(Vars recorded, LiveValues live) {
     return of(recorded, live, false);
   }
 
-  private static Substitution of(Vars recorded, Live live, boolean claudeTape) {
+  private static Substitution of(Vars recorded, LiveValues live, boolean claudeTape) {
     List<Rule> rules = new ArrayList<>();
     addRule(rules, recorded.sessionId(), live.sessionId(), false);
     addRule(rules, recorded.cwd(), live.cwd(), true);
@@ -382,7 +290,6 @@ public final class Substitution {
       return;
     }
     matches.clear();
-    replacements.clear();
     boolean promptCandidate = false;
     int end = off + len;
     boolean init = model != null && len >= INIT.length && regionMatches(buf, off, end, INIT);
@@ -481,17 +388,9 @@ public final class Substitution {
       return;
     }
     if (promptCandidate) {
-      sortMatches();
+      matches.sort();
     }
-    int pos = off;
-    for (int m = 0; m < matches.size(); m++) {
-      long[] match = matches.get(m);
-      int start = (int) match[0];
-      out.append(buf, pos, start - pos);
-      out.append(replacements.get(m));
-      pos = start + (int) match[1];
-    }
-    out.append(buf, pos, end - pos);
+    matches.writeTo(buf, off, end, out);
   }
 
   /**
@@ -529,8 +428,7 @@ public final class Substitution {
   }
 
   private void add(int start, int length, byte[] replacement) {
-    matches.add(new long[] {start, length});
-    replacements.add(replacement);
+    matches.add(start, length, replacement);
   }
 
   private int shiftDigits(byte[] buf, int from, int end, boolean quoted) {
@@ -594,77 +492,12 @@ public final class Substitution {
     return text.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** Finds the prompt where the rules allow it: the user event's message.content[].text. */
+  /** Replaces the prompt where the rules allow it ({@link UserPrompt}), whole. */
   private void addPromptMatches(byte[] buf, int off, int len) {
-    List<Integer> offsets = new ArrayList<>();
-    String type = null;
-    JsonCursor c = new JsonCursor(buf, off, len);
-    try {
-      if (c.next() != JsonCursor.Token.START_OBJECT) {
-        return;
-      }
-      while (c.next() == JsonCursor.Token.FIELD_NAME) {
-        String name = c.text();
-        JsonCursor.Token value = c.next();
-        if (name.equals("type") && value == JsonCursor.Token.STRING) {
-          type = c.text();
-        } else if (name.equals("message") && value == JsonCursor.Token.START_OBJECT) {
-          while (c.next() == JsonCursor.Token.FIELD_NAME) {
-            String field = c.text();
-            JsonCursor.Token v = c.next();
-            if (field.equals("content") && v == JsonCursor.Token.START_ARRAY) {
-              JsonCursor.Token part;
-              while ((part = c.next()) != JsonCursor.Token.END_ARRAY) {
-                if (part != JsonCursor.Token.START_OBJECT) {
-                  c.skipChildren(part);
-                  continue;
-                }
-                while (c.next() == JsonCursor.Token.FIELD_NAME) {
-                  String partField = c.text();
-                  JsonCursor.Token pv = c.next();
-                  if (partField.equals("text") && pv == JsonCursor.Token.STRING) {
-                    if (recordedPrompt.equals(c.text())) {
-                      offsets.add(c.tokenStart());
-                    }
-                  } else {
-                    c.skipChildren(pv);
-                  }
-                }
-              }
-            } else {
-              c.skipChildren(v);
-            }
-          }
-        } else {
-          c.skipChildren(value);
-        }
-      }
-    } catch (JsonCursor.Malformed e) {
-      return; // the line was validated before replay; nothing to substitute in what cannot parse
-    }
-    if (!"user".equals(type)) {
-      return;
-    }
-    for (int at : offsets) {
+    for (int at : UserPrompt.offsets(buf, off, len, recordedPrompt)) {
       // the prompt is replaced whole: what another rule found inside it is dropped
-      for (int m = matches.size() - 1; m >= 0; m--) {
-        long start = matches.get(m)[0];
-        if (start >= at && start < at + promptNeedle.length) {
-          matches.remove(m);
-          replacements.remove(m);
-        }
-      }
+      matches.dropWithin(at, at + promptNeedle.length);
       add(at, promptNeedle.length, promptReplacement);
-    }
-  }
-
-  private void sortMatches() {
-    // insertion sort: a line holds a handful of matches, and no comparator is loaded at start-up
-    for (int i = 1; i < matches.size(); i++) {
-      for (int j = i; j > 0 && matches.get(j - 1)[0] > matches.get(j)[0]; j--) {
-        matches.set(j, matches.set(j - 1, matches.get(j)));
-        replacements.set(j, replacements.set(j - 1, replacements.get(j)));
-      }
     }
   }
 

@@ -61,7 +61,7 @@ public final class Turn {
     Ending transform(Turn turn) throws IOException;
 
     /** The live values in place of the tape's variables. */
-    Substitution.Live live(Turn turn);
+    LiveValues live(Turn turn);
 
     /** Plays the turn: {@link Turn#play(OutputStream, OutputStream)}, or a player of its own. */
     Ending play(Turn turn) throws IOException, Gates.NotReleased;

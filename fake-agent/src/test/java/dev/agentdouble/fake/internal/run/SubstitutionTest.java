@@ -20,16 +20,15 @@ class SubstitutionTest {
           .prompt("say \"hi\"")
           .epochMs(1_000_000);
 
-  private static String apply(Vars vars, Substitution.Live live, String json) {
+  private static String apply(Vars vars, LiveValues live, String json) {
     ByteBuf out = new ByteBuf();
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     Substitution.of(vars, live).apply(bytes, 0, bytes.length, out);
     return new String(out.data, 0, out.size, StandardCharsets.UTF_8);
   }
 
-  private static Substitution.Live live(
-      String sid, String cwd, String home, String prompt, long epoch) {
-    return new Substitution.Live(
+  private static LiveValues live(String sid, String cwd, String home, String prompt, long epoch) {
+    return new LiveValues(
         Optional.ofNullable(sid),
         Optional.ofNullable(cwd),
         Optional.ofNullable(home),
@@ -82,8 +81,8 @@ class SubstitutionTest {
         .isEqualTo("[\"/w/x\",\"/h/.cursor/y\"]");
   }
 
-  private static Substitution.Live projectRoot(String cwd, String home, String root) {
-    return new Substitution.Live(
+  private static LiveValues projectRoot(String cwd, String home, String root) {
+    return new LiveValues(
         Optional.empty(),
         Optional.of(cwd),
         Optional.ofNullable(home),
@@ -142,7 +141,7 @@ class SubstitutionTest {
     String assistant =
         "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":"
             + "\"text\",\"text\":\"say \\\"hi\\\"\"}]}}";
-    Substitution.Live live = live(null, null, null, "new\nprompt", -1);
+    LiveValues live = live(null, null, null, "new\nprompt", -1);
 
     assertThat(apply(RECORDED, live, user)).contains("\"text\":\"new\\nprompt\"");
     assertThat(apply(RECORDED, live, assistant)).isEqualTo(assistant);
@@ -240,7 +239,7 @@ class SubstitutionTest {
         .isEqualTo("{\"cwd\":\"C:\\\\work \\\"x\\\"\"}");
   }
 
-  private static String applyToClaude(Substitution.Live live, String json) {
+  private static String applyToClaude(LiveValues live, String json) {
     ByteBuf out = new ByteBuf();
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     Header claude = Header.builder().cli("claude").vars(RECORDED).build();
@@ -296,8 +295,8 @@ class SubstitutionTest {
 
   @Test
   void claudesMessagingSocketIsTheLiveOneWhateverWasRecorded() {
-    Substitution.Live live =
-        new Substitution.Live(
+    LiveValues live =
+        new LiveValues(
             Optional.empty(),
             Optional.empty(),
             Optional.empty(),

@@ -10,6 +10,7 @@ import dev.agentdouble.fake.internal.process.FrameClock;
 import dev.agentdouble.fake.internal.process.ProcessClock;
 import dev.agentdouble.fake.internal.process.Signals;
 import dev.agentdouble.fake.internal.run.Gates;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Player;
 import dev.agentdouble.fake.internal.run.Substitution;
 import dev.agentdouble.fake.internal.source.TapeSelection;
@@ -334,7 +335,7 @@ final class AcpReplay {
         substitution =
             Substitution.of(
                 vars,
-                new Substitution.Live(
+                new LiveValues(
                     Optional.of(sessionId).filter(id -> method.equals("session/load")),
                     Optional.of(cwd).filter(c -> c.startsWith("/")),
                     home,

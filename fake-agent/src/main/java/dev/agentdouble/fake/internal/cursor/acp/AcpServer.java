@@ -11,7 +11,7 @@ import dev.agentdouble.fake.internal.process.Owner;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.run.Gates;
 import dev.agentdouble.fake.internal.run.Journal;
-import dev.agentdouble.fake.internal.run.Substitution;
+import dev.agentdouble.fake.internal.run.LiveValues;
 import dev.agentdouble.fake.internal.run.Turn;
 import dev.agentdouble.json.JsonSlice;
 import dev.agentdouble.json.JsonText;
@@ -676,8 +676,8 @@ public final class AcpServer {
     }
 
     @Override
-    public Substitution.Live live(Turn turn) {
-      return new Substitution.Live(
+    public LiveValues live(Turn turn) {
+      return new LiveValues(
           Optional.of(session.id),
           Optional.of(session.cwd),
           Optional.empty(),
