@@ -2,9 +2,7 @@ package dev.agentdouble.recorder.internal.normalise;
 
 import dev.agentdouble.event.EventFields;
 import dev.agentdouble.json.JsonCursor;
-import dev.agentdouble.json.JsonText;
 import dev.agentdouble.recorder.internal.scan.Bytes;
-import dev.agentdouble.recorder.internal.scan.JsonWalk;
 import dev.agentdouble.recorder.internal.scan.Piece;
 import dev.agentdouble.tape.Frame;
 import dev.agentdouble.tape.Header;
@@ -22,7 +20,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
  * The work behind {@code Normaliser}: one pass over the stdout JSON lines to find the volatile
@@ -34,14 +31,6 @@ import java.util.regex.Pattern;
  * there.
  */
 public final class Rebase {
-  private static final String TIMESTAMP_MS = '"' + Vars.EPOCH_MS_NUMBER_KEY + '"';
-  private static final String TIMESTAMP = '"' + Vars.CLAUDE_ISO_TIME_KEY + '"';
-  private static final String RESETS_AT = '"' + Vars.CLAUDE_EPOCH_SECONDS_KEY + '"';
-  private static final String MESSAGING_SOCKET = '"' + Vars.CLAUDE_MESSAGING_SOCKET_KEY + '"';
-  private static final Set<String> MS_STRINGS =
-      Set.of('"' + Vars.STARTED_MS_STRING_KEY + '"', '"' + Vars.COMPLETED_MS_STRING_KEY + '"');
-  private static final Pattern DIGITS = Pattern.compile("\"-?[0-9]{1,18}\"");
-
   /** The canonical values a tape is rebased to. */
   public record Canon(String sessionId, String cwd, String home, long epochMs) {
     /** The canonical session id. */
@@ -152,14 +141,8 @@ public final class Rebase {
    * through a {@link #rewriting} pass; and the {@link #header}.
    */
   public final class Plan {
-    private final StringRules rules;
-    private final Map<String, String> idMap;
-    private final long shift;
-    private final Optional<String> prompt;
-    private final Optional<ProjectFolder> project;
+    private final LineRewrite rewrite;
     private final Header header;
-    private final int minRaw;
-    private final int maxRaw;
 
     private Plan(
         StringRules rules,
@@ -168,15 +151,9 @@ public final class Rebase {
         Optional<String> prompt,
         Optional<ProjectFolder> project,
         Header header) {
-      this.rules = rules;
-      this.project = project;
-      this.idMap = idMap;
-      this.shift = shift;
-      this.prompt = prompt;
+      this.rewrite =
+          new LineRewrite(rules, idMap, shift, prompt, project, keys, Canon.MESSAGING_SOCKET);
       this.header = header;
-      // an id's token is at least its length plus quotes, at most six bytes a character
-      this.minRaw = idMap.keySet().stream().mapToInt(String::length).min().orElse(0) + 2;
-      this.maxRaw = idMap.keySet().stream().mapToInt(String::length).max().orElse(0) * 6 + 2;
     }
 
     /** The header with its vars declared and its argv rebased. */
@@ -194,16 +171,8 @@ public final class Rebase {
           piece.kind() != Piece.Kind.JSON && piece.kind() != Piece.Kind.IN
               ? piece
               : piece.with(
-                  rewrite(
-                      piece.bytes(),
-                      piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++),
-                      rules,
-                      idMap,
-                      shift,
-                      prompt,
-                      project,
-                      minRaw,
-                      maxRaw));
+                  rewrite.apply(
+                      piece.bytes(), piece.kind() == Piece.Kind.JSON && userLines.get(line[0]++)));
     }
   }
 
@@ -567,7 +536,7 @@ public final class Rebase {
                   || StringRules.mayOccurInText(json, inners))) {
             return;
           }
-          walk(
+          LineRewrite.walk(
               json,
               (c, token, place) -> {
                 if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
@@ -579,126 +548,15 @@ public final class Rebase {
                 }
                 String raw = c.raw();
                 String written =
-                    isPrompt(user, token, place, c, prompt) ? raw : rules.applyRaw(raw).orElse(raw);
+                    LineRewrite.isPrompt(user, token, place, c, prompt)
+                        ? raw
+                        : rules.applyRaw(raw).orElse(raw);
                 if (!back.applyRaw(written).orElse(written).equals(raw)) {
                   ok[0] = false;
                 }
               });
         });
     return ok[0];
-  }
-
-  private byte[] rewrite(
-      byte[] json,
-      boolean user,
-      StringRules rules,
-      Map<String, String> idMap,
-      long shift,
-      Optional<String> prompt,
-      Optional<ProjectFolder> project,
-      int minRaw,
-      int maxRaw) {
-    JsonWalk.Splice splice = new JsonWalk.Splice();
-    walk(
-        json,
-        (c, token, place) -> {
-          if (token == JsonCursor.Token.NUMBER) {
-            if (shift != 0
-                && place.keyRaw().equals(TIMESTAMP_MS)
-                && c.isInteger()
-                && c.raw().replace("-", "").length() <= 18) {
-              splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(c.longValue() + shift));
-            } else if (shift != 0
-                && keys == CliKeys.CLAUDE
-                && place.keyRaw().equals(RESETS_AT)
-                && c.isInteger()
-                && c.raw().length() <= 12) {
-              long seconds = c.longValue() + Math.floorDiv(shift, 1000);
-              splice.add(c.tokenStart(), c.tokenEnd(), Long.toString(seconds));
-            }
-            return;
-          }
-          if (token != JsonCursor.Token.STRING && token != JsonCursor.Token.FIELD_NAME) {
-            return;
-          }
-          if (isPrompt(user, token, place, c, prompt)) {
-            return;
-          }
-          if (keys == CliKeys.CLAUDE
-              && token == JsonCursor.Token.STRING
-              && place.keyRaw().equals(MESSAGING_SOCKET)) {
-            String canonical = JsonText.quote(Canon.MESSAGING_SOCKET);
-            if (!c.raw().equals(canonical)) {
-              splice.add(c.tokenStart(), c.tokenEnd(), canonical);
-            }
-            return;
-          }
-          int length = c.tokenEnd() - c.tokenStart();
-          if (!idMap.isEmpty() && length >= minRaw && length <= maxRaw) {
-            String id = idMap.get(c.text());
-            if (id != null) {
-              splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(id));
-              return;
-            }
-          }
-          if (rules.mayMatch(json, c.tokenStart(), c.tokenEnd())) {
-            Optional<String> rebased = rules.applyRaw(c.raw());
-            if (rebased.isPresent()) {
-              String raw = rebased.get();
-              splice.add(
-                  c.tokenStart(), c.tokenEnd(), project.map(p -> p.applyRaw(raw)).orElse(raw));
-              return;
-            }
-          }
-          if (project.isPresent() && token == JsonCursor.Token.STRING) {
-            String raw = c.raw();
-            String moved = project.get().applyRaw(raw);
-            if (!moved.equals(raw)) {
-              splice.add(c.tokenStart(), c.tokenEnd(), moved);
-              return;
-            }
-          }
-          if (shift != 0
-              && keys == CliKeys.CLAUDE
-              && token == JsonCursor.Token.STRING
-              && place.keyRaw().equals(TIMESTAMP)) {
-            Optional<String> moved = IsoTime.shift(c.text(), shift);
-            if (moved.isPresent()) {
-              splice.add(c.tokenStart(), c.tokenEnd(), JsonText.quote(moved.get()));
-              return;
-            }
-          }
-          if (shift != 0
-              && token == JsonCursor.Token.STRING
-              && length <= 21
-              && MS_STRINGS.contains(place.keyRaw())
-              && DIGITS.matcher(c.raw()).matches()) {
-            String raw = c.raw();
-            long ms = Long.parseLong(raw.substring(1, raw.length() - 1));
-            splice.add(c.tokenStart(), c.tokenEnd(), '"' + Long.toString(ms + shift) + '"');
-          }
-        });
-    return splice.isEmpty() ? json : splice.apply(json, 0, json.length);
-  }
-
-  /** Whether the token is the user event's prompt, which replay replaces by its own rule. */
-  private static boolean isPrompt(
-      boolean user,
-      JsonCursor.Token token,
-      JsonWalk.Place place,
-      JsonCursor c,
-      Optional<String> prompt)
-      throws JsonCursor.Malformed {
-    if (!user || prompt.isEmpty() || token != JsonCursor.Token.STRING) {
-      return false;
-    }
-    List<Object> path = place.path();
-    return path.size() == 4
-        && "message".equals(path.get(0))
-        && "content".equals(path.get(1))
-        && path.get(2) instanceof Integer
-        && "text".equals(path.get(3))
-        && prompt.get().equals(c.text());
   }
 
   /** An argv element rebased like a JSON string, or the value of an {@code --option=value}. */
@@ -721,7 +579,7 @@ public final class Rebase {
 
   /** Walks the string values of {@code json}, each with its key as text, escapes decoded. */
   private static void walkStrings(byte[] json, StringValue visitor) {
-    walk(
+    LineRewrite.walk(
         json,
         (c, token, place) -> {
           if (token != JsonCursor.Token.STRING) {
@@ -731,14 +589,5 @@ public final class Rebase {
           Object last = path.isEmpty() ? "" : path.get(path.size() - 1);
           visitor.visit(c, path, last instanceof String name ? name : "");
         });
-  }
-
-  private static void walk(byte[] json, JsonWalk.Visitor visitor) {
-    try {
-      JsonWalk.walk(json, 0, json.length, visitor);
-    } catch (JsonCursor.Malformed e) {
-      // an out frame holds well-formed JSON by construction
-      throw new IllegalStateException("malformed out frame: " + e.getMessage(), e);
-    }
   }
 }
