@@ -117,6 +117,6 @@ class OnePipelineTest {
     assertThat(sourcesHolding("TapeSelection.select("))
         .containsExactly("AcpReplay.java", "StdinSession.java", "Training.java", "Turn.java");
     assertThat(sourcesHolding("new Turn("))
-        .containsExactly("AcpServer.java", "ClaudeRun.java", "CursorRun.java", "StdinSession.java");
+        .containsExactly("AcpPrompt.java", "ClaudeRun.java", "CursorRun.java", "StdinSession.java");
   }
 }
