@@ -1,7 +1,7 @@
 package dev.agentdouble.fake.internal.claude;
 
-import dev.agentdouble.fake.internal.cli.Checks;
 import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.cli.Uuids;
 import dev.agentdouble.fake.internal.profile.ClaudeProfile;
 import dev.agentdouble.fake.internal.profile.CliCommand;
 import dev.agentdouble.fake.internal.profile.CliOption;
@@ -114,7 +114,7 @@ final class ClaudeChecks {
         && !args.has("fork-session")) {
       return refuse("session-id-needs-fork");
     }
-    if (sessionId.isPresent() && !Checks.isUuid(sessionId.get())) {
+    if (sessionId.isPresent() && !Uuids.isUuid(sessionId.get())) {
       return refuse("session-id-invalid");
     }
     if (args.option("input-format").orElse("text").equals("stream-json")
@@ -134,7 +134,7 @@ final class ClaudeChecks {
     if (args.has("resume") && args.resumeId().isEmpty()) {
       return refuse("resume-no-value");
     }
-    if (args.resumeId().isPresent() && !Checks.isUuid(args.resumeId().get())) {
+    if (args.resumeId().isPresent() && !Uuids.isUuid(args.resumeId().get())) {
       return new Refusal(
           "resume-not-uuid", profile.message("resume-not-uuid", "value", args.resumeId().get()));
     }

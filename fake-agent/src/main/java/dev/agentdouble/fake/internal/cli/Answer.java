@@ -20,11 +20,13 @@ public record Answer(String stdout, String stderr, Frame.Exit exit) {
     this(stdout, stderr, new Frame.Exit(0, code));
   }
 
-  static Answer out(String stdout) {
+  /** Writes {@code stdout} and exits 0. */
+  public static Answer out(String stdout) {
     return new Answer(stdout, "", ExitStatus.OK);
   }
 
-  static Answer fail(String stderr) {
+  /** Writes {@code stderr} and exits 1, as the CLI fails. */
+  public static Answer fail(String stderr) {
     return new Answer("", stderr, ExitStatus.CLI_FAILED);
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
  * columns: usage, description, arguments, options, commands; descriptions word-wrapped in a column
  * after the longest term.
  */
-final class HelpText {
+public final class HelpText {
   static final int WIDTH = 80;
   private static final int MIN_WIDTH_TO_WRAP = 40;
   private static final int INDENT = 2;
@@ -23,7 +23,7 @@ final class HelpText {
    * usage line names the root by its own name, {@code agent}, whatever name the program was invoked
    * as: the CLI sets its program name, so commander never reads it from argv.
    */
-  static String render(List<CliCommand> chain) {
+  public static String render(List<CliCommand> chain) {
     CliCommand cmd = chain.get(chain.size() - 1);
     List<String> argumentTerms = new ArrayList<>();
     List<String> argumentHelp = new ArrayList<>();
@@ -76,7 +76,7 @@ final class HelpText {
         visible.add(o);
       }
     }
-    visible.add(CursorCommands.HELP_OPTION);
+    visible.add(CommanderHelp.HELP_OPTION);
     return visible;
   }
 
@@ -84,7 +84,7 @@ final class HelpText {
   static List<CliCommand> visibleCommands(CliCommand cmd) {
     List<CliCommand> visible = new ArrayList<>(cmd.subcommands());
     if (cmd.hasHelpCommand()) {
-      visible.add(CursorCommands.HELP_COMMAND);
+      visible.add(CommanderHelp.HELP_COMMAND);
     }
     return visible;
   }

@@ -1,7 +1,10 @@
-package dev.agentdouble.fake.internal.cli;
+package dev.agentdouble.fake.internal.cursor;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.fake.internal.cli.Answer;
+import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.cli.Uuids;
 import dev.agentdouble.fake.internal.profile.ModelCatalog;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.fake.internal.profile.RunCheck;
@@ -221,7 +224,7 @@ public final class Checks {
       return null;
     }
     String id = args.resumeId().get();
-    if (isUuid(id) || isPreviousChat(id)) {
+    if (Uuids.isUuid(id) || isPreviousChat(id)) {
       return null; // an unknown valid UUID starts a new session under that id
     }
     return new Stop("resume", Answer.fail(CursorMessages.resumeNotUuid(id)));
@@ -232,7 +235,7 @@ public final class Checks {
       return null;
     }
     String id = args.newSessionId().get();
-    if (!isUuidV4(id)) {
+    if (!Uuids.isUuidV4(id)) {
       return new Stop("new-session-id", Answer.fail(CursorMessages.newSessionIdNotUuidV4(id)));
     }
     if (state.sessionTaken(id)) {
@@ -329,26 +332,6 @@ public final class Checks {
       }
     }
     return true;
-  }
-
-  /** Any RFC 4122 form: 8-4-4-4-12 hexadecimal digits. */
-  public static boolean isUuid(String s) {
-    if (s.length() != 36) {
-      return false;
-    }
-    for (int i = 0; i < 36; i++) {
-      char c = s.charAt(i);
-      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
-      if (dash ? c != '-' : Character.digit(c, 16) < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A version-4 UUID: version nibble 4, variant 8, 9, a or b. */
-  static boolean isUuidV4(String s) {
-    return isUuid(s) && s.charAt(14) == '4' && "89abAB".indexOf(s.charAt(19)) >= 0;
   }
 
   private static boolean blank(String s) {

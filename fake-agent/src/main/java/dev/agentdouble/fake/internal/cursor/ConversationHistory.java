@@ -1,4 +1,4 @@
-package dev.agentdouble.fake.internal.cli;
+package dev.agentdouble.fake.internal.cursor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

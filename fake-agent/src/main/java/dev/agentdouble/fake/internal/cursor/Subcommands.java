@@ -1,12 +1,17 @@
-package dev.agentdouble.fake.internal.cli;
+package dev.agentdouble.fake.internal.cursor;
 
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.fake.internal.cli.Answer;
+import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.cli.HelpText;
 import dev.agentdouble.fake.internal.profile.CliCommand;
+import dev.agentdouble.fake.internal.profile.CliOption;
 import dev.agentdouble.fake.internal.profile.Model;
 import dev.agentdouble.fake.internal.profile.ModelCatalog;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.json.JsonText;
+import dev.agentdouble.tape.OutputFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -375,8 +380,7 @@ public final class Subcommands {
   private static List<CliCommand> chain(CliArgs args, Profile profile) {
     List<CliCommand> chain = new ArrayList<>();
     Profile.Surface surface = profile.behaviour().surface();
-    CliCommand cmd =
-        CursorCommands.withDefaultOutputFormat(surface.root(), profile.defaultOutputFormat());
+    CliCommand cmd = withDefaultOutputFormat(surface.root(), profile.defaultOutputFormat());
     chain.add(cmd);
     for (String name : args.commandPath()) {
       cmd =
@@ -388,4 +392,35 @@ public final class Subcommands {
     }
     return chain;
   }
+
+  /**
+   * {@code root} with the help of {@code --output-format} naming {@code format} as the default, so
+   * that help states the default a run actually uses (a profile file may change it).
+   */
+  private static CliCommand withDefaultOutputFormat(CliCommand root, OutputFormat format) {
+    List<CliOption> options = new ArrayList<>(root.options().size());
+    boolean changed = false;
+    for (CliOption o : root.options()) {
+      int at = o.help().lastIndexOf(DEFAULT_PREFIX);
+      if (o.longFlag().equals("--output-format") && at >= 0) {
+        String help = o.help().substring(0, at) + DEFAULT_PREFIX + format.cliName() + "\")";
+        changed |= !help.equals(o.help());
+        options.add(o.withHelp(help));
+      } else {
+        options.add(o);
+      }
+    }
+    return !changed
+        ? root
+        : new CliCommand(
+            root.name(),
+            root.alias(),
+            root.description(),
+            options,
+            root.arguments(),
+            root.subcommands(),
+            root.hasAction());
+  }
+
+  private static final String DEFAULT_PREFIX = "(default: \"";
 }

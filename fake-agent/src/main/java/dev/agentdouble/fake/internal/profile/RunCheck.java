@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * A check a print run may make before it needs the server ({@link
- * dev.agentdouble.fake.internal.cli.Checks}), by the name a profile's {@code checks} line gives it;
- * the line lists a version's checks in its order.
+ * dev.agentdouble.fake.internal.cursor.Checks}), by the name a profile's {@code checks} line gives
+ * it; the line lists a version's checks in its order.
  */
 public enum RunCheck {
   AUTH("auth"),

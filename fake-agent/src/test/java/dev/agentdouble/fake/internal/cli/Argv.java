@@ -7,24 +7,24 @@ import dev.agentdouble.fake.internal.profile.Profile;
 import java.util.List;
 
 /** Test helpers: parse a command line and insist on the kind of result. */
-final class Argv {
+public final class Argv {
   private Argv() {}
 
-  static CliArgs parsed(String... argv) {
+  public static CliArgs parsed(String... argv) {
     return parsed(BuiltIn.surface(BuiltIn.CLI_2026_10), argv);
   }
 
-  static CliArgs parsed(Profile.Surface surface, String... argv) {
+  public static CliArgs parsed(Profile.Surface surface, String... argv) {
     ParseResult result = CliParser.parse(CliParser.DEFAULT_PROGRAM, List.of(argv), surface);
     assertThat(result).as("parse of %s", List.of(argv)).isInstanceOf(ParseResult.Parsed.class);
     return ((ParseResult.Parsed) result).args();
   }
 
-  static String usageError(String... argv) {
+  public static String usageError(String... argv) {
     return usageError(BuiltIn.surface(BuiltIn.CLI_2026_10), argv);
   }
 
-  static String usageError(Profile.Surface surface, String... argv) {
+  public static String usageError(Profile.Surface surface, String... argv) {
     ParseResult result = CliParser.parse(CliParser.DEFAULT_PROGRAM, List.of(argv), surface);
     assertThat(result).as("parse of %s", List.of(argv)).isInstanceOf(ParseResult.UsageError.class);
     String stderr = ((ParseResult.UsageError) result).stderr();

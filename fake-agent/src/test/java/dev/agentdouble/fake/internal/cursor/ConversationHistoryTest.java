@@ -1,4 +1,4 @@
-package dev.agentdouble.fake.internal.cli;
+package dev.agentdouble.fake.internal.cursor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.agentdouble.fake.internal.cli;
+package dev.agentdouble.fake.internal.cursor;
 
 import static dev.agentdouble.fake.internal.cli.Argv.parsed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdouble.contract.ExitStatus;
 import dev.agentdouble.cursor.CursorMessages;
+import dev.agentdouble.fake.internal.cli.Answer;
+import dev.agentdouble.fake.internal.cli.CliArgs;
+import dev.agentdouble.fake.internal.cli.CliParser;
+import dev.agentdouble.fake.internal.cli.HelpText;
+import dev.agentdouble.fake.internal.cli.ParseResult;
 import dev.agentdouble.fake.internal.profile.BuiltIn;
 import dev.agentdouble.fake.internal.profile.Profile;
 import dev.agentdouble.json.Json;
