@@ -16,19 +16,20 @@ final class Invocations {
    * elsewhere).
    */
   public static Invocation of(InvocationRecord record, List<String> permissionAnswers) {
-    return new Invocation(
-        record.argv(),
-        record.prompt(),
-        record.cwd(),
-        record.outputFormat(),
-        record.model(),
-        record.stdin(),
-        record.pid(),
-        record.env(),
-        record.stoppedBy(),
-        permissionAnswers,
-        record.cli(),
-        record.session());
+    return Invocation.builder()
+        .argv(record.argv())
+        .prompt(record.prompt())
+        .cwd(record.cwd())
+        .outputFormat(record.outputFormat())
+        .model(record.model())
+        .stdin(record.stdin())
+        .pid(record.pid())
+        .env(record.env())
+        .stoppedBy(record.stoppedBy())
+        .permissionAnswers(permissionAnswers)
+        .cli(record.cli())
+        .session(record.session())
+        .build();
   }
 
   /**

@@ -15,6 +15,9 @@ class OnePlaceTest {
   @Test
   void anInvocationIsMadeFromTheInvocationRecordInOnePlace() throws IOException {
     assertThat(Sources.mainContaining("new Invocation("))
+        .as("the constructors are deprecated: only the builder makes one")
+        .containsExactly("junit-extension/src/main/java/dev/agentdouble/junit/Invocation.java");
+    assertThat(Sources.mainContaining("Invocation.builder("))
         .containsExactly(
             "junit-extension/src/main/java/dev/agentdouble/junit/internal/control/Invocations.java");
   }
