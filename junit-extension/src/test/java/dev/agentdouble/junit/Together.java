@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -68,18 +67,14 @@ public final class Together {
     for (int i = 0; i < prompts.size(); i++) {
       String prompt = prompts.get(i);
       byte[] body =
-          new InvocationRecord(
-                  List.of("-p", "--trust", prompt),
-                  prompt,
-                  "/work",
-                  "text",
-                  Optional.empty(),
-                  Optional.empty(),
-                  10_000 + i,
-                  Map.of(),
-                  Optional.empty(),
-                  "cursor-agent",
-                  Optional.empty())
+          InvocationRecord.builder()
+              .argv(List.of("-p", "--trust", prompt))
+              .prompt(prompt)
+              .cwd("/work")
+              .outputFormat("text")
+              .pid(10_000 + i)
+              .cli("cursor-agent")
+              .build()
               .json();
       HttpRequest request =
           HttpRequest.newBuilder(uri)

@@ -32,7 +32,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -403,18 +402,12 @@ public final class Training {
       TapeSelection.Result result =
           TapeSelection.select(
               Map.of(FakeEnvironment.TAPES, folder.toString()),
-              new InvocationRecord(
-                  List.of("-p", "p"),
-                  "p",
-                  "",
-                  OutputFormat.STREAM_JSON.cliName(),
-                  Optional.empty(),
-                  Optional.empty(),
-                  0,
-                  Map.of(),
-                  Optional.empty(),
-                  "cursor-agent",
-                  Optional.empty()));
+              InvocationRecord.builder()
+                  .argv(List.of("-p", "p"))
+                  .prompt("p")
+                  .outputFormat(OutputFormat.STREAM_JSON.cliName())
+                  .cli("cursor-agent")
+                  .build());
       if (result instanceof TapeSelection.Selected selected) {
         selected.source().close();
       }

@@ -130,18 +130,18 @@ public final class Turn {
       Optional<String> stdin,
       long pid,
       Map<String, String> env) {
-    return new InvocationRecord(
-        argv,
-        prompt,
-        cwd,
-        format.cliName(),
-        model,
-        stdin,
-        pid,
-        forwardedEnv(env),
-        Optional.empty(),
-        cli,
-        session);
+    return InvocationRecord.builder()
+        .argv(argv)
+        .prompt(prompt)
+        .cwd(cwd)
+        .outputFormat(format.cliName())
+        .model(model)
+        .stdin(stdin)
+        .pid(pid)
+        .env(forwardedEnv(env))
+        .cli(cli)
+        .session(session)
+        .build();
   }
 
   private static Map<String, String> forwardedEnv(Map<String, String> env) {

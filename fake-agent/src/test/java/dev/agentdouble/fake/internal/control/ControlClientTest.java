@@ -14,7 +14,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,18 +27,15 @@ class ControlClientTest {
   private static final long DEADLINE_MS = 300;
 
   private static final InvocationRecord CALL =
-      new InvocationRecord(
-          List.of("-p", "hi"),
-          "hi",
-          "/w",
-          "stream-json",
-          Optional.empty(),
-          Optional.of(""),
-          1,
-          Map.of(),
-          Optional.empty(),
-          "cursor-agent",
-          Optional.empty());
+      InvocationRecord.builder()
+          .argv(List.of("-p", "hi"))
+          .prompt("hi")
+          .cwd("/w")
+          .outputFormat("stream-json")
+          .stdin(Optional.of(""))
+          .pid(1)
+          .cli("cursor-agent")
+          .build();
 
   /**
    * A server on 127.0.0.1 that answers one connection with a 404 whose body is {@link #PAGE} bytes
@@ -214,18 +210,18 @@ class ControlClientTest {
       ControlClient.report(server.url(), "", CALL, "trust-gate");
 
       byte[] stopped =
-          new InvocationRecord(
-                  CALL.argv(),
-                  CALL.prompt(),
-                  CALL.cwd(),
-                  CALL.outputFormat(),
-                  CALL.model(),
-                  CALL.stdin(),
-                  CALL.pid(),
-                  CALL.env(),
-                  Optional.of("trust-gate"),
-                  "cursor-agent",
-                  Optional.empty())
+          InvocationRecord.builder()
+              .argv(CALL.argv())
+              .prompt(CALL.prompt())
+              .cwd(CALL.cwd())
+              .outputFormat(CALL.outputFormat())
+              .model(CALL.model())
+              .stdin(CALL.stdin())
+              .pid(CALL.pid())
+              .env(CALL.env())
+              .stoppedBy(Optional.of("trust-gate"))
+              .cli("cursor-agent")
+              .build()
               .json();
       assertThat(server.request())
           .isEqualTo(
@@ -268,18 +264,13 @@ class ControlClientTest {
         ControlClient.ask(
             "https://example.invalid/x",
             null,
-            new InvocationRecord(
-                List.of(),
-                "p",
-                "/w",
-                "stream-json",
-                Optional.empty(),
-                Optional.empty(),
-                1,
-                Map.of(),
-                Optional.empty(),
-                "cursor-agent",
-                Optional.empty()));
+            InvocationRecord.builder()
+                .prompt("p")
+                .cwd("/w")
+                .outputFormat("stream-json")
+                .pid(1)
+                .cli("cursor-agent")
+                .build());
 
     assertThat(r).isInstanceOf(TapeSelection.Failed.class);
     assertThat(((TapeSelection.Failed) r).message()).contains("use an http:// URL");

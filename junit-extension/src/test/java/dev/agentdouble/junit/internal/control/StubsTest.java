@@ -56,18 +56,14 @@ class StubsTest {
   /** What {@code prompt}'s invocation got: the tape's name, or the status without one. */
   private String invoke(String prompt, Map<String, String> headers) throws Exception {
     byte[] body =
-        new InvocationRecord(
-                List.of("-p", prompt),
-                prompt,
-                "/work",
-                "text",
-                Optional.empty(),
-                Optional.empty(),
-                42,
-                Map.of(),
-                Optional.empty(),
-                "cursor-agent",
-                Optional.empty())
+        InvocationRecord.builder()
+            .argv(List.of("-p", prompt))
+            .prompt(prompt)
+            .cwd("/work")
+            .outputFormat("text")
+            .pid(42)
+            .cli("cursor-agent")
+            .build()
             .json();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(plane.baseUrl() + PATH))
