@@ -144,14 +144,14 @@ public final class Journal {
    * The {@code CURSOR_*} variables of {@code env}, their values redacted, as a journal line has
    * them.
    */
-  private static Map<String, String> cursorEnv(Map<String, String> env) {
-    Map<String, String> cursor = new TreeMap<>();
+  private static Map<String, String> redactedEnv(Map<String, String> env) {
+    Map<String, String> redacted = new TreeMap<>();
     for (String name : env.keySet()) {
-      if (name.startsWith("CURSOR_")) {
-        cursor.put(name, "REDACTED");
+      if (name.startsWith(InvocationRecord.REDACTED_ENV_PREFIX)) {
+        redacted.put(name, "REDACTED");
       }
     }
-    return cursor;
+    return redacted;
   }
 
   /** What stderr says when the journal cannot be appended to: one line, with its newline. */
@@ -183,7 +183,7 @@ public final class Journal {
     }
     field(sb, InvocationRecord.SESSION_ID, sessionId);
     sb.append(",\"").append(InvocationRecord.ENV).append("\":");
-    InvocationRecord.object(sb, cursorEnv(env));
+    InvocationRecord.object(sb, redactedEnv(env));
     field(sb, InvocationRecord.TAPE, tape);
     field(sb, InvocationRecord.RENDERED_FROM, renderedFrom);
     field(sb, InvocationRecord.DERIVED, derived);

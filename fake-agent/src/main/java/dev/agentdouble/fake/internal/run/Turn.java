@@ -147,7 +147,7 @@ public final class Turn {
   private static Map<String, String> forwardedEnv(Map<String, String> env) {
     Map<String, String> forwarded = new TreeMap<>();
     for (String name : env.keySet()) {
-      if (name.startsWith("CURSOR_")) {
+      if (name.startsWith(InvocationRecord.REDACTED_ENV_PREFIX)) {
         forwarded.put(name, "REDACTED");
       }
     }
@@ -223,10 +223,8 @@ public final class Turn {
    * stream recorded with {@code agentdouble record}), plays as recorded.
    */
   static String otherCli(String recorded, String running) {
-    String cli = recorded.equals("agent") ? InvocationRecord.CLI_CURSOR : recorded;
-    boolean impersonated =
-        cli.equals(InvocationRecord.CLI_CURSOR) || cli.equals(InvocationRecord.CLI_CLAUDE);
-    return impersonated && !cli.equals(running) ? cli : null;
+    String cli = InvocationRecord.cliNamed(recorded);
+    return InvocationRecord.CLIS.contains(cli) && !cli.equals(running) ? cli : null;
   }
 
   /**
