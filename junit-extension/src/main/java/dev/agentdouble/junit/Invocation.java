@@ -1,8 +1,6 @@
 package dev.agentdouble.junit;
 
 import dev.agentdouble.contract.InvocationRecord;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,60 +12,26 @@ import java.util.Optional;
  * <p>A value: equal when every part is. The extension makes it from what the fake reported; a test
  * that needs one of its own (to hand to code that takes one) builds it with {@link #builder()}, and
  * a copy with one part changed with {@link #toBuilder()}. It is a class and not a record so that it
- * can gain a part without another constructor: the constructors it had are kept, deprecated.
+ * can gain a part without another constructor (the constructors it had are kept, deprecated): the
+ * fake's {@link InvocationRecord} and the permission answers of its ACP turn.
  */
 public final class Invocation {
-  private final List<String> argv;
-  private final String prompt;
-  private final String cwd;
-  private final String outputFormat;
-  private final Optional<String> model;
-  private final Optional<String> stdin;
-  private final long pid;
-  private final Map<String, String> env;
-  private final Optional<String> stoppedBy;
+  private final InvocationRecord record;
   private final List<String> permissionAnswers;
-  private final String cli;
-  private final Optional<String> session;
 
-  private Invocation(Builder b) {
-    this.argv = List.copyOf(b.argv);
-    this.prompt = Objects.requireNonNull(b.prompt, "prompt");
-    this.cwd = Objects.requireNonNull(b.cwd, "cwd");
-    this.outputFormat = Objects.requireNonNull(b.outputFormat, "outputFormat");
-    this.model = Objects.requireNonNull(b.model, "model");
-    this.stdin = Objects.requireNonNull(b.stdin, "stdin");
-    this.pid = b.pid;
-    this.env = Collections.unmodifiableMap(new LinkedHashMap<>(b.env));
-    this.stoppedBy = Objects.requireNonNull(b.stoppedBy, "stoppedBy");
-    this.permissionAnswers = List.copyOf(b.permissionAnswers);
-    this.cli = Objects.requireNonNull(b.cli, "cli");
-    this.session = Objects.requireNonNull(b.session, "session");
-    if (cli.isEmpty()) {
-      throw new IllegalArgumentException("an invocation's cli is not empty: set it with cli(..)");
-    }
+  private Invocation(InvocationRecord record, List<String> permissionAnswers) {
+    this.record = record;
+    this.permissionAnswers = List.copyOf(permissionAnswers);
   }
 
   /** A builder of an invocation: every part empty (pid 0) until set, and the CLI to be set. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(InvocationRecord.builder());
   }
 
   /** A builder holding every part of this invocation, to change some. */
   public Builder toBuilder() {
-    return new Builder()
-        .argv(argv)
-        .prompt(prompt)
-        .cwd(cwd)
-        .outputFormat(outputFormat)
-        .model(model)
-        .stdin(stdin)
-        .pid(pid)
-        .env(env)
-        .stoppedBy(stoppedBy)
-        .permissionAnswers(permissionAnswers)
-        .cli(cli)
-        .session(session);
+    return new Builder(record.toBuilder()).permissionAnswers(permissionAnswers);
   }
 
   /**
@@ -91,7 +55,7 @@ public final class Invocation {
       String cli,
       Optional<String> session) {
     this(
-        new Builder()
+        InvocationRecord.builder()
             .argv(argv)
             .prompt(prompt)
             .cwd(cwd)
@@ -101,9 +65,10 @@ public final class Invocation {
             .pid(pid)
             .env(env)
             .stoppedBy(stoppedBy)
-            .permissionAnswers(permissionAnswers)
             .cli(cli)
-            .session(session));
+            .session(session)
+            .build(),
+        permissionAnswers);
   }
 
   /**
@@ -125,7 +90,7 @@ public final class Invocation {
       Optional<String> stoppedBy,
       List<String> permissionAnswers) {
     this(
-        new Builder()
+        InvocationRecord.builder()
             .argv(argv)
             .prompt(prompt)
             .cwd(cwd)
@@ -135,43 +100,44 @@ public final class Invocation {
             .pid(pid)
             .env(env)
             .stoppedBy(stoppedBy)
-            .permissionAnswers(permissionAnswers)
-            .cli(InvocationRecord.CLI_CURSOR));
+            .cli(InvocationRecord.CLI_CURSOR)
+            .build(),
+        permissionAnswers);
   }
 
   /** The arguments after the program name. */
   public List<String> argv() {
-    return argv;
+    return record.argv();
   }
 
   /** The prompt (from argv, or from stdin when argv has none). */
   public String prompt() {
-    return prompt;
+    return record.prompt();
   }
 
   /** The working directory ({@code --workspace} when given). */
   public String cwd() {
-    return cwd;
+    return record.cwd();
   }
 
   /** The requested {@code --output-format}, or the profile's default. */
   public String outputFormat() {
-    return outputFormat;
+    return record.outputFormat();
   }
 
   /** The {@code --model}, if given. */
   public Optional<String> model() {
-    return model;
+    return record.model();
   }
 
   /** What the fake read on stdin, if stdin was not a terminal. */
   public Optional<String> stdin() {
-    return stdin;
+    return record.stdin();
   }
 
   /** The fake's process id. */
   public long pid() {
-    return pid;
+    return record.pid();
   }
 
   /**
@@ -179,7 +145,7 @@ public final class Invocation {
    * AGENTDOUBLE_FORWARD_ENV}.
    */
   public Map<String, String> env() {
-    return env;
+    return record.env();
   }
 
   /**
@@ -188,7 +154,7 @@ public final class Invocation {
    * answered.
    */
   public Optional<String> stoppedBy() {
-    return stoppedBy;
+    return record.stoppedBy();
   }
 
   /**
@@ -206,7 +172,7 @@ public final class Invocation {
    * agent}) or {@code claude}, the word a tape's header says it with.
    */
   public String cli() {
-    return cli;
+    return record.cli();
   }
 
   /**
@@ -219,173 +185,143 @@ public final class Invocation {
    * CLI stopped that asked for none.
    */
   public Optional<String> session() {
-    return session;
+    return record.session();
   }
 
   /** A one-line summary for failure messages. */
   public String summary() {
-    String p = prompt.length() > 60 ? prompt.substring(0, 57) + "..." : prompt;
+    String p = prompt().length() > 60 ? prompt().substring(0, 57) + "..." : prompt();
     return "prompt \""
         + p.replace("\n", "\\n")
         + "\", "
-        + outputFormat
-        + model.map(m -> ", model " + m).orElse("")
+        + outputFormat()
+        + model().map(m -> ", model " + m).orElse("")
         + ", argv "
-        + argv
-        + stoppedBy.map(s -> ", stopped by the CLI: " + s).orElse("")
+        + argv()
+        + stoppedBy().map(s -> ", stopped by the CLI: " + s).orElse("")
         + (permissionAnswers.isEmpty() ? "" : ", permission answers " + permissionAnswers);
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof Invocation i
-        && argv.equals(i.argv)
-        && prompt.equals(i.prompt)
-        && cwd.equals(i.cwd)
-        && outputFormat.equals(i.outputFormat)
-        && model.equals(i.model)
-        && stdin.equals(i.stdin)
-        && pid == i.pid
-        && env.equals(i.env)
-        && stoppedBy.equals(i.stoppedBy)
-        && permissionAnswers.equals(i.permissionAnswers)
-        && cli.equals(i.cli)
-        && session.equals(i.session);
+        && record.equals(i.record)
+        && permissionAnswers.equals(i.permissionAnswers);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        argv,
-        prompt,
-        cwd,
-        outputFormat,
-        model,
-        stdin,
-        pid,
-        env,
-        stoppedBy,
-        permissionAnswers,
-        cli,
-        session);
+    return Objects.hash(record, permissionAnswers);
   }
 
   /** Every part, named, as a record writes itself. */
   @Override
   public String toString() {
     return "Invocation[argv="
-        + argv
+        + argv()
         + ", prompt="
-        + prompt
+        + prompt()
         + ", cwd="
-        + cwd
+        + cwd()
         + ", outputFormat="
-        + outputFormat
+        + outputFormat()
         + ", model="
-        + model
+        + model()
         + ", stdin="
-        + stdin
+        + stdin()
         + ", pid="
-        + pid
+        + pid()
         + ", env="
-        + env
+        + env()
         + ", stoppedBy="
-        + stoppedBy
+        + stoppedBy()
         + ", permissionAnswers="
         + permissionAnswers
         + ", cli="
-        + cli
+        + cli()
         + ", session="
-        + session
+        + session()
         + "]";
   }
 
   /** Builds an {@link Invocation}, a part at a time. */
   public static final class Builder {
-    private List<String> argv = List.of();
-    private String prompt = "";
-    private String cwd = "";
-    private String outputFormat = "";
-    private Optional<String> model = Optional.empty();
-    private Optional<String> stdin = Optional.empty();
-    private long pid = 0;
-    private Map<String, String> env = Map.of();
-    private Optional<String> stoppedBy = Optional.empty();
+    private final InvocationRecord.Builder record;
     private List<String> permissionAnswers = List.of();
-    private String cli = "";
-    private Optional<String> session = Optional.empty();
 
-    private Builder() {}
+    private Builder(InvocationRecord.Builder record) {
+      this.record = record;
+    }
 
     /** Sets {@link Invocation#argv()}. */
     public Builder argv(List<String> argv) {
-      this.argv = argv;
+      record.argv(argv);
       return this;
     }
 
     /** Sets {@link Invocation#prompt()}. */
     public Builder prompt(String prompt) {
-      this.prompt = prompt;
+      record.prompt(prompt);
       return this;
     }
 
     /** Sets {@link Invocation#cwd()}. */
     public Builder cwd(String cwd) {
-      this.cwd = cwd;
+      record.cwd(cwd);
       return this;
     }
 
     /** Sets {@link Invocation#outputFormat()}. */
     public Builder outputFormat(String outputFormat) {
-      this.outputFormat = outputFormat;
+      record.outputFormat(outputFormat);
       return this;
     }
 
     /** Sets {@link Invocation#model()}. */
     public Builder model(Optional<String> model) {
-      this.model = model;
+      record.model(model);
       return this;
     }
 
     /** Sets {@link Invocation#stdin()}. */
     public Builder stdin(Optional<String> stdin) {
-      this.stdin = stdin;
+      record.stdin(stdin);
       return this;
     }
 
     /** Sets {@link Invocation#pid()}. */
     public Builder pid(long pid) {
-      this.pid = pid;
+      record.pid(pid);
       return this;
     }
 
     /** Sets {@link Invocation#env()}. */
     public Builder env(Map<String, String> env) {
-      this.env = env;
+      record.env(env);
       return this;
     }
 
     /** Sets {@link Invocation#stoppedBy()}. */
     public Builder stoppedBy(Optional<String> stoppedBy) {
-      this.stoppedBy = stoppedBy;
+      record.stoppedBy(stoppedBy);
       return this;
     }
 
     /** Sets {@link Invocation#permissionAnswers()}. */
     public Builder permissionAnswers(List<String> permissionAnswers) {
-      this.permissionAnswers = permissionAnswers;
+      this.permissionAnswers = Objects.requireNonNull(permissionAnswers, "permissionAnswers");
       return this;
     }
 
     /** Sets {@link Invocation#cli()}. */
     public Builder cli(String cli) {
-      this.cli = cli;
+      record.cli(cli);
       return this;
     }
 
     /** Sets {@link Invocation#session()}. */
     public Builder session(Optional<String> session) {
-      this.session = session;
+      record.session(session);
       return this;
     }
 
@@ -395,7 +331,7 @@ public final class Invocation {
      * @throws IllegalArgumentException when its CLI was not set
      */
     public Invocation build() {
-      return new Invocation(this);
+      return new Invocation(record.build(), permissionAnswers);
     }
   }
 }
