@@ -55,19 +55,8 @@ public final class Invocation {
       String cli,
       Optional<String> session) {
     this(
-        InvocationRecord.builder()
-            .argv(argv)
-            .prompt(prompt)
-            .cwd(cwd)
-            .outputFormat(outputFormat)
-            .model(model)
-            .stdin(stdin)
-            .pid(pid)
-            .env(env)
-            .stoppedBy(stoppedBy)
-            .cli(cli)
-            .session(session)
-            .build(),
+        new InvocationRecord(
+            argv, prompt, cwd, outputFormat, model, stdin, pid, env, stoppedBy, cli, session),
         permissionAnswers);
   }
 
@@ -90,19 +79,18 @@ public final class Invocation {
       Optional<String> stoppedBy,
       List<String> permissionAnswers) {
     this(
-        InvocationRecord.builder()
-            .argv(argv)
-            .prompt(prompt)
-            .cwd(cwd)
-            .outputFormat(outputFormat)
-            .model(model)
-            .stdin(stdin)
-            .pid(pid)
-            .env(env)
-            .stoppedBy(stoppedBy)
-            .cli(InvocationRecord.CLI_CURSOR)
-            .build(),
-        permissionAnswers);
+        argv,
+        prompt,
+        cwd,
+        outputFormat,
+        model,
+        stdin,
+        pid,
+        env,
+        stoppedBy,
+        permissionAnswers,
+        InvocationRecord.CLI_CURSOR,
+        Optional.empty());
   }
 
   /** The arguments after the program name. */
