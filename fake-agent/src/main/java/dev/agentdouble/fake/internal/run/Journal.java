@@ -141,10 +141,10 @@ public final class Journal {
   }
 
   /**
-   * The {@code CURSOR_*} variables of {@code env}, their values redacted, as a journal line has
-   * them.
+   * The {@code CURSOR_*} variables of {@code env}, their values redacted, as a journal line and an
+   * invocation record ({@code Turn}) have them: a sorted map of the caller's own.
    */
-  private static Map<String, String> redactedEnv(Map<String, String> env) {
+  static Map<String, String> redactedEnv(Map<String, String> env) {
     Map<String, String> redacted = new TreeMap<>();
     for (String name : env.keySet()) {
       if (name.startsWith(InvocationRecord.REDACTED_ENV_PREFIX)) {

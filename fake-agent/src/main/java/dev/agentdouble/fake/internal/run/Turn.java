@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * One turn of the fake agent, the one path from an invocation to its ending: <b>select</b> the tape
@@ -145,12 +144,7 @@ public final class Turn {
   }
 
   private static Map<String, String> forwardedEnv(Map<String, String> env) {
-    Map<String, String> forwarded = new TreeMap<>();
-    for (String name : env.keySet()) {
-      if (name.startsWith(InvocationRecord.REDACTED_ENV_PREFIX)) {
-        forwarded.put(name, "REDACTED");
-      }
-    }
+    Map<String, String> forwarded = Journal.redactedEnv(env);
     String names = env.get(FakeEnvironment.FORWARD_ENV);
     if (names != null && !names.isBlank()) {
       for (String name : names.split(",")) {
