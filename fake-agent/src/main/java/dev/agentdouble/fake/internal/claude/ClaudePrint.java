@@ -42,8 +42,6 @@ public final class ClaudePrint implements Turn.Face {
 
   private static final byte[] STREAM_EVENT =
       "\"type\":\"stream_event\"".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] STREAM_EVENT_RAW =
-      "\\\"type\\\":\\\"stream_event\\\"".getBytes(StandardCharsets.UTF_8);
 
   /** Where the messaging socket's folder is looked for, in this order. */
   private static final String[] SOCKET_FOLDER_NAMES = {"XDG_RUNTIME_DIR", "TMPDIR", "TMP", "TEMP"};
@@ -53,8 +51,6 @@ public final class ClaudePrint implements Turn.Face {
 
   private static final byte[] INIT =
       "\"type\":\"system\",\"subtype\":\"init\"".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] INIT_RAW =
-      "\\\"type\\\":\\\"system\\\",\\\"subtype\\\":\\\"init\\\"".getBytes(StandardCharsets.UTF_8);
 
   private final ClaudeProfile profile;
   private final CliArgs args;
@@ -104,9 +100,7 @@ public final class ClaudePrint implements Turn.Face {
    */
   @Override
   public Ending admit(Turn turn) throws IOException {
-    if (format != OutputFormat.STREAM_JSON
-        || args.has("verbose")
-        || !startsASession(turn.source())) {
+    if (format != OutputFormat.STREAM_JSON || args.has("verbose") || !startsASession(turn)) {
       return null;
     }
     Exits.write(stderr, profile.message("verbose-needed"));
@@ -115,8 +109,8 @@ public final class ClaudePrint implements Turn.Face {
   }
 
   /** Whether the tape prints Claude Code's {@code system/init} line, which opens a session. */
-  private static boolean startsASession(TapeSource source) throws IOException {
-    return holds(source, INIT, INIT_RAW);
+  private static boolean startsASession(Turn turn) throws IOException {
+    return Player.outHolds(turn.source(), turn.checked(), INIT);
   }
 
   @Override
@@ -127,8 +121,7 @@ public final class ClaudePrint implements Turn.Face {
       return turn.unrenderable("--output-format stream-json --verbose");
     }
     if (header.format() == OutputFormat.STREAM_JSON) {
-      boolean holdsPartial =
-          format == OutputFormat.STREAM_JSON && holdsPartial(header, turn.source());
+      boolean holdsPartial = format == OutputFormat.STREAM_JSON && holdsPartial(header, turn);
       if (format == OutputFormat.STREAM_JSON && partial && !holdsPartial) {
         return turn.failed(
             turn.source().name()
@@ -290,11 +283,11 @@ public final class ClaudePrint implements Turn.Face {
    * Whether the tape holds partial messages: recorded with {@value #PARTIAL}, or a {@code
    * stream_event} line in it (a capture imported without its command line).
    */
-  static boolean holdsPartial(Header header, TapeSource source) throws IOException {
+  static boolean holdsPartial(Header header, Turn turn) throws IOException {
     if (header.argv().contains(PARTIAL)) {
       return true;
     }
-    return holds(source, STREAM_EVENT, STREAM_EVENT_RAW);
+    return Player.outHolds(turn.source(), turn.checked(), STREAM_EVENT);
   }
 
   /**
@@ -313,7 +306,7 @@ public final class ClaudePrint implements Turn.Face {
           continue;
         }
         if (f.kind == FrameLine.Kind.OUT
-            && contains(scanner.buffer(), f.valueStart, f.valueEnd, INIT)) {
+            && Player.contains(scanner.buffer(), f.valueStart, f.valueEnd, INIT)) {
           byte[] compact =
               JsonText.compact(scanner.buffer(), f.valueStart, f.valueEnd - f.valueStart);
           ByteBuf line = new ByteBuf();
@@ -325,36 +318,5 @@ public final class ClaudePrint implements Turn.Face {
       }
     }
     return Optional.empty();
-  }
-
-  /** Whether an out line of the tape holds {@code marker} ({@code escaped} in a raw one). */
-  private static boolean holds(TapeSource source, byte[] marker, byte[] escaped)
-      throws IOException {
-    try (InputStream in = source.open()) {
-      TapeScanner scanner = new TapeScanner(source.name(), in);
-      while (scanner.next()) {
-        FrameLine f = scanner.frame();
-        if ((f.kind == FrameLine.Kind.OUT
-                && contains(scanner.buffer(), f.valueStart, f.valueEnd, marker))
-            || (f.kind == FrameLine.Kind.OUT_RAW
-                && contains(scanner.buffer(), f.valueStart, f.valueEnd, escaped))) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean contains(byte[] buf, int from, int to, byte[] marker) {
-    for (int i = from; i + marker.length <= to; i++) {
-      int j = 0;
-      while (j < marker.length && buf[i + j] == marker[j]) {
-        j++;
-      }
-      if (j == marker.length) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -172,6 +172,82 @@ public final class Player {
     }
   }
 
+  /**
+   * Whether a stdout frame of a tape that {@link #validate} accepted ({@code checked}) holds {@code
+   * marker}: an {@code out} value as the CLI printed it (compact), the bytes of an {@code outRaw}
+   * or {@code outB64} one. One read of the file, each line in the writer's form, {@code
+   * {"t":N,"out":VALUE}}, sliced without a parser (validation parsed it), any other parsed again;
+   * it stops at the terminal frame. A face's question about what the tape prints, before it plays.
+   */
+  public static boolean outHolds(TapeSource source, Checked checked, byte[] marker)
+      throws IOException {
+    int[] notCompact = checked.notCompactLines();
+    int nextNotCompact = 0;
+    FrameLine f = new FrameLine();
+    try (InputStream in = source.open()) {
+      LineReader lines = new LineReader(in);
+      if (!next(source, lines)) {
+        return false;
+      }
+      while (next(source, lines)) { // after the header
+        byte[] buf = lines.buffer();
+        int line = lines.lineNumber();
+        if (!sliceOut(buf, lines.offset(), lines.length(), f)) {
+          f.parse(source.name(), line, buf, lines.offset(), lines.length());
+        }
+        boolean holds;
+        if (f.kind == FrameLine.Kind.OUT) {
+          while (nextNotCompact < notCompact.length && notCompact[nextNotCompact] < line) {
+            nextNotCompact++;
+          }
+          if (nextNotCompact < notCompact.length && notCompact[nextNotCompact] == line) {
+            byte[] value = JsonText.compact(buf, f.valueStart, f.valueEnd - f.valueStart);
+            holds = contains(value, 0, value.length, marker);
+          } else {
+            holds = contains(buf, f.valueStart, f.valueEnd, marker);
+          }
+        } else {
+          holds =
+              (f.kind == FrameLine.Kind.OUT_RAW || f.kind == FrameLine.Kind.OUT_B64)
+                  && contains(f.bytes, 0, f.bytes.length, marker);
+        }
+        if (holds) {
+          return true;
+        }
+        if (f.kind.terminal()) {
+          break;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean next(TapeSource source, LineReader lines) throws IOException {
+    try {
+      return lines.next();
+    } catch (LineReader.TooLong e) {
+      throw new TapeException(source.name(), e.line(), e.getMessage());
+    }
+  }
+
+  /** Whether {@code buf[from, to)} holds {@code marker}. */
+  public static boolean contains(byte[] buf, int from, int to, byte[] marker) {
+    byte head = marker[0];
+    for (int i = from; i + marker.length <= to; i++) {
+      if (buf[i] != head) {
+        continue;
+      }
+      int j = 1;
+      while (j < marker.length && buf[i + j] == marker[j]) {
+        j++;
+      }
+      if (j == marker.length) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static Frame.Ending ending(FrameLine f) {
     return switch (f.kind) {
       case EXIT -> new Frame.Exit(f.t, f.code);
@@ -367,11 +443,7 @@ public final class Player {
   }
 
   private boolean nextLine(LineReader lines) throws IOException {
-    try {
-      return lines.next();
-    } catch (LineReader.TooLong e) {
-      throw new TapeException(source.name(), e.line(), e.getMessage());
-    }
+    return next(source, lines);
   }
 
   /**
