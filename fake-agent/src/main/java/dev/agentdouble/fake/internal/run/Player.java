@@ -181,8 +181,6 @@ public final class Player {
    */
   public static boolean outHolds(TapeSource source, Checked checked, byte[] marker)
       throws IOException {
-    int[] notCompact = checked.notCompactLines();
-    int nextNotCompact = 0;
     FrameLine f = new FrameLine();
     try (InputStream in = source.open()) {
       LineReader lines = new LineReader(in);
@@ -197,10 +195,7 @@ public final class Player {
         }
         boolean holds;
         if (f.kind == FrameLine.Kind.OUT) {
-          while (nextNotCompact < notCompact.length && notCompact[nextNotCompact] < line) {
-            nextNotCompact++;
-          }
-          if (nextNotCompact < notCompact.length && notCompact[nextNotCompact] == line) {
+          if (Arrays.binarySearch(checked.notCompactLines(), line) >= 0) {
             byte[] value = JsonText.compact(buf, f.valueStart, f.valueEnd - f.valueStart);
             holds = contains(value, 0, value.length, marker);
           } else {
