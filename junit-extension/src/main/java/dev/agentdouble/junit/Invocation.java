@@ -79,18 +79,8 @@ public final class Invocation {
       Optional<String> stoppedBy,
       List<String> permissionAnswers) {
     this(
-        argv,
-        prompt,
-        cwd,
-        outputFormat,
-        model,
-        stdin,
-        pid,
-        env,
-        stoppedBy,
-        permissionAnswers,
-        InvocationRecord.CLI_CURSOR,
-        Optional.empty());
+        new InvocationRecord(argv, prompt, cwd, outputFormat, model, stdin, pid, env, stoppedBy),
+        permissionAnswers);
   }
 
   /** The arguments after the program name. */
